@@ -1,0 +1,83 @@
+"""A python-chess-like board: the position, whose turn it is, ``legal_plays``, ``push`` and ``pop``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import GameStateError, IllegalPlayError
+from .movegen import legal_plays
+from .notation import format_play, parse_play
+from .play import Play
+from .position import Position
+from .rules import CHECKERS, DEFAULT_RULES, Rules
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a game ended: the winner (0 or 1), his points (1, or 2 for mars) and whether by resignation."""
+
+    winner: int
+    points: int
+    mars: bool
+    resigned: bool = False
+
+
+class Board:
+    """Players 0 and 1; ``position`` is always seen by the player to move (``turn``)."""
+
+    def __init__(self, position: Position | None = None, turn: int = 0, rules: Rules = DEFAULT_RULES) -> None:
+        if turn not in (0, 1):
+            raise GameStateError("turn is 0 or 1", key="bad_turn")
+        self.position = position if position is not None else Position.start()
+        self.turn = turn
+        self.rules = rules
+        self.move_stack: list[Play] = []
+
+    def view(self, player: int) -> Position:
+        """The position as ``player`` sees it (his own numbering)."""
+        return self.position if player == self.turn else self.position.flip()
+
+    def legal_plays(self, dice: tuple[int, int]) -> list[Play]:
+        return legal_plays(self.position, dice, self.rules)
+
+    def parse(self, text: str, dice: tuple[int, int]) -> Play:
+        return parse_play(text, self.position, dice, self.rules)
+
+    def push(self, play: Play, *, check: bool = True) -> None:
+        """Make ``play`` for the side to move, then hand the turn over."""
+        if self.is_game_over():
+            raise GameStateError("the game is over", key="game_over")
+        if play.start != self.position:
+            raise IllegalPlayError("that play is for another position", key="wrong_position", rule="")
+        if check and play not in self.legal_plays(play.dice):
+            raise IllegalPlayError(f"{format_play(play)} is not a legal play", key="illegal_play", rule="")
+        self.move_stack.append(play)
+        self.position = play.result.flip()
+        self.turn ^= 1
+
+    def pop(self) -> Play:
+        """Take back the last play."""
+        if not self.move_stack:
+            raise GameStateError("there is no play to take back", key="nothing_to_undo")
+        play = self.move_stack.pop()
+        self.position = play.start
+        self.turn ^= 1
+        return play
+
+    def is_game_over(self) -> bool:
+        return self.position.is_over()
+
+    def outcome(self) -> Outcome | None:
+        """The winner and his points (2 for mars: the loser has borne off none), or None."""
+        pos = self.position
+        if pos.me_off == CHECKERS:
+            winner, loser_off = self.turn, pos.opp_off
+        elif pos.opp_off == CHECKERS:
+            winner, loser_off = self.turn ^ 1, pos.me_off
+        else:
+            return None
+        mars = loser_off == 0
+        return Outcome(winner, 2 if mars else 1, mars)
+
+    def __repr__(self) -> str:
+        return f"Board({self.position!r}, turn={self.turn}, rules={self.rules!r})"

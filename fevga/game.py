@@ -1,0 +1,182 @@
+"""One game with its dice: opening roll, turns, forced passes, win, mars, resignation, history."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .board import Board, Outcome
+from .dice import DiceSource, FairDice, Roll
+from .errors import GameStateError
+from .notation import format_play
+from .play import Play, Step
+from .position import Position
+from .rules import DEFAULT_RULES, Rules
+
+MAX_AUTO_PASSES = 500  # both sides shut in for this long cannot happen under R3; a guard, not a rule
+
+
+@dataclass(frozen=True, slots=True)
+class TurnRecord:
+    """One turn of the history: who, which dice, the steps (empty for a pass), when (optional)."""
+
+    player: int
+    dice: Roll
+    steps: tuple[Step, ...]
+    at: float | None = None
+
+    @property
+    def is_pass(self) -> bool:
+        return not self.steps
+
+    def text(self) -> str:
+        return "pass" if not self.steps else " ".join(f"{a}/{'off' if b == 25 else b}" for a, b in self.steps)
+
+
+class Game:
+    """A game between players 0 and 1. Every roll comes from ``dice`` (fair dice by default)."""
+
+    def __init__(self, rules: Rules = DEFAULT_RULES, dice: DiceSource | None = None) -> None:
+        self.rules = rules
+        self.dice_source: DiceSource = dice if dice is not None else FairDice()
+        self.board = Board(rules=rules)
+        self.roll_index = 0
+        self.opening: list[Roll] = []
+        self.first: int | None = None  # set when the starter was given (a match's previous winner)
+        self.starter = 0
+        self.dice: Roll | None = None
+        self.history: list[TurnRecord] = []
+        self.resigned_by: int | None = None
+        self._outcome: Outcome | None = None
+
+    # --- start -------------------------------------------------------------------------------
+    @classmethod
+    def new(
+        cls,
+        rules: Rules = DEFAULT_RULES,
+        dice: DiceSource | None = None,
+        first: int | None = None,
+        at: float | None = None,
+    ) -> Game:
+        """Start a game: opening roll (ties rolled again) unless ``first`` is given; the starter rolls."""
+        game = cls(rules, dice)
+        game._start(first, at)
+        return game
+
+    def _next_roll(self) -> Roll:
+        roll = self.dice_source.roll(self.roll_index)
+        self.roll_index += 1
+        return roll
+
+    def _start(self, first: int | None, at: float | None) -> None:
+        if first is None:
+            while True:
+                roll = self._next_roll()
+                self.opening.append(roll)
+                if roll[0] != roll[1]:
+                    self.starter = 0 if roll[0] > roll[1] else 1
+                    break
+        else:
+            if first not in (0, 1):
+                raise GameStateError("the first player is 0 or 1", key="bad_turn")
+            self.first = self.starter = first
+        self.board = Board(Position.start(), self.starter, self.rules)
+        self._roll_for_turn(at)
+
+    def _roll_for_turn(self, at: float | None) -> None:
+        """Roll for the player to move and play his forced passes until someone can move."""
+        for _ in range(MAX_AUTO_PASSES):
+            self.dice = self._next_roll()
+            plays = self.board.legal_plays(self.dice)
+            if not plays[0].is_pass:
+                return
+            self.history.append(TurnRecord(self.board.turn, self.dice, (), at))
+            self.board.push(plays[0], check=False)
+        raise GameStateError("neither player can move", key="deadlock")
+
+    # --- state -------------------------------------------------------------------------------
+    @property
+    def turn(self) -> int:
+        return self.board.turn
+
+    @property
+    def position(self) -> Position:
+        """The position seen by the player to move."""
+        return self.board.position
+
+    def view(self, player: int) -> Position:
+        return self.board.view(player)
+
+    def legal_plays(self) -> list[Play]:
+        if self.dice is None:
+            return []
+        return self.board.legal_plays(self.dice)
+
+    def is_over(self) -> bool:
+        return self._outcome is not None
+
+    @property
+    def outcome(self) -> Outcome | None:
+        return self._outcome
+
+    def rolls(self) -> list[Roll]:
+        """Every roll made so far, in order (opening rolls included), as the dice source gave them."""
+        rolls = list(self.opening)
+        rolls.extend(r.dice for r in self.history)
+        if self.dice is not None:
+            rolls.append(self.dice)
+        return rolls
+
+    # --- actions -----------------------------------------------------------------------------
+    def play(self, play: Play | str, player: int | None = None, at: float | None = None) -> list[TurnRecord]:
+        """Make the mover's play (a Play or its text); roll for the next player and auto-pass.
+
+        Returns the records added: this play, then any forced passes that followed.
+        """
+        if self._outcome is not None or self.dice is None:
+            raise GameStateError("the game is over", key="game_over")
+        if player is not None and player != self.turn:
+            raise GameStateError("it is not your turn", key="not_your_turn")
+        if isinstance(play, str):
+            play = self.board.parse(play, self.dice)
+        elif play.dice != self.dice and play.dice != self.dice[::-1]:
+            raise GameStateError("that play is for other dice", key="wrong_dice")
+        mover = self.turn
+        self.board.push(play)
+        added = [TurnRecord(mover, self.dice, play.steps, at)]
+        self.history.append(added[0])
+        outcome = self.board.outcome()
+        if outcome is not None:
+            self._outcome = outcome
+            self.dice = None
+            return added
+        before = len(self.history)
+        self._roll_for_turn(at)
+        added.extend(self.history[before:])
+        return added
+
+    def resign(self, player: int) -> Outcome:
+        """``player`` gives up: the opponent gets 2 points while he has borne off none, else 1."""
+        if self._outcome is not None:
+            raise GameStateError("the game is over", key="game_over")
+        if player not in (0, 1):
+            raise GameStateError("player is 0 or 1", key="bad_turn")
+        borne_off = self.view(player).me_off
+        mars = borne_off == 0
+        self.resigned_by = player
+        self._outcome = Outcome(player ^ 1, 2 if mars else 1, mars, resigned=True)
+        self.dice = None
+        return self._outcome
+
+    def last_play_text(self) -> str | None:
+        for record in reversed(self.history):
+            if not record.is_pass:
+                return record.text()
+        return None
+
+    def __repr__(self) -> str:
+        return f"<Game turn={self.turn} dice={self.dice} position={self.position.id()} over={self.is_over()}>"
+
+
+def describe(play: Play) -> str:
+    """Short human text of a play (chains and repeats joined)."""
+    return format_play(play, compact=True)

@@ -1,0 +1,221 @@
+"""Legal plays of a roll, exactly as RULES.md says (rules 1-8: steps, no hitting, the runner,
+bearing off, R1/R2 on the final position, maximum dice, higher die, R3).
+
+The generator walks every order of steps depth-first on one mutable board, remembering visited
+(position, dice left) states, so permutations that meet again are expanded once.
+"""
+
+from __future__ import annotations
+
+from .errors import DiceError
+from .play import Play, Step
+from .position import Position
+from .rules import CHECKERS, DEFAULT_RULES, Rules
+
+# Reasons a single step is illegal (negative codes of step_target).
+NO_CHECKER = -1
+BLOCKED = -2
+RUNNER_LOCK = -3
+NOT_ALL_HOME = -4
+OVERSHOOT = -5
+STRICT_R1 = -6
+
+_OFF_INDEX = 24  # step_target's answer for a step that bears off
+
+
+def check_dice(dice: tuple[int, int]) -> tuple[int, int]:
+    """Return the dice as a pair of ints 1..6, or raise DiceError."""
+    try:
+        a, b = dice
+    except (TypeError, ValueError):
+        raise DiceError("dice are a pair of numbers from 1 to 6", key="bad_dice") from None
+    for d in (a, b):
+        if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6:
+            raise DiceError("each die is a number from 1 to 6", key="bad_dice")
+    return a, b
+
+
+def is_unlocked(board: list[int] | tuple[int, ...], off: int, unlock_point: int) -> bool:
+    """True once the mover has a checker on his ``unlock_point`` or beyond, or borne off."""
+    if off:
+        return True
+    for i in range(unlock_point - 1, 24):
+        if board[i] > 0:
+            return True
+    return False
+
+
+def all_home(board: list[int] | tuple[int, ...]) -> bool:
+    """True when none of the mover's checkers stands on points 1-18."""
+    for i in range(18):
+        if board[i] > 0:
+            return False
+    return True
+
+
+def holds_start_quarter(board: list[int] | tuple[int, ...]) -> bool:
+    """R1: the mover holds all six of his points 1-6."""
+    return board[0] > 0 and board[1] > 0 and board[2] > 0 and board[3] > 0 and board[4] > 0 and board[5] > 0
+
+
+def holds_before_opp_start(board: list[int] | tuple[int, ...]) -> bool:
+    """R2: the mover holds all six of his points 14-19 (the opponent's 2-7)."""
+    return (
+        board[13] > 0 and board[14] > 0 and board[15] > 0 and board[16] > 0 and board[17] > 0 and board[18] > 0
+    )
+
+
+def step_target(board: list[int], off: int, i: int, d: int, rules: Rules) -> int:
+    """Index where a step of ``d`` from index ``i`` lands (24 = off), or a negative reason code.
+
+    Judges rules 2-4 (and R1 per step in the strict variant) on the board as it is now.
+    """
+    if board[i] <= 0:
+        return NO_CHECKER
+    if i == 0 and board[0] < CHECKERS - off and not is_unlocked(board, off, rules.unlock_point):
+        return RUNNER_LOCK
+    t = i + d
+    if t < 24:
+        if board[t] < 0:
+            return BLOCKED
+        if rules.strict_start_quarter and t < 6 and board[t] == 0:
+            board[i] -= 1
+            board[t] += 1
+            bad = holds_start_quarter(board)
+            board[t] -= 1
+            board[i] += 1
+            if bad:
+                return STRICT_R1
+        return t
+    if not all_home(board):
+        return NOT_ALL_HOME
+    if t > 24:
+        for j in range(18, i):
+            if board[j] > 0:
+                return OVERSHOOT
+    return _OFF_INDEX
+
+
+def opponent_can_move(board: tuple[int, ...] | list[int], opp_off: int, rules: Rules) -> bool:
+    """R3: does the opponent have at least one legal step (rules 2-4) for some die 1..6?
+
+    Works on the mover's board: the opponent's point q is the mover's index (q + 11) % 24.
+    """
+    if opp_off >= CHECKERS:
+        return True
+    unlocked = opp_off > 0
+    home = True
+    first = 0  # opponent's lowest occupied point
+    for q in range(1, 25):
+        c = board[(q + 11) % 24]
+        if c < 0:
+            if not first:
+                first = q
+            if q >= rules.unlock_point:
+                unlocked = True
+            if q < 19:
+                home = False
+    start_count = -board[12] if board[12] < 0 else 0
+    runner_locked = not unlocked and start_count < CHECKERS - opp_off
+    for q in range(1, 25):
+        if board[(q + 11) % 24] >= 0:
+            continue
+        if q == 1 and runner_locked:
+            continue
+        for d in range(1, 7):
+            t = q + d
+            if t <= 24:
+                if board[(t + 11) % 24] <= 0:
+                    return True
+            elif home and (t == 25 or q == first):
+                return True
+    return False
+
+
+def _explore(position: Position, dice: tuple[int, int], rules: Rules) -> dict[tuple[tuple[int, ...], int], tuple[tuple[Step, ...], int]]:
+    """Every position reachable with 1..n steps: key -> (steps, bitmask of dice of 1-step plays)."""
+    a, b = dice
+    board = list(position.board)
+    ends: dict[tuple[tuple[int, ...], int], tuple[tuple[Step, ...], int]] = {}
+    seen: set[tuple[tuple[int, ...], int, tuple[int, ...]]] = set()
+    orders: list[tuple[int, ...]] = [(a, a, a, a)] if a == b else [(a, b), (b, a)]
+    steps: list[Step] = []
+
+    def walk(off: int, left: tuple[int, ...]) -> None:
+        d = left[0]
+        rest = left[1:]
+        for i in range(24):
+            if board[i] <= 0:
+                continue
+            t = step_target(board, off, i, d, rules)
+            if t < 0:
+                continue
+            board[i] -= 1
+            if t == _OFF_INDEX:
+                new_off = off + 1
+                dst = 25
+            else:
+                board[t] += 1
+                new_off = off
+                dst = t + 1
+            key = (tuple(board), new_off)
+            steps.append((i + 1, dst))
+            depth = len(steps)
+            if depth == 1:
+                prev = ends.get(key)
+                mask = 1 << d
+                ends[key] = (prev[0], prev[1] | mask) if prev else (tuple(steps), mask)
+            elif key not in ends:
+                ends[key] = (tuple(steps), 0)
+            if rest and new_off < CHECKERS:
+                seen_key = (key[0], new_off, rest)
+                if seen_key not in seen:
+                    seen.add(seen_key)
+                    walk(new_off, rest)
+            steps.pop()
+            if t != _OFF_INDEX:
+                board[t] -= 1
+            board[i] += 1
+
+    for order in orders:
+        walk(position.me_off, order)
+    return ends
+
+
+def legal_plays(position: Position, dice: tuple[int, int], rules: Rules = DEFAULT_RULES) -> list[Play]:
+    """All legal plays for ``dice``, one per distinct final position; ``[pass]`` if none moves."""
+    dice = check_dice(dice)
+    if position.me_off >= CHECKERS or position.opp_off >= CHECKERS:
+        return [Play(position, dice, (), position)]
+    ends = _explore(position, dice, rules)
+    best = 0
+    allowed = []
+    for (board, off), (steps, mask) in ends.items():
+        if holds_start_quarter(board) or holds_before_opp_start(board):
+            continue
+        n = len(steps)
+        if n > best:
+            best = n
+            allowed = [(board, off, steps, mask)]
+        elif n == best:
+            allowed.append((board, off, steps, mask))
+    if not allowed:
+        return [Play(position, dice, (), position)]
+    a, b = dice
+    if best == 1 and a != b:
+        high = 1 << max(a, b)
+        higher = [item for item in allowed if item[3] & high]
+        if higher:
+            allowed = higher
+    opp_off = position.opp_off
+    plays = [
+        Play(position, dice, steps, Position._trusted(board, off, opp_off)) for board, off, steps, _ in allowed
+    ]
+    free = [p for p in plays if p.result.me_off >= CHECKERS or opponent_can_move(p.result.board, opp_off, rules)]
+    return free if free else plays
+
+
+def max_steps(position: Position, dice: tuple[int, int], rules: Rules = DEFAULT_RULES) -> int:
+    """The number of steps every legal play of this roll uses (0 when the turn passes)."""
+    plays = legal_plays(position, dice, rules)
+    return len(plays[0].steps)

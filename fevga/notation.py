@@ -1,0 +1,147 @@
+"""Move notation: parse what a player types (``1/7 7/12``, ``1/7/12``, ``19/off``, ``1/6(2)``,
+Greek letters, ``pass``) into a legal Play, and format plays back. Errors name the broken rule."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from .diagnose import explain_illegal
+from .errors import IllegalPlayError, NotationError
+from .movegen import check_dice, legal_plays
+from .play import Play, Step, apply_steps
+from .position import Position
+from .rules import DEFAULT_RULES, OFF, Rules
+
+GREEK_POINTS = "αβγδεζηθικλμνξοπρστυφχψω"
+MAX_TEXT = 200
+ACCEPTED_FORMS = (
+    "write steps as from/to with your own point numbers, e.g. 1/7 7/12, a chain 1/7/12, "
+    "19/off to bear off, 1/6(2) for a repeated step, Greek letters α/ζ, or pass"
+)
+_TOKEN = re.compile(r"^(?P<chain>[^()]+?)(?:\((?P<count>\d)\))?$")
+_OFF_WORDS = {"off", "o", "25", "εξω", "έξω", "βγαλε", "off."}
+
+
+def _point(word: str, original: str) -> int:
+    """One point of a chain: 1-24, a Greek letter, or off (25)."""
+    if word.isdigit():
+        value = int(word)
+        if 1 <= value <= 25:
+            return value
+        raise NotationError(
+            f"there is no point {value}: points are 1-24 and off; {ACCEPTED_FORMS}", key="bad_point", point=word
+        )
+    if word in _OFF_WORDS:
+        return OFF
+    plain = "".join(ch for ch in unicodedata.normalize("NFD", word) if not unicodedata.combining(ch))
+    if len(plain) == 1 and plain in GREEK_POINTS:
+        return GREEK_POINTS.index(plain) + 1
+    if plain == "ς":
+        return GREEK_POINTS.index("σ") + 1
+    raise NotationError(f"I can't read {original!r}: {ACCEPTED_FORMS}", key="bad_token", token=original)
+
+
+def parse_moves(text: str) -> list[Step] | None:
+    """Read the text into checker moves (from, to) in the order typed; None means ``pass``."""
+    if not isinstance(text, str):
+        raise NotationError(f"a play is text: {ACCEPTED_FORMS}", key="bad_notation")
+    if len(text) > MAX_TEXT:
+        raise NotationError(f"that play is too long (at most {MAX_TEXT} characters)", key="too_long")
+    cleaned = text.strip().lower().replace("\\", "/").replace("-", "/")
+    tokens = [t for t in re.split(r"[\s,;]+", cleaned) if t]
+    if not tokens:
+        raise NotationError(f"the play is empty: {ACCEPTED_FORMS}", key="empty_play")
+    if tokens in (["pass"], ["πασο"], ["πάσο"]):
+        return None
+    moves: list[Step] = []
+    for token in tokens:
+        match = _TOKEN.match(token.rstrip("*"))
+        if not match:
+            raise NotationError(f"I can't read {token!r}: {ACCEPTED_FORMS}", key="bad_token", token=token)
+        parts = match.group("chain").split("/")
+        if len(parts) < 2 or any(not p for p in parts):
+            raise NotationError(f"I can't read {token!r}: {ACCEPTED_FORMS}", key="bad_token", token=token)
+        points = [_point(p, token) for p in parts]
+        count = int(match.group("count") or 1)
+        if not 1 <= count <= 4:
+            raise NotationError(f"a repeat count is 1 to 4, in {token!r}", key="bad_repeat", token=token)
+        chain: list[Step] = []
+        for src, dst in zip(points, points[1:], strict=False):
+            if src == OFF:
+                raise NotationError(f"a checker cannot move from off, in {token!r}", key="from_off", token=token)
+            if dst <= src:
+                raise NotationError(
+                    f"checkers only move forward (to a higher point): {src}/{dst} goes backwards",
+                    key="backwards",
+                    src=src,
+                    dst=dst,
+                )
+            chain.append((src, dst))
+        moves.extend(chain * count)
+        if len(moves) > 8:
+            raise NotationError("that is more steps than any roll allows", key="too_many_steps")
+    return moves
+
+
+def parse_play(
+    text: str, position: Position, dice: tuple[int, int], rules: Rules = DEFAULT_RULES
+) -> Play:
+    """The legal play that ``text`` describes, in any step order; raise a ValueError saying why not."""
+    dice = check_dice(dice)
+    moves = parse_moves(text)
+    plays = legal_plays(position, dice, rules)
+    if moves is None:
+        if plays[0].is_pass:
+            return plays[0]
+        raise IllegalPlayError(
+            f"you cannot pass: you have a legal play, e.g. {format_play(plays[0])}",
+            key="cannot_pass",
+            rule="pass",
+            example=format_play(plays[0]),
+        )
+    if plays[0].is_pass:
+        raise IllegalPlayError(
+            "you have no legal play with these dice: type pass", key="must_pass", rule="pass"
+        )
+    try:
+        result = apply_steps(position, tuple(moves))
+    except IllegalPlayError:
+        result = None
+    if result is not None:
+        for play in plays:
+            if play.result == result:
+                return play
+    raise explain_illegal(position, dice, rules, moves, plays)
+
+
+def format_play(play: Play, *, compact: bool = False) -> str:
+    """Steps as ``1/7 7/12`` (``19/off`` to bear off, ``pass`` for none).
+
+    With ``compact``, a checker's consecutive steps become a chain and equal steps a repeat:
+    ``1/7/12``, ``1/6(2)``.
+    """
+    if not play.steps:
+        return "pass"
+    if not compact:
+        return " ".join(f"{a}/{_fmt(b)}" for a, b in play.steps)
+    chains: list[list[int]] = []
+    for a, b in play.steps:
+        for chain in chains:
+            if chain[-1] == a and a != OFF:
+                chain.append(b)
+                break
+        else:
+            chains.append([a, b])
+    parts: list[str] = []
+    counts: dict[str, int] = {}
+    for chain in chains:
+        key = "/".join(_fmt(p) for p in chain)
+        if key not in counts:
+            parts.append(key)
+        counts[key] = counts.get(key, 0) + 1
+    return " ".join(f"{k}({counts[k]})" if counts[k] > 1 else k for k in parts)
+
+
+def _fmt(point: int) -> str:
+    return "off" if point == OFF else str(point)
