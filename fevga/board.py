@@ -32,13 +32,20 @@ class Board:
         self.turn = turn
         self.rules = rules
         self.move_stack: list[Play] = []
+        self._cache: tuple[Position, tuple[int, int], list[Play]] | None = None
 
     def view(self, player: int) -> Position:
         """The position as ``player`` sees it (his own numbering)."""
         return self.position if player == self.turn else self.position.flip()
 
     def legal_plays(self, dice: tuple[int, int]) -> list[Play]:
-        return legal_plays(self.position, dice, self.rules)
+        """Legal plays of the side to move (remembered for the last position and dice asked)."""
+        cache = self._cache
+        if cache is not None and cache[0] is self.position and cache[1] == dice:
+            return list(cache[2])
+        plays = legal_plays(self.position, dice, self.rules)
+        self._cache = (self.position, dice, plays)
+        return list(plays)
 
     def parse(self, text: str, dice: tuple[int, int]) -> Play:
         return parse_play(text, self.position, dice, self.rules)

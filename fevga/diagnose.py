@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 
 from .errors import IllegalPlayError
@@ -94,6 +95,16 @@ def _sequences(moves: list[Step], dice: tuple[int, ...]) -> Iterator[list[tuple[
     yield from rec(0, dice, [])
 
 
+def _orders(moves: list[Step]) -> Iterator[list[Step]]:
+    """The typed order first, then every other distinct order of the moves."""
+    yield moves
+    seen = {tuple(moves)}
+    for order in itertools.permutations(moves):
+        if order not in seen:
+            seen.add(order)
+            yield list(order)
+
+
 def explain_illegal(
     position: Position, dice: tuple[int, int], rules: Rules, moves: list[Step], plays: list[Play]
 ) -> IllegalPlayError:
@@ -102,7 +113,8 @@ def explain_illegal(
     pool = (a, a, a, a) if a == b else (a, b)
     best = len(plays[0].steps)
     deepest: tuple[int, IllegalPlayError] | None = None
-    for seq in _sequences(moves, pool):
+    sequences = (seq for order in _orders(moves) for seq in _sequences(order, pool))
+    for seq in sequences:
         board = list(position.board)
         off = position.me_off
         failed = False

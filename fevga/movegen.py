@@ -78,7 +78,7 @@ def step_target(board: list[int], off: int, i: int, d: int, rules: Rules) -> int
     if t < 24:
         if board[t] < 0:
             return BLOCKED
-        if rules.strict_start_quarter and t < 6 and board[t] == 0:
+        if rules.strict_start_quarter:
             board[i] -= 1
             board[t] += 1
             bad = holds_start_quarter(board)
@@ -132,26 +132,51 @@ def opponent_can_move(board: tuple[int, ...] | list[int], opp_off: int, rules: R
     return False
 
 
-def _explore(position: Position, dice: tuple[int, int], rules: Rules) -> dict[tuple[tuple[int, ...], int], tuple[tuple[Step, ...], int]]:
+Ends = dict[tuple[tuple[int, ...], int], tuple[tuple[Step, ...], int]]
+
+
+def _explore(position: Position, dice: tuple[int, int], rules: Rules) -> Ends:
     """Every position reachable with 1..n steps: key -> (steps, bitmask of dice of 1-step plays)."""
     a, b = dice
     board = list(position.board)
-    ends: dict[tuple[tuple[int, ...], int], tuple[tuple[Step, ...], int]] = {}
+    ends: Ends = {}
     seen: set[tuple[tuple[int, ...], int, tuple[int, ...]]] = set()
     orders: list[tuple[int, ...]] = [(a, a, a, a)] if a == b else [(a, b), (b, a)]
     steps: list[Step] = []
 
+    unlock_index = rules.unlock_point - 1
+    strict = rules.strict_start_quarter
+
     def walk(off: int, left: tuple[int, ...]) -> None:
         d = left[0]
         rest = left[1:]
-        for i in range(24):
-            if board[i] <= 0:
+        # Facts of this state that every step from it shares (rules 3 and 4).
+        unlocked = off > 0
+        home = True
+        lowest = -1
+        for j in range(24):
+            if board[j] > 0:
+                if lowest < 0:
+                    lowest = j
+                if j < 18:
+                    home = False
+                if j >= unlock_index:
+                    unlocked = True
+        runner_locked = not unlocked and board[0] < CHECKERS - off
+        for i in range(lowest, 24):
+            if board[i] <= 0 or (i == 0 and runner_locked):
                 continue
-            t = step_target(board, off, i, d, rules)
-            if t < 0:
+            t = i + d
+            if t < 24:
+                if board[t] < 0:
+                    continue
+                if strict and step_target(board, off, i, d, rules) < 0:
+                    continue
+            elif not home or (t > 24 and i > lowest):
                 continue
             board[i] -= 1
-            if t == _OFF_INDEX:
+            if t >= 24:
+                t = _OFF_INDEX
                 new_off = off + 1
                 dst = 25
             else:
@@ -161,12 +186,13 @@ def _explore(position: Position, dice: tuple[int, int], rules: Rules) -> dict[tu
             key = (tuple(board), new_off)
             steps.append((i + 1, dst))
             depth = len(steps)
-            if depth == 1:
-                prev = ends.get(key)
-                mask = 1 << d
-                ends[key] = (prev[0], prev[1] | mask) if prev else (tuple(steps), mask)
-            elif key not in ends:
-                ends[key] = (tuple(steps), 0)
+            prev = ends.get(key)
+            if prev is None:
+                ends[key] = (tuple(steps), 1 << d if depth == 1 else 0)
+            elif depth == 1:
+                ends[key] = (prev[0], prev[1] | 1 << d)
+            elif len(prev[0]) < depth:  # overshooting bear-offs can leave one position in fewer steps
+                ends[key] = (tuple(steps), prev[1])
             if rest and new_off < CHECKERS:
                 seen_key = (key[0], new_off, rest)
                 if seen_key not in seen:
@@ -209,10 +235,38 @@ def legal_plays(position: Position, dice: tuple[int, int], rules: Rules = DEFAUL
             allowed = higher
     opp_off = position.opp_off
     plays = [
-        Play(position, dice, steps, Position._trusted(board, off, opp_off)) for board, off, steps, _ in allowed
+        Play._trusted(position, dice, steps, Position._trusted(board, off, opp_off))
+        for board, off, steps, _ in allowed
     ]
+    if len(opponent_targets(position.board, opp_off, rules)) > best:
+        return plays  # a play of `best` steps cannot cover all his landing points: R3 holds for all
     free = [p for p in plays if p.result.me_off >= CHECKERS or opponent_can_move(p.result.board, opp_off, rules)]
     return free if free else plays
+
+
+def opponent_targets(board: tuple[int, ...], opp_off: int, rules: Rules) -> set[int]:
+    """Indices (mover's numbering) where the opponent could land a step now; {-1} stands for
+    bearing off, which no play of the mover can take from him."""
+    targets: set[int] = set()
+    unlocked = opp_off > 0
+    home = True
+    for q in range(1, 25):
+        if board[(q + 11) % 24] < 0:
+            if q >= rules.unlock_point:
+                unlocked = True
+            if q < 19:
+                home = False
+    if home and opp_off < CHECKERS:
+        return {-1, -2, -3, -4, -5}  # he can always bear off his rearmost checker
+    runner_locked = not unlocked and -board[12] < CHECKERS - opp_off
+    for q in range(1, 25):
+        if board[(q + 11) % 24] >= 0 or (q == 1 and runner_locked):
+            continue
+        for d in range(1, 7):
+            t = q + d
+            if t <= 24 and board[(t + 11) % 24] <= 0:
+                targets.add((t + 11) % 24)
+    return targets
 
 
 def max_steps(position: Position, dice: tuple[int, int], rules: Rules = DEFAULT_RULES) -> int:

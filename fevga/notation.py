@@ -3,13 +3,14 @@ Greek letters, ``pass``) into a legal Play, and format plays back. Errors name t
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 
 from .diagnose import explain_illegal
 from .errors import IllegalPlayError, NotationError
 from .movegen import check_dice, legal_plays
-from .play import Play, Step, apply_steps
+from .play import Play, Step, apply_moves_unordered
 from .position import Position
 from .rules import DEFAULT_RULES, OFF, Rules
 
@@ -67,7 +68,7 @@ def parse_moves(text: str) -> list[Step] | None:
         if not 1 <= count <= 4:
             raise NotationError(f"a repeat count is 1 to 4, in {token!r}", key="bad_repeat", token=token)
         chain: list[Step] = []
-        for src, dst in zip(points, points[1:], strict=False):
+        for src, dst in itertools.pairwise(points):
             if src == OFF:
                 raise NotationError(f"a checker cannot move from off, in {token!r}", key="from_off", token=token)
             if dst <= src:
@@ -104,10 +105,7 @@ def parse_play(
         raise IllegalPlayError(
             "you have no legal play with these dice: type pass", key="must_pass", rule="pass"
         )
-    try:
-        result = apply_steps(position, tuple(moves))
-    except IllegalPlayError:
-        result = None
+    result = apply_moves_unordered(position, tuple(moves))
     if result is not None:
         for play in plays:
             if play.result == result:

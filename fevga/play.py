@@ -33,6 +33,24 @@ def apply_steps(start: Position, steps: tuple[Step, ...]) -> Position:
     return Position._trusted(tuple(board), off, start.opp_off)
 
 
+def apply_moves_unordered(start: Position, moves: tuple[Step, ...]) -> Position | None:
+    """The position left by ``moves`` taken together in any order, or None if no order could work."""
+    board = list(start.board)
+    off = start.me_off
+    for src, dst in moves:
+        if not (1 <= src <= 24 and src < dst <= OFF):
+            return None
+        board[src - 1] -= 1
+        if dst == OFF:
+            off += 1
+        else:
+            board[dst - 1] += 1
+    for before, after in zip(start.board, board, strict=True):
+        if (before < 0 and after != before) or (before >= 0 and after < 0):
+            return None
+    return Position._trusted(tuple(board), off, start.opp_off)
+
+
 class Play:
     """One turn's play: ``start`` position, ``dice``, ``steps`` and the ``result`` (mover's view).
 
@@ -52,6 +70,16 @@ class Play:
         self.dice = (int(dice[0]), int(dice[1]))
         self.steps = tuple((int(a), int(b)) for a, b in steps)
         self.result = result if result is not None else apply_steps(start, self.steps)
+
+    @classmethod
+    def _trusted(cls, start: Position, dice: tuple[int, int], steps: tuple[Step, ...], result: Position) -> Play:
+        """Build without conversions, for the move generator's hot path."""
+        play = object.__new__(cls)
+        play.start = start
+        play.dice = dice
+        play.steps = steps
+        play.result = result
+        return play
 
     @property
     def is_pass(self) -> bool:

@@ -6,9 +6,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from .board import Board
 from .dice import DiceSource, FairDice, FixedDice
 from .errors import FevgaError, SerializationError
-from .board import Board
 from .game import Game, TurnRecord
 from .match import Match
 from .position import Position
@@ -135,10 +135,12 @@ def _restore(data: dict[str, Any]) -> Game:
     dice_data = _need(data, "dice", dict)
     turns = _need(data, "turns", list)
     times = data.get("times") or [None] * len(turns)
+    source: DiceSource
     if dice_data.get("kind") == "fair":
-        source: DiceSource = FairDice(bytes.fromhex(dice_data["seed"]))
-        if source.commitment != dice_data.get("commitment"):
+        fair = FairDice(bytes.fromhex(dice_data["seed"]))
+        if fair.commitment != dice_data.get("commitment"):
             raise SerializationError("stored game: the dice seed does not match its commitment")
+        source = fair
     else:
         source = FixedDice(tuple(r) for r in dice_data["rolls"])
     game = Game(rules, source)

@@ -1,0 +1,1 @@
+"""fevga-bot: the chat frontends, game-session service and their configuration."""

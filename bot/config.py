@@ -1,0 +1,281 @@
+"""Bot settings read from the environment and a ``.env`` file (pydantic-settings).
+
+``load_settings()`` is the one entry point: a bad value stops start-up with a ``ConfigError`` whose
+message names each bad variable and what it expects, never a pydantic traceback, and never echoes
+a secret. Field names are the environment variable names in lower case (``FEVGA_LANGUAGE`` ->
+``settings.fevga_language``), so there is no second naming scheme to keep in sync.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, Literal
+from urllib.parse import urlsplit
+
+from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
+from pydantic_core import ErrorDetails, PydanticCustomError
+from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
+
+from bot.logging_setup import REDACTED, redact_text
+
+DEFAULT_DISCORD_API_BASE_URL = "https://discord.com/api/v10"  # discord.py's Route.BASE
+DEFAULT_TELEGRAM_API_BASE_URL = "https://api.telegram.org/bot"  # PTB appends the token to it
+MAX_TURN_DEADLINE_HOURS = 24 * 365
+MAX_CHALLENGE_TTL_MINUTES = 60 * 24 * 7
+
+_WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
+# Errors of this type carry a complete message of their own, shown after the variable name.
+_VERBATIM_ERROR = "fevga_config"
+_SECRET_FIELDS = frozenset({"discord_token", "telegram_token", "telegram_webhook_secret"})
+
+Port = Annotated[int, Field(ge=1, le=65535)]
+
+# What each variable expects, in the words used by the start-up error messages.
+EXPECTS: dict[str, str] = {
+    "discord_token": "a Discord bot token",
+    "discord_api_base_url": "an http:// or https:// URL such as https://discord.com/api/v10",
+    "discord_gateway_url": "a ws:// or wss:// URL",
+    "discord_shard_count": "a whole number of at least 1",
+    "discord_command_prefix": "a prefix that is not only spaces",
+    "telegram_token": "a Telegram bot token",
+    "telegram_api_base_url": "an http:// or https:// URL such as https://api.telegram.org/bot",
+    "telegram_webhook_url": "an http:// or https:// URL (Telegram itself accepts only https)",
+    "telegram_webhook_listen": "an IP address such as 0.0.0.0 or ::",
+    "telegram_webhook_port": "a port number from 1 to 65535",
+    "telegram_webhook_secret": "1 to 256 characters from A-Z, a-z, 0-9, _ and -",
+    "redis_url": "a redis://, rediss:// or unix:// URL",
+    "fevga_data_dir": "a directory path",
+    "fevga_language": "one of: en, el",
+    "fevga_turn_deadline_hours": f"a number greater than 0 (at most {MAX_TURN_DEADLINE_HOURS})",
+    "fevga_challenge_ttl_minutes": f"a number greater than 0 (at most {MAX_CHALLENGE_TTL_MINUTES})",
+    "fevga_ai_level": "one of: easy, medium, hard",
+    "log_level": "one of: DEBUG, INFO, WARNING, ERROR, CRITICAL",
+    "log_format": "one of: json, console",
+    "health_port": "a port number from 1 to 65535",
+}
+
+
+class ConfigError(ValueError):
+    """Invalid settings; ``str()`` is one human-readable line per bad variable."""
+
+    def __init__(self, problems: list[str]) -> None:
+        self.problems = problems
+        super().__init__("\n".join(problems))
+
+
+def _check_url(value: str, schemes: tuple[str, ...]) -> str:
+    """Return ``value`` stripped if it is a URL with one of ``schemes`` and a host (or a unix path)."""
+    value = value.strip()
+    parts = urlsplit(value)
+    scheme = parts.scheme.lower()
+    if scheme not in schemes:
+        raise ValueError(f"scheme must be one of {schemes}")
+    if scheme == "unix":
+        if not parts.path:
+            raise ValueError("a unix URL needs a socket path")
+    elif not parts.hostname:
+        raise ValueError("the URL needs a host")
+    _ = parts.port  # raises ValueError for a port that is not a number in range
+    return value
+
+
+def _lower(value: Any) -> Any:
+    """Strip and lower-case strings (enum-like settings are case-insensitive)."""
+    return value.strip().lower() if isinstance(value, str) else value
+
+
+class Settings(BaseSettings):
+    """Everything the bot reads from its environment; see ``.env.example`` for each variable."""
+
+    model_config = SettingsConfigDict(
+        env_file=".env",
+        env_file_encoding="utf-8",
+        extra="ignore",
+        case_sensitive=False,
+        env_ignore_empty=True,  # "VAR=" in a .env file means "use the default"
+        hide_input_in_errors=True,  # a raw ValidationError never prints a (secret) value
+    )
+
+    discord_token: SecretStr | None = None
+    discord_api_base_url: str = DEFAULT_DISCORD_API_BASE_URL
+    discord_gateway_url: str | None = None
+    discord_shard_count: Annotated[int, Field(ge=1)] | None = None
+    discord_command_prefix: Annotated[str, Field(min_length=1)] = "!fevga "
+
+    telegram_token: SecretStr | None = None
+    telegram_api_base_url: str = DEFAULT_TELEGRAM_API_BASE_URL
+    telegram_webhook_url: str | None = None
+    telegram_webhook_listen: str = "0.0.0.0"
+    telegram_webhook_port: Port = 8443
+    # Validated even when unset: it is required in webhook mode (see _webhook_secret).
+    telegram_webhook_secret: SecretStr | None = Field(default=None, validate_default=True)
+
+    redis_url: str | None = None
+    fevga_data_dir: Path = Path("./data")
+    fevga_language: Literal["en", "el"] = "en"
+    fevga_turn_deadline_hours: Annotated[float, Field(gt=0, le=MAX_TURN_DEADLINE_HOURS, allow_inf_nan=False)] = 24.0
+    fevga_challenge_ttl_minutes: Annotated[float, Field(gt=0, le=MAX_CHALLENGE_TTL_MINUTES, allow_inf_nan=False)] = 10.0
+    fevga_ai_level: Literal["easy", "medium", "hard"] = "medium"
+
+    log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
+    log_format: Literal["json", "console"] = "console"
+    health_port: Port | None = None
+
+    @field_validator("discord_token", "telegram_token", "telegram_webhook_secret", mode="before")
+    @classmethod
+    def _strip_secret(cls, value: Any) -> Any:
+        """Secrets pasted with a trailing newline or spaces still work; blank means unset."""
+        if isinstance(value, str):
+            value = value.strip()
+            return value or None
+        return value
+
+    @field_validator("discord_api_base_url", "telegram_api_base_url", "telegram_webhook_url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        return None if value is None else _check_url(value, ("http", "https"))
+
+    @field_validator("discord_api_base_url")
+    @classmethod
+    def _no_trailing_slash(cls, value: str) -> str:
+        """discord.py joins the base and the route with '/', so the base must not end with one."""
+        return value.rstrip("/")
+
+    @field_validator("discord_gateway_url")
+    @classmethod
+    def _ws_url(cls, value: str | None) -> str | None:
+        return None if value is None else _check_url(value, ("ws", "wss"))
+
+    @field_validator("redis_url")
+    @classmethod
+    def _redis_url(cls, value: str | None) -> str | None:
+        return None if value is None else _check_url(value, ("redis", "rediss", "unix"))
+
+    @field_validator("telegram_webhook_listen")
+    @classmethod
+    def _ip_address(cls, value: str) -> str:
+        value = value.strip()
+        ipaddress.ip_address(value)  # ValueError for anything that is not an IPv4/IPv6 address
+        return value
+
+    @field_validator("discord_command_prefix")
+    @classmethod
+    def _not_blank(cls, value: str) -> str:
+        if not value.strip():
+            raise ValueError("the prefix is only spaces")
+        return value
+
+    @field_validator("telegram_webhook_secret")
+    @classmethod
+    def _webhook_secret(cls, value: SecretStr | None, info: ValidationInfo) -> SecretStr | None:
+        """Webhook mode must check Telegram's secret header, so the secret is then mandatory."""
+        if value is None:
+            if info.data.get("telegram_webhook_url") is not None:
+                raise PydanticCustomError(
+                    _VERBATIM_ERROR,
+                    "required when TELEGRAM_WEBHOOK_URL is set (1 to 256 characters from A-Z, a-z, 0-9, _ and -)",
+                )
+            return None
+        if not _WEBHOOK_SECRET.fullmatch(value.get_secret_value()):
+            raise ValueError("bad webhook secret")
+        return value
+
+    @field_validator("fevga_language", "fevga_ai_level", "log_format", mode="before")
+    @classmethod
+    def _lower_enums(cls, value: Any) -> Any:
+        return _lower(value)
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _upper_level(cls, value: Any) -> Any:
+        return value.strip().upper() if isinstance(value, str) else value
+
+    @property
+    def has_discord(self) -> bool:
+        """True when a Discord token is configured (the Discord frontend should start)."""
+        return self.discord_token is not None and bool(self.discord_token.get_secret_value())
+
+    @property
+    def has_telegram(self) -> bool:
+        """True when a Telegram token is configured (the Telegram frontend should start)."""
+        return self.telegram_token is not None and bool(self.telegram_token.get_secret_value())
+
+    @property
+    def telegram_webhook_mode(self) -> bool:
+        """True when Telegram updates arrive by webhook (TELEGRAM_WEBHOOK_URL set), else polling."""
+        return self.telegram_webhook_url is not None
+
+    def secret_values(self) -> list[str]:
+        """The plain secret values, for ``configure_logging(secrets=...)`` to redact literally."""
+        values: list[str] = []
+        for name in sorted(_SECRET_FIELDS):
+            secret = getattr(self, name)
+            if isinstance(secret, SecretStr):
+                values.append(secret.get_secret_value())
+        return values
+
+    def redacted(self) -> dict[str, Any]:
+        """Every setting by variable name, safe to log: secrets hidden, URL passwords and tokens masked."""
+        out: dict[str, Any] = {}
+        for name in type(self).model_fields:
+            value = getattr(self, name)
+            if isinstance(value, SecretStr):
+                shown: Any = REDACTED
+            elif isinstance(value, str):
+                shown = redact_text(value)
+            elif isinstance(value, Path):
+                shown = str(value)
+            else:
+                shown = value
+            out[name.upper()] = shown
+        return out
+
+
+def _shown_input(field: str, value: Any) -> str:
+    """How a rejected input appears in the error: quoted, or only its length for secrets."""
+    if field in _SECRET_FIELDS:
+        length = len(value) if isinstance(value, str) else 0
+        return f"a hidden value of {length} characters"
+    if isinstance(value, SecretStr):
+        return "a hidden value"
+    return repr(value)
+
+
+def describe_errors(exc: ValidationError) -> list[str]:
+    """Translate pydantic's errors into one line per bad variable: 'NAME: expected X, got Y'."""
+    lines: list[str] = []
+    seen: set[str] = set()
+    details: list[ErrorDetails] = exc.errors()
+    for error in details:
+        loc = error.get("loc") or ()
+        if not loc:
+            line, key = error["msg"], error["msg"]
+        else:
+            field = str(loc[0]).lower()
+            key = field
+            expects = EXPECTS.get(field)
+            if expects is None or error["type"] == _VERBATIM_ERROR:
+                line = f"{field.upper()}: {error['msg']}"
+            else:
+                line = f"{field.upper()}: expected {expects}, got {_shown_input(field, error.get('input'))}"
+        if key not in seen:
+            seen.add(key)
+            lines.append(line)
+    return lines
+
+
+def load_settings(env_file: str | Path | None = ".env") -> Settings:
+    """Read the settings from the environment and ``env_file`` (None: environment only).
+
+    Real environment variables win over the file. Raises ``ConfigError`` naming every bad variable.
+    """
+    build: Callable[..., Settings] = Settings
+    try:
+        return build(_env_file=env_file)
+    except ValidationError as exc:
+        raise ConfigError(describe_errors(exc)) from None
+    except SettingsError as exc:
+        raise ConfigError([f"could not read the settings: {redact_text(str(exc))}"]) from None

@@ -1,0 +1,7 @@
+"""Entry point of ``python -m fevga``."""
+
+import sys
+
+from .cli import main
+
+sys.exit(main())
