@@ -1,0 +1,252 @@
+"""One grammar for every chat: text in, a typed intent (or a CommandError saying what to type) out.
+
+``parse_command`` never raises: anything a player types gives an Intent or a CommandError.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import unicodedata
+from collections.abc import Callable
+
+from fevga import FevgaError, Rules
+
+from . import intents as i
+
+MAX_INPUT = 300
+MAX_NAME = 64
+_PLAY_START = re.compile(r"^\s*(?:\d{1,2}|[α-ωά-ώΑ-Ω])\s*[/\\-]", re.IGNORECASE)
+
+# Every word a player may start a command with, aliases included.
+ALIASES: dict[str, str] = {
+    "help": "help", "h": "help", "?": "help", "βοήθεια": "help", "βοηθεια": "help", "start": "help",
+    "rules": "rules", "κανόνες": "rules", "κανονες": "rules",
+    "challenge": "challenge", "ch": "challenge", "c": "challenge", "duel": "challenge", "πρόκληση": "challenge",
+    "accept": "accept", "a": "accept", "yes": "accept", "δέχομαι": "accept",
+    "decline": "decline", "no": "decline", "refuse": "decline",
+    "cancel": "cancel",
+    "play": "play", "ai": "ai", "bot": "ai",
+    "move": "move", "m": "move", "mv": "move", "κίνηση": "move",
+    "undo": "undo", "u": "undo", "back": "undo",
+    "confirm": "confirm", "ok": "confirm", "done": "confirm",
+    "board": "board", "b": "board", "show": "board", "ταμπλό": "board",
+    "hint": "hint", "suggest": "hint",
+    "resign": "resign", "concede": "resign", "giveup": "resign", "ff": "resign",
+    "abort": "abort",
+    "claim": "claim",
+    "rematch": "rematch", "again": "rematch",
+    "top": "top", "lb": "top", "leaderboard": "top", "leaders": "top", "ranking": "top",
+    "stats": "stats", "stat": "stats", "me": "stats", "rating": "stats",
+    "export": "export", "mat": "export", "record": "export",
+    "replay": "replay", "gif": "replay",
+    "lang": "lang", "language": "lang", "γλώσσα": "lang",
+    "settings": "settings", "set": "settings", "config": "settings",
+    "pass": "pass",
+}
+COMMANDS = sorted(set(ALIASES.values()) - {"ai", "pass"})
+
+
+def _normalize(text: str) -> str:
+    """Tidy what a player typed: NFC, no control characters, one space between words."""
+    text = unicodedata.normalize("NFC", text)
+    text = "".join(ch if ch.isprintable() else " " for ch in text)
+    return " ".join(text.split())
+
+
+def looks_like_play(text: str) -> bool:
+    """A bare play such as ``1/7 7/12``, ``α/ζ`` or ``pass``."""
+    return bool(_PLAY_START.match(text)) or text.strip().lower() in ("pass", "πάσο", "πασο")
+
+
+def _length(word: str) -> int | i.CommandError:
+    if not word.isdigit() or not 1 <= int(word) <= 25:
+        return i.CommandError("cmd_bad_length", {"value": word[:20]})
+    return int(word)
+
+
+def _challenge(words: list[str]) -> i.Intent | i.CommandError:
+    target: str | None = None
+    is_open = False
+    length = 1
+    unlock = 13
+    strict = False
+    for word in words:
+        low = word.lower()
+        if low in ("open", "anyone", "all", "ανοιχτή"):
+            is_open = True
+        elif low.isdigit() or low.startswith(("points=", "length=")):
+            value = _length(low.split("=", 1)[-1])
+            if isinstance(value, i.CommandError):
+                return value
+            length = value
+        elif low in ("strict", "strict=on", "strict_start_quarter"):
+            strict = True
+        elif low in ("unlock14", "unlock=14", "unlock_point=14"):
+            unlock = 14
+        elif low in ("unlock13", "unlock=13", "unlock_point=13"):
+            unlock = 13
+        elif target is None and not is_open:
+            if len(word) > MAX_NAME:
+                return i.CommandError("cmd_name_too_long", {"max": MAX_NAME})
+            target = word
+        else:
+            return i.CommandError("cmd_bad_option", {"option": word[:30]})
+    if target is None and not is_open:
+        return i.CommandError("cmd_challenge_who")
+    try:
+        rules = Rules(unlock_point=unlock, strict_start_quarter=strict)
+    except FevgaError:
+        return i.CommandError("cmd_bad_option", {"option": "unlock"})
+    return i.Challenge(None if is_open else target, length, rules)
+
+
+def _play_ai(words: list[str]) -> i.Intent | i.CommandError:
+    level = "medium"
+    length = 1
+    for word in words:
+        low = word.lower()
+        if low in ("ai", "bot", "vs", "against", "computer"):
+            continue
+        if low in i.AI_LEVELS:
+            level = low
+        elif low.isdigit():
+            value = _length(low)
+            if isinstance(value, i.CommandError):
+                return value
+            length = value
+        else:
+            return i.CommandError("cmd_bad_level", {"value": word[:30], "levels": ", ".join(i.AI_LEVELS)})
+    return i.PlayAI(level, length)
+
+
+def _simple(factory: Callable[[], i.Intent]) -> Callable[[list[str]], i.Intent | i.CommandError]:
+    def parse(words: list[str]) -> i.Intent | i.CommandError:
+        return factory()
+
+    return parse
+
+
+def _with_id(factory: Callable[[str | None], i.Intent]) -> Callable[[list[str]], i.Intent | i.CommandError]:
+    def parse(words: list[str]) -> i.Intent | i.CommandError:
+        if len(words) > 1:
+            return i.CommandError("cmd_too_many_words", {"command": factory(None).name})
+        return factory(words[0][:40] if words else None)
+
+    return parse
+
+
+def _move(words: list[str]) -> i.Intent | i.CommandError:
+    if not words:
+        return i.CommandError("cmd_move_what")
+    return i.Move(" ".join(words))
+
+
+def _resign(words: list[str]) -> i.Intent | i.CommandError:
+    if words and words[0].lower() not in ("match", "game"):
+        return i.CommandError("cmd_bad_option", {"option": words[0][:30]})
+    return i.Resign(whole_match=bool(words) and words[0].lower() == "match")
+
+
+def _top(words: list[str]) -> i.Intent | i.CommandError:
+    global_ = False
+    count = 10
+    for word in words:
+        low = word.lower()
+        if low in ("global", "all", "world"):
+            global_ = True
+        elif low.isdigit() and 1 <= int(low) <= 50:
+            count = int(low)
+        else:
+            return i.CommandError("cmd_bad_option", {"option": word[:30]})
+    return i.Top(global_, count)
+
+
+def _stats(words: list[str]) -> i.Intent | i.CommandError:
+    if len(words) > 1:
+        return i.CommandError("cmd_too_many_words", {"command": "stats"})
+    if words and len(words[0]) > MAX_NAME:
+        return i.CommandError("cmd_name_too_long", {"max": MAX_NAME})
+    return i.Stats(words[0] if words else None)
+
+
+def _lang(words: list[str]) -> i.Intent | i.CommandError:
+    if len(words) != 1 or words[0].lower() not in i.LANGUAGES:
+        return i.CommandError("cmd_bad_lang", {"languages": ", ".join(i.LANGUAGES)})
+    return i.Lang(words[0].lower())
+
+
+def _settings(words: list[str]) -> i.Intent | i.CommandError:
+    if not words:
+        return i.Settings()
+    if len(words) != 2:
+        return i.CommandError("cmd_settings_usage")
+    return i.Settings(words[0].lower()[:40], words[1][:40])
+
+
+def _help(words: list[str]) -> i.Intent | i.CommandError:
+    topic = ALIASES.get(words[0].lower()) if words else None
+    return i.Help(topic)
+
+
+def _play(words: list[str]) -> i.Intent | i.CommandError:
+    if words and words[0].lower() in ("ai", "bot", "computer"):
+        return _play_ai(words[1:])
+    return i.CommandError("cmd_play_what")
+
+
+PARSERS: dict[str, Callable[[list[str]], i.Intent | i.CommandError]] = {
+    "help": _help,
+    "rules": _simple(i.ShowRules),
+    "challenge": _challenge,
+    "accept": _with_id(lambda cid: i.Accept(cid)),
+    "decline": _with_id(lambda cid: i.Decline(cid)),
+    "cancel": _with_id(lambda cid: i.Cancel(cid)),
+    "play": _play,
+    "ai": _play_ai,
+    "move": _move,
+    "undo": _simple(i.Undo),
+    "confirm": _simple(i.Confirm),
+    "board": _simple(i.ShowBoard),
+    "hint": _simple(i.Hint),
+    "resign": _resign,
+    "abort": _simple(i.Abort),
+    "claim": _simple(i.Claim),
+    "rematch": _simple(i.Rematch),
+    "top": _top,
+    "stats": _stats,
+    "export": _simple(i.Export),
+    "replay": _simple(i.Replay),
+    "lang": _lang,
+    "settings": _settings,
+    "pass": lambda words: i.Move("pass") if not words else i.CommandError("cmd_too_many_words", {"command": "pass"}),
+}
+
+
+def parse_command(text: str, *, prefixes: tuple[str, ...] = ("/", "!")) -> i.Intent | i.CommandError:
+    """Read one chat line. A leading ``/`` or ``!`` and a ``fevga`` word are optional; a bare play
+    (``1/7 7/12``) is a move. Never raises."""
+    if not isinstance(text, str):
+        return i.CommandError("cmd_empty")
+    if len(text) > MAX_INPUT:
+        return i.CommandError("cmd_too_long", {"max": MAX_INPUT})
+    line = _normalize(text)
+    for prefix in prefixes:
+        if line.startswith(prefix):
+            line = line[len(prefix) :].lstrip()
+            break
+    if not line:
+        return i.CommandError("cmd_empty")
+    words = line.split(" ")
+    head = words[0].split("@", 1)[0].lower()  # Telegram's /move@fevga_bot
+    if head in ("fevga", "tavli", "φεύγα") and len(words) > 1:
+        words = words[1:]
+        head = words[0].lower()
+    if looks_like_play(line) and head not in ALIASES:
+        return i.Move(line)
+    command = ALIASES.get(head)
+    if command is None:
+        close = difflib.get_close_matches(head, list(ALIASES), n=1, cutoff=0.6)
+        suggestion = ALIASES[close[0]] if close else "help"
+        return i.CommandError("cmd_unknown", {"word": head[:30], "suggestion": suggestion})
+    return PARSERS[command](words[1:])

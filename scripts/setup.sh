@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Install what fevga-bot needs on a fresh Debian/Ubuntu machine: redis-server (apt) and a virtual
+# environment in .venv with the project and its dependencies (pip). Safe to run again.
+# Usage: scripts/setup.sh [pip extras, e.g. test]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+apt_packages=()
+command -v redis-server >/dev/null 2>&1 || apt_packages+=(redis-server)
+python3 -m venv --help >/dev/null 2>&1 && python3 -c "import ensurepip" 2>/dev/null || apt_packages+=(python3-venv)
+if [ ${#apt_packages[@]} -gt 0 ]; then
+  echo "==> installing ${apt_packages[*]} (apt)"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${apt_packages[@]}" >/dev/null
+fi
+
+if [ ! -x .venv/bin/python ]; then
+  echo "==> creating .venv"
+  python3 -m venv .venv
+fi
+extras="${1:-}"
+target="."
+[ -n "$extras" ] && target=".[$extras]"
+echo "==> installing fevga-bot${extras:+ with [$extras]} into .venv (pip)"
+.venv/bin/python -m pip install -q --upgrade pip >/dev/null
+.venv/bin/python -m pip install -q -e "$target"
