@@ -1,0 +1,158 @@
+"""Board rendering speed: render + PNG encode of a mid-game position against a plain RGB redraw.
+
+Run: ``python benchmarks/bench_render.py [--runs N] [--size PX]``. Prints median and p95 ms, PNG
+bytes and the baseline (every element redrawn in RGB with ImageDraw, then PNG at Pillow's
+default compression) measured in the same run. Targets: p95 <= 5 ms, <= 30 KB, >= 2.5x faster
+than the baseline, and still antialiased.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import io
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from PIL import Image, ImageDraw
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from renderers import BoardScene, render_board, samples
+from renderers.background import point_colour
+from renderers.fonts import font
+from renderers.layers import kit
+from renderers.layout import (
+    DEFAULT_SIZE,
+    VISIBLE_STACK,
+    checker_centre,
+    geometry,
+    label_box,
+    point_box,
+)
+from renderers.theme import get_theme
+
+P95_MS, MAX_BYTES, MIN_SPEEDUP = 5.0, 30 * 1024, 2.5
+
+
+def baseline(scene: BoardScene, perspective: int, size: int) -> bytes:
+    """The straightforward way: draw everything in RGB each time, save PNG with default settings."""
+    theme, geom = get_theme(scene.theme), geometry(size)
+    img = Image.new("RGB", (geom.width, geom.height), theme.frame)
+    d = ImageDraw.Draw(img)
+    for strip in geom.strips:
+        d.rectangle(strip, fill=theme.strip)
+    for half in (geom.left_half, geom.right_half):
+        d.rectangle(half, fill=theme.felt)
+    for tray in geom.trays:
+        d.rectangle(tray, fill=theme.tray)
+    label_font = font(int(geom.label * 0.62), True)
+    for point in range(1, 25):
+        x0, y0, x1, y1 = point_box(geom, point)
+        h = 0.86 * (y1 - y0)
+        tip = (x0 + x1) / 2
+        poly = [(x0, y0), (x1, y0), (tip, y0 + h)] if point <= 12 else [(x0, y1), (x1, y1), (tip, y1 - h)]
+        d.polygon(poly, fill=point_colour(theme, point))
+        lb = label_box(geom, point)
+        d.text(((lb[0] + lb[2]) / 2, (lb[1] + lb[3]) / 2), str(point), font=label_font, fill=theme.label, anchor="mm")
+    r = geom.radius
+    count_font = font(int(r * 0.7), True)
+    for i, signed in enumerate(scene.position_for(perspective).board):
+        colours = theme.checkers[perspective if signed > 0 else 1 - perspective]
+        for slot in range(min(abs(signed), VISIBLE_STACK)):
+            cx, cy = checker_centre(geom, i + 1, slot)
+            d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=colours.body, outline=colours.rim, width=2)
+            d.ellipse((cx - 0.6 * r, cy - 0.6 * r, cx + 0.6 * r, cy + 0.6 * r), outline=colours.groove, width=2)
+            if slot == VISIBLE_STACK - 1 and abs(signed) > VISIBLE_STACK:
+                d.text((cx, cy), str(abs(signed)), font=count_font, fill=colours.text, anchor="mm")
+    name_font = font(int(geom.unit * 0.44), True)
+    for side, owner in ((0, perspective), (1, 1 - perspective)):
+        x0, y0, _x1, y1 = geom.strips[side]
+        pips = scene.position_for(perspective).pips()[side]
+        d.text(
+            (x0 + geom.unit, (y0 + y1) / 2),
+            f"{scene.names[owner]}   pips {pips}",
+            font=name_font,
+            fill=theme.strip_text,
+            anchor="lm",
+        )
+    out = io.BytesIO()
+    img.save(out, format="PNG")
+    return out.getvalue()
+
+
+def timed(fn: Callable[[], bytes], runs: int) -> tuple[float, float, int]:
+    times = []
+    size = 0
+    for _ in range(runs):
+        start = time.perf_counter()
+        size = len(fn())
+        times.append((time.perf_counter() - start) * 1000)
+    times.sort()
+    return statistics.median(times), times[min(len(times) - 1, int(0.95 * len(times)))], size
+
+
+def edge_colours(scene: BoardScene, size: int) -> int:
+    """Distinct colours on a horizontal line through a checker's edge: >2 means antialiased."""
+    img = Image.open(io.BytesIO(render_board(scene, 0, size=size))).convert("RGB")
+    geom = geometry(size)
+    cx, cy = checker_centre(geom, 1, 0)
+    r = int(geom.radius)
+    return len({img.getpixel((x, int(cy) + r // 2)) for x in range(int(cx) + r // 2, int(cx) + r + 3)})
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--runs", type=int, default=300)
+    parser.add_argument("--size", type=int, default=DEFAULT_SIZE)
+    args = parser.parse_args()
+    scene = samples.mid_game()
+
+    start = time.perf_counter()
+    kit(scene.theme, args.size, 0)
+    render_board(scene, 0, size=args.size)
+    cold = (time.perf_counter() - start) * 1000
+    for _ in range(20):
+        render_board(scene, 0, size=args.size)
+
+    med, p95, nbytes = timed(lambda: render_board(scene, 0, size=args.size), args.runs)
+    b_med, b_p95, b_bytes = timed(lambda: baseline(scene, 0, args.size), max(30, args.runs // 3))
+    game = samples.demo_game(seed=11)
+    for s in game:  # the board tiles warm up; the name/pips text of each new position stays uncached
+        render_board(s, 0, size=args.size)
+    moves = iter(range(10**9))
+    g_med, g_p95, _ = timed(
+        lambda: render_board(
+            dataclasses.replace(game[next(moves) % len(game)], names=("Νίκος", f"guest {next(moves)}")),
+            0,
+            size=args.size,
+        ),
+        args.runs,
+    )
+    speedup = b_med / med
+    aa = edge_colours(scene, args.size)
+    geom = geometry(args.size)
+
+    print(f"picture {geom.width}x{geom.height} px, mid-game position, {args.runs} runs")
+    print(f"first render (builds palette, background, tiles): {cold:.1f} ms")
+    print(f"render + PNG:  median {med:.2f} ms  p95 {p95:.2f} ms  {nbytes} bytes ({nbytes / 1024:.1f} KB)")
+    print(f"  a game's positions with an uncached name each time: median {g_med:.2f} ms  p95 {g_p95:.2f} ms")
+    print(f"baseline RGB redraw + PNG default: median {b_med:.2f} ms  p95 {b_p95:.2f} ms  {b_bytes} bytes")
+    print(f"speed-up (median): {speedup:.1f}x")
+    print(f"antialiased: {aa} colours across a checker edge")
+    checks = {
+        f"p95 <= {P95_MS} ms": p95 <= P95_MS,
+        f"<= {MAX_BYTES // 1024} KB": nbytes <= MAX_BYTES,
+        f">= {MIN_SPEEDUP}x faster than baseline": speedup >= MIN_SPEEDUP,
+        "antialiased": aa > 2,
+    }
+    for name, ok in checks.items():
+        print(f"  {'PASS' if ok else 'FAIL'}  {name}")
+    return 0 if all(checks.values()) else 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,193 @@
+"""Cached layers: the palette, the static background and every piece as a ready palette tile.
+
+A render only copies the background and pastes palette tiles (a memory copy each), which is what
+makes it fast; antialiasing survives because each tile was composited on its real background in
+RGB once and the shared 256-colour palette holds the blended edge colours.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import lru_cache
+from threading import Lock
+
+from PIL import Image, ImageDraw
+
+from . import sprites
+from .background import draw_background
+from .fonts import font
+from .layout import Box, Geometry, geometry
+from .theme import RGB, Theme, get_theme
+
+TILE_CACHE_LIMIT = 4000  # pieces at their place: about 1.5 KB each at the default size
+TEXT_CACHE_LIMIT = 1000  # names, pips and score lines: a few KB each
+
+
+class Kit:
+    """Everything reusable for one (theme, size, viewer): palette, background and a tile cache."""
+
+    def __init__(self, theme: Theme, geom: Geometry, perspective: int) -> None:
+        self.theme = theme
+        self.geom = geom
+        self.perspective = perspective
+        self.bg_rgb = draw_background(theme, geom, perspective)
+        self.palette = _build_palette(theme, geom, self.bg_rgb)
+        self.bg = self.to_p(self.bg_rgb)
+        self._tiles: dict[tuple[object, ...], Image.Image] = {}
+        self._texts: dict[tuple[object, ...], Image.Image] = {}
+        self._lock = Lock()
+
+    def to_p(self, img: Image.Image) -> Image.Image:
+        """Map an RGB image onto the shared palette (nearest colour, no dithering)."""
+        return img.convert("RGB").quantize(palette=self.palette, dither=Image.Dither.NONE)
+
+    def cached(self, key: tuple[object, ...], make: Callable[[], Image.Image], store: str = "sprites") -> Image.Image:
+        """The palette tile for ``key``, made once by ``make`` (thread-safe; each store is bounded)."""
+        tiles = self._texts if store == "texts" else self._tiles
+        tile = tiles.get(key)
+        if tile is None:
+            tile = make()
+            with self._lock:
+                if len(tiles) >= (TEXT_CACHE_LIMIT if store == "texts" else TILE_CACHE_LIMIT):
+                    tiles.clear()
+                tiles[key] = tile
+        return tile
+
+    def sprite_on(self, key: tuple[object, ...], box: Box, sprite: Callable[[], Image.Image]) -> Image.Image:
+        """A tile of ``sprite`` composited on the static background at ``box``."""
+
+        def make() -> Image.Image:
+            base = self.bg_rgb.crop(box).convert("RGBA")
+            piece = sprite()
+            base.alpha_composite(piece)
+            return self.to_p(base)
+
+        return self.cached(("sprite", *key, box), make)
+
+    def sprite_on_colour(self, key: tuple[object, ...], colour: RGB, sprite: Callable[[], Image.Image]) -> Image.Image:
+        """A tile of ``sprite`` composited on a flat ``colour``."""
+
+        def make() -> Image.Image:
+            piece = sprite()
+            base = Image.new("RGBA", piece.size, (*colour, 255))
+            base.alpha_composite(piece)
+            return self.to_p(base)
+
+        return self.cached(("flat", *key, colour), make)
+
+    def text(self, text: str, size: int, fg: RGB, bg: RGB, bold: bool = False) -> Image.Image:
+        """A tile of ``text`` on a flat ``bg``, tight to the font's line height."""
+
+        def make() -> Image.Image:
+            f = font(size, bold)
+            ascent, descent = f.getmetrics()
+            width = max(1, int(f.getlength(text)) + 2)
+            img = Image.new("RGB", (width, ascent + descent), bg)
+            ImageDraw.Draw(img).text((1, 0), text, font=f, fill=fg)
+            return self.to_p(img)
+
+        return self.cached(("text", text, size, fg, bg, bold), make, store="texts")
+
+
+@lru_cache(maxsize=12)
+def kit(theme_name: str, size: int, perspective: int) -> Kit:
+    """The cached kit for a theme, picture size and viewer."""
+    return Kit(get_theme(theme_name), geometry(size), perspective)
+
+
+def _build_palette(theme: Theme, geom: Geometry, bg: Image.Image) -> Image.Image:
+    """A 256-colour palette: the theme's flat colours exactly, plus colours fitted to all blends."""
+    keys = _key_colours(theme)
+    atlas = _atlas(theme, geom, bg)
+    colours = atlas.getcolors(maxcolors=1 << 24) or []
+    key_set = set(keys)
+    unique = [(c[0], c[1], c[2]) for _n, c in colours if isinstance(c, tuple) and c not in key_set]
+    free = 256 - len(keys)
+    fitted: list[tuple[int, int, int]] = []
+    if unique:
+        strip = Image.new("RGB", (len(unique), 1))
+        strip.putdata(unique)
+        q = strip.quantize(colors=free, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+        pal = q.getpalette() or []
+        used = sorted(set(q.tobytes()))
+        fitted = [(pal[3 * i], pal[3 * i + 1], pal[3 * i + 2]) for i in used]
+    entries = list(dict.fromkeys(keys + fitted))[:256]
+    entries += [entries[-1]] * (256 - len(entries))
+    holder = Image.new("P", (1, 1))
+    holder.putpalette([v for rgb in entries for v in rgb])
+    return holder
+
+
+def _key_colours(theme: Theme) -> list[tuple[int, int, int]]:
+    flat = [
+        theme.frame,
+        theme.frame_edge,
+        theme.felt,
+        theme.point_a,
+        theme.point_b,
+        theme.tray,
+        theme.label,
+        theme.label_dim,
+        theme.strip,
+        theme.strip_active,
+        theme.strip_text,
+        theme.strip_dim,
+        theme.accent,
+        theme.highlight,
+        theme.die_face,
+        theme.die_pip,
+        theme.banner,
+        theme.banner_text,
+    ]
+    for c in theme.checkers:
+        flat += [c.body, c.rim, c.groove, c.text]
+    return list(dict.fromkeys(flat))
+
+
+def _atlas(theme: Theme, geom: Geometry, bg: Image.Image) -> Image.Image:
+    """One RGB image holding a sample of every blend a render can produce."""
+    u = geom.unit
+    r = geom.radius
+    samples: list[Image.Image] = []
+    grounds = [theme.felt, theme.point_a, theme.point_b, theme.tray, theme.strip, theme.strip_active]
+    pieces: list[Image.Image] = []
+    for colours in theme.checkers:
+        pieces.append(sprites.checker(colours, u, r))
+        pieces.append(sprites.checker(colours, u, r, ring=theme.highlight))
+        pieces.append(sprites.checker(colours, u, r, count=12))
+        pieces.append(sprites.checker(colours, u, r, count=7, ring=theme.highlight))
+        pieces.append(sprites.slab(u, max(4, u // 5), colours))
+    pieces.append(sprites.ghost(u, r, theme.highlight))
+    for face in range(1, 7):
+        pieces.append(sprites.die(face, u, theme.die_face, theme.die_pip, theme.frame_edge))
+    for ground in grounds:
+        for piece in pieces:
+            base = Image.new("RGBA", piece.size, (*ground, 255))
+            base.alpha_composite(piece)
+            samples.append(base.convert("RGB"))
+    text_pairs = [
+        (theme.strip_text, theme.strip),
+        (theme.strip_dim, theme.strip),
+        (theme.strip_text, theme.strip_active),
+        (theme.strip_dim, theme.strip_active),
+        (theme.accent, theme.strip),
+        (theme.accent, theme.strip_active),
+        (theme.banner_text, theme.banner),
+        (theme.strip_text, theme.banner),
+        (theme.label, theme.frame),
+        (theme.frame_edge, theme.highlight),
+        (theme.label, theme.tray),
+        (theme.highlight, theme.frame),
+    ]
+    for fg, ground in text_pairs:
+        img = Image.new("RGB", (u * 6, u), ground)
+        ImageDraw.Draw(img).text((2, 2), "Aa Ωψ 12", font=font(int(u * 0.5), True), fill=fg)
+        samples.append(img)
+    samples.append(bg)
+    width = max(s.width for s in samples)
+    atlas = Image.new("RGB", (width, sum(s.height for s in samples)))
+    y = 0
+    for s in samples:
+        atlas.paste(s, (0, y))
+        y += s.height
+    return atlas
