@@ -186,7 +186,7 @@ def _settings(words: list[str]) -> i.Intent | i.CommandError:
 
 def _help(words: list[str]) -> i.Intent | i.CommandError:
     topic = ALIASES.get(words[0].lower()) if words else None
-    return i.Help(topic)
+    return i.Help({"ai": "play", "pass": "move"}.get(topic or "", topic))
 
 
 def _play(words: list[str]) -> i.Intent | i.CommandError:

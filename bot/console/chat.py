@@ -1,0 +1,110 @@
+"""A local chat in the terminal: play the AI (default) or both sides (hot-seat) with the same commands
+as on Discord and Telegram; the text board is printed after every move and the PNG written beside it."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+from bot.core import BotCore
+from bot.replies import Reply
+from bot.service.models import Place, PlayerRef
+
+QUIT_WORDS = ("quit", "exit", "q", ":q", "έξοδος")
+
+
+class ConsoleChat:
+    """One terminal session: 'you' and, for hot-seat games, a local 'friend' who plays the other side."""
+
+    def __init__(
+        self,
+        core: BotCore,
+        *,
+        board_dir: Path,
+        out: TextIO = sys.stdout,
+        name: str = "You",
+        ai_level: str = "medium",
+    ) -> None:
+        self.core = core
+        self.board_dir = board_dir
+        self.out = out
+        self.you = PlayerRef("terminal", "you", name)
+        self.friend = PlayerRef("terminal", "friend", "Friend")
+        self.place = Place("terminal", "terminal", "main")
+        self.ai_level = ai_level
+        self.lines = 0
+
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+    async def actor(self) -> PlayerRef:
+        """Whose keyboard this is now: in a hot-seat game, the player to move."""
+        turn = await self.core.turn_of(self.place, (self.you, self.friend))
+        return turn if turn is not None and turn.platform == "terminal" else self.you
+
+    async def start(self) -> None:
+        lang = await self.core.language(self.you, self.place)
+        self.say(self.core.t("console_welcome", lang))
+        if not await self.core.has_game(self.place, self.you):
+            await self.command(f"play ai {self.ai_level}")
+
+    async def command(self, line: str) -> None:
+        """Run one typed line and print what the bot answers."""
+        self.lines += 1
+        mentions = {name: self.friend for name in ("friend", "@friend", "φίλος")}
+        mentions.update({name: self.you for name in ("you", "@you", "me")})
+        actor = await self.actor()
+        replies = await self.core.handle_text(actor, self.place, line, idem=None, mentions=mentions, is_admin=True)
+        for reply in replies:
+            self.show(reply)
+        if line.strip().lower().startswith(("challenge friend", "challenge @friend", "ch friend")):
+            # Hot-seat: the friend sits at the same keyboard and accepts at once.
+            for reply in await self.core.handle_text(self.friend, self.place, "accept", idem=None):
+                self.show(reply)
+
+    def show(self, reply: Reply) -> None:
+        if reply.board_text:
+            self.say(reply.board_text)
+        if reply.text:
+            self.say(("! " if reply.error else "") + reply.text)
+        if reply.image is not None and reply.image_name:
+            self.board_dir.mkdir(parents=True, exist_ok=True)
+            suffix = Path(reply.image_name).suffix or ".png"
+            path = self.board_dir / f"{reply.game_id or 'fevga'}{suffix}"
+            path.write_bytes(reply.image)
+            self.say(f"[picture: {path}]")
+        if reply.document is not None and reply.document_name:
+            self.board_dir.mkdir(parents=True, exist_ok=True)
+            path = self.board_dir / reply.document_name
+            path.write_bytes(reply.document)
+            self.say(f"[file: {path}]")
+        if reply.buttons:
+            self.say("  " + "  ".join(f"[{b.label}]" for b in reply.buttons if b.kind not in ("from", "die")))
+
+    async def run(self, read_line: Callable[[], str | None]) -> None:
+        """Read lines until end of input or ``quit``."""
+        await self.start()
+        while True:
+            self.out.write("fevga> ")
+            self.out.flush()
+            line = await asyncio.to_thread(read_line)
+            if line is None or line.strip().lower() in QUIT_WORDS:
+                self.say()
+                break
+            if line.strip():
+                await self.command(line)
+
+
+def _read_stdin() -> str | None:
+    line = sys.stdin.readline()
+    return line if line else None
+
+
+async def run_console(core: BotCore, *, board_dir: Path, ai_level: str = "medium") -> None:
+    """Run the terminal chat on standard input and output."""
+    chat = ConsoleChat(core, board_dir=board_dir, ai_level=ai_level)
+    await chat.run(_read_stdin)

@@ -1,0 +1,226 @@
+"""BotCore: the one object every frontend talks to. Text or a button in; translated replies out.
+
+It parses the command language, runs intents on the game service, translates the results and draws
+the board. Frontends (Discord, Telegram, terminal) only map chat events to these calls.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from bot.buttons import decode
+from bot.commands import intents
+from bot.commands.executor import execute
+from bot.commands.grammar import parse_command
+from bot.i18n import translate
+from bot.presenter import present
+from bot.replay import replay_reply
+from bot.replies import Notice, Reply
+from bot.service import GameService, Place, PlayerRef, Result
+from bot.storage import Commit, LocalRedis, Store, open_store
+
+if TYPE_CHECKING:
+    from bot.config import Settings
+
+READY = True
+BOARD_REF_TTL = 60 * 60 * 24 * 30
+log = logging.getLogger("fevga.core")
+
+
+def board_ref_key(game_id: str) -> str:
+    """Where a game's board message is (same hash tag as the game, for Redis Cluster)."""
+    return f"fevga:{{g:{game_id}}}:board"
+
+
+class BotCore:
+    """Platform-neutral bot: ``handle_text``, ``press``, ``tick``, ``updates``; see docs/frontends.md."""
+
+    def __init__(
+        self, service: GameService, store: Store, local: LocalRedis | None = None, default_lang: str = "en",
+        *, draw: bool = True,
+    ) -> None:
+        self.draw = draw  # False only for tests that run very many commands
+        self.service = service
+        self.store = store
+        self.local = local
+        self.default_lang = default_lang
+
+    # --- construction ------------------------------------------------------------------------
+    @classmethod
+    async def create(
+        cls,
+        *,
+        redis_url: str | None = None,
+        store: Store | None = None,
+        data_dir: str | Path = "data",
+        clock: Callable[[], float] = time.time,
+        default_lang: str = "en",
+        draw: bool = True,
+        **service_options: Any,
+    ) -> BotCore:
+        """A core on ``store``, or on ``redis_url``, or on a local redis-server / memory (see open_store)."""
+        local = None
+        if store is None:
+            store, local = await asyncio.to_thread(open_store, redis_url, Path(data_dir) / "redis")
+        service = GameService(store, clock=clock, **service_options)
+        return cls(service, store, local, default_lang, draw=draw)
+
+    @classmethod
+    async def create_from_settings(cls, settings: Settings) -> BotCore:
+        return await cls.create(
+            redis_url=settings.redis_url,
+            data_dir=settings.fevga_data_dir,
+            default_lang=settings.fevga_language,
+            challenge_ttl=settings.fevga_challenge_ttl_minutes * 60,
+            turn_deadline=settings.fevga_turn_deadline_hours * 3600,
+        )
+
+    async def close(self) -> None:
+        await self.store.close()
+        if self.local is not None:
+            await asyncio.to_thread(self.local.stop)
+
+    async def healthy(self) -> bool:
+        try:
+            await self.store.read([("get", "fevga:health")])
+        except Exception:  # any failure of the store means unhealthy
+            return False
+        return True
+
+    # --- language ----------------------------------------------------------------------------
+    def t(self, key: str, lang: str, **args: Any) -> str:
+        return translate(key, lang, **args)
+
+    async def language(self, actor: PlayerRef | None, place: Place) -> str:
+        try:
+            return await self.service.lang(actor, place)
+        except Exception:  # a broken setting must not stop a reply
+            log.exception("reading the language failed")
+            return self.default_lang
+
+    # --- commands ----------------------------------------------------------------------------
+    async def handle_text(
+        self,
+        actor: PlayerRef,
+        place: Place,
+        text: str,
+        *,
+        idem: str | None = None,
+        mentions: Mapping[str, PlayerRef] | None = None,
+        is_admin: bool = False,
+        reply_to_game: str | None = None,
+    ) -> list[Reply]:
+        """Run one line of the command language; never raises (a failure becomes an error reply)."""
+        lang = await self.language(actor, place)
+        try:
+            intent = parse_command(text)
+            if isinstance(intent, intents.CommandError):
+                return [Reply(self.t(intent.key, lang, **intent.args), private=True, error=True)]
+            if isinstance(intent, intents.Replay):
+                return await replay_reply(self.service, actor, place, lang)
+            result = await execute(
+                self.service, actor, place, intent, idem=idem, mentions=mentions, is_admin=is_admin,
+                game_id=reply_to_game if isinstance(intent, intents.Move) else None,
+            )
+            if isinstance(intent, intents.Lang) and result.ok:
+                lang = intent.code
+            return await present(result, lang, actor, draw=self.draw)
+        except Exception:
+            log.exception("command failed", extra={"text": text[:100]})
+            return [Reply(self.t("internal_error", lang), private=True, error=True)]
+
+    async def press(self, actor: PlayerRef, place: Place, token: str, *, idem: str | None = None) -> list[Reply]:
+        """A button came back; stale, foreign or forged buttons get a private message and change nothing."""
+        lang = await self.language(actor, place)
+        decoded = decode(token)
+        if decoded is None:
+            return [Reply(self.t("button_unknown", lang), private=True, error=True)]
+        try:
+            result = await self._press(actor, place, decoded.kind, decoded.game_id, decoded.version,
+                                       decoded.from_point, decoded.die, idem)
+            replies = await present(result, lang, actor, draw=self.draw)
+            if decoded.kind == "resign" and result.ok:
+                replies = [Reply(r.text, buttons=r.buttons, private=True) for r in replies]
+            return replies
+        except Exception:
+            log.exception("button failed", extra={"token": token})
+            return [Reply(self.t("internal_error", lang), private=True, error=True)]
+
+    async def _press(
+        self, actor: PlayerRef, place: Place, kind: str, gid: str, version: int, from_point: int, die: int,
+        idem: str | None,
+    ) -> Result:
+        s = self.service
+        if kind == "accept":
+            return await s.accept(actor, place, challenge_id=gid, idem=idem)
+        if kind == "decline":
+            return await s.decline(actor, place, challenge_id=gid, idem=idem)
+        if kind == "cancel":
+            return await s.cancel(actor, place, challenge_id=gid, idem=idem)
+        if kind == "step":
+            return await s.step(actor, place, gid, version, from_point, die, idem=idem)
+        if kind == "undo":
+            return await s.undo(actor, place, game_id=gid, idem=idem)
+        if kind == "confirm":
+            return await s.confirm(actor, place, game_id=gid, idem=idem)
+        if kind == "resign":
+            return await s.resign_prompt(actor, place, game_id=gid)
+        if kind == "resign_confirm":
+            return await s.resign(actor, place, game_id=gid, idem=idem)
+        if kind == "rematch":
+            return await s.rematch(actor, place, idem=idem)
+        if kind == "claim":
+            return await s.claim(actor, place, idem=idem)
+        if kind == "abort":
+            return await s.abort(actor, place, idem=idem)
+        return await s.hint(actor, place)
+
+    # --- games in a place --------------------------------------------------------------------
+    async def turn_of(self, place: Place, players: Sequence[PlayerRef]) -> PlayerRef | None:
+        """The player to move in the running game of one of ``players`` here (terminal hot-seat)."""
+        for player in players:
+            result = await self.service.board(player, place)
+            if result.ok and result.view is not None and result.view.status == "play":
+                return result.view.players[result.view.turn]
+        return None
+
+    async def has_game(self, place: Place, player: PlayerRef) -> bool:
+        result = await self.service.board(player, place)
+        return result.ok and result.view is not None and result.view.status == "play"
+
+    async def remember_board_message(self, game_id: str, platform_ref: str) -> None:
+        """Where the board of ``game_id`` is shown (``"channel:message"``), for every instance."""
+        await self.store.commit(Commit().put(board_ref_key(game_id), platform_ref.encode(), BOARD_REF_TTL))
+
+    async def board_message(self, game_id: str) -> str | None:
+        raw = (await self.store.read([("get", board_ref_key(game_id))]))[0]
+        return raw.decode() if isinstance(raw, bytes) else raw
+
+    # --- timers and events -------------------------------------------------------------------
+    async def tick(self) -> list[Notice]:
+        """Act on due timers (exactly once across instances) and say what happened where."""
+        notices: list[Notice] = []
+        for result in await self.service.tick():
+            if result.place is None:
+                continue
+            lang = await self.language(None, result.place)
+            for reply in await present(result, lang):
+                notices.append(Notice(result.place, reply, tuple(result.to_notify)))
+        return notices
+
+    async def updates(self, platform: str) -> AsyncIterator[Notice]:
+        """Fresh boards of games on ``platform`` that changed, whichever instance changed them."""
+        async for event in self.service.platform_events(platform):
+            gid = event.get("game_id")
+            if not isinstance(gid, str):
+                continue
+            result = await self.service.view_of(gid)
+            if result.ok and result.place is not None:
+                lang = await self.language(None, result.place)
+                for reply in await present(result, lang):
+                    yield Notice(result.place, reply)

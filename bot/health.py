@@ -1,0 +1,28 @@
+"""A tiny ``GET /healthz`` endpoint for container health checks: 200 while the store answers."""
+
+from __future__ import annotations
+
+import asyncio
+
+from aiohttp import web
+
+from bot.core import BotCore
+
+
+async def serve_health(core: BotCore, port: int, host: str = "0.0.0.0") -> None:
+    """Serve /healthz until cancelled."""
+
+    async def healthz(_request: web.Request) -> web.Response:
+        ok = await core.healthy()
+        return web.json_response({"ok": ok}, status=200 if ok else 503)
+
+    app = web.Application()
+    app.router.add_get("/healthz", healthz)
+    runner = web.AppRunner(app, access_log=None)
+    await runner.setup()
+    site = web.TCPSite(runner, host, port)
+    await site.start()
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await runner.cleanup()

@@ -1,0 +1,21 @@
+"""Shared test helpers for the bot layers: a real redis-server per test session and a core on it."""
+
+from __future__ import annotations
+
+import random
+
+from bot.service.models import GameView
+from fevga import Position, format_play, legal_plays
+
+
+def mover_position(view: GameView) -> Position:
+    """The position seen by the player to move (views are stored from player 0's side)."""
+    position = Position.from_id(view.position_id)
+    return position if view.turn == 0 else position.flip()
+
+
+def a_legal_play_text(view: GameView, rng: random.Random) -> str:
+    """Some legal play for the player to move, as text he would type."""
+    assert view.dice is not None
+    plays = legal_plays(mover_position(view), view.dice)
+    return format_play(rng.choice(plays))

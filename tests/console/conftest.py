@@ -1,0 +1,28 @@
+"""A real redis-server for the core and terminal-chat tests."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+
+from bot.core import BotCore
+from bot.service.ai import RandomAI
+from bot.storage import LocalRedis, RedisStore
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalRedis]:
+    server = LocalRedis(tmp_path_factory.mktemp("redis-console"))
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+async def core(redis_server: LocalRedis) -> AsyncIterator[BotCore]:
+    store = RedisStore.from_url(redis_server.url)
+    await store.client.flushall()
+    bot = await BotCore.create(store=store, ai=RandomAI(seed=3))
+    yield bot
+    await bot.close()

@@ -1,0 +1,61 @@
+"""The terminal chat on the real core and a real redis-server: a full game against the AI and a
+hot-seat game, typed as a person would, with the text board and the PNG written beside it."""
+
+from __future__ import annotations
+
+import io
+import random
+from pathlib import Path
+
+from bot.console import ConsoleChat
+from bot.core import BotCore
+from tests.botkit import a_legal_play_text
+
+
+async def play_until_over(chat: ConsoleChat, core: BotCore, rng: random.Random) -> int:
+    moves = 0
+    for _ in range(400):
+        actor = await chat.actor()
+        result = await core.service.board(actor, chat.place)
+        view = result.view
+        if view is None or view.status != "play":
+            return moves
+        await chat.command(a_legal_play_text(view, rng))
+        moves += 1
+    raise AssertionError("the game did not end")
+
+
+async def test_full_game_against_the_ai(core: BotCore, tmp_path: Path) -> None:
+    out = io.StringIO()
+    chat = ConsoleChat(core, board_dir=tmp_path, out=out)
+    await chat.start()
+    text = out.getvalue()
+    assert "Fevga in your terminal" in text and "AI (medium)" in text
+    pictures = list(tmp_path.glob("*.png"))
+    assert len(pictures) == 1 and pictures[0].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert "│" in text and "pips 360" in text  # the text board
+    moves = await play_until_over(chat, core, random.Random(1))
+    assert moves > 5
+    final = out.getvalue()
+    assert "wins" in final.lower()
+    await chat.command("stats")
+    assert "no rated matches" in out.getvalue()  # games against the AI are not rated
+
+
+async def test_hot_seat_game_and_errors_change_nothing(core: BotCore, tmp_path: Path) -> None:
+    out = io.StringIO()
+    chat = ConsoleChat(core, board_dir=tmp_path, out=out)
+    await chat.command("challenge friend")
+    assert await core.has_game(chat.place, chat.you)
+    before = (await core.service.board(chat.you, chat.place)).view
+    assert before is not None
+    for bad in ("13/19", "hello", "x" * 1000, "1/30", "resign now"):
+        await chat.command(bad)
+    after = (await core.service.board(chat.you, chat.place)).view
+    assert after is not None and after.version == before.version and after.position_id == before.position_id
+    assert out.getvalue().count("! ") >= 5  # every bad line got an error
+    await play_until_over(chat, core, random.Random(2))
+    assert not await core.has_game(chat.place, chat.you)
+    mark = len(out.getvalue())
+    await chat.command("stats")
+    assert "rating" in out.getvalue()[mark:]
