@@ -5,11 +5,12 @@ from __future__ import annotations
 import asyncio
 
 from bot.buttons import encode
-from bot.i18n import translate
+from bot.i18n import catalogue, translate
 from bot.replies import Button, Reply
 from bot.service.models import Action, GameView, PlayerRef, Result
 from fevga import Position
 from renderers import BoardScene, render_board, render_text
+from renderers.labels import DEFAULT_LABELS
 
 STYLES = {
     "accept": "success",
@@ -37,7 +38,15 @@ def perspective_for(view: GameView, actor: PlayerRef | None) -> int:
     return view.winner if view.winner is not None else 0
 
 
-def scene_for(view: GameView) -> BoardScene:
+def board_labels(lang: str) -> tuple[tuple[str, str], ...]:
+    """The words drawn on the board, from the catalogue of ``lang``."""
+    own, english = catalogue(lang), catalogue("en")
+    return tuple(
+        (key, own.get(f"board_{key}") or english.get(f"board_{key}") or text) for key, text in DEFAULT_LABELS.items()
+    )
+
+
+def scene_for(view: GameView, lang: str = "en") -> BoardScene:
     over = view.status != "play" or view.winner is not None
     return BoardScene(
         position=Position.from_id(view.position_id),
@@ -50,6 +59,7 @@ def scene_for(view: GameView) -> BoardScene:
         score=view.score,
         winner=view.winner,
         mars=view.mars,
+        labels=board_labels(lang),
     )
 
 
@@ -93,7 +103,7 @@ async def present(result: Result, lang: str, actor: PlayerRef | None = None, *, 
         if text or buttons:
             replies.insert(0, Reply(text=text, buttons=buttons, mention=tuple(result.to_notify)))
         return replies
-    scene = scene_for(view)
+    scene = scene_for(view, lang)
     seat = perspective_for(view, actor)
     image = await asyncio.to_thread(render_board, scene, seat) if draw else None
     board = Reply(

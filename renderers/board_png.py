@@ -179,9 +179,9 @@ def _strips(img: Image.Image, k: Kit, scene: BoardScene, perspective: int) -> No
         big, small = max(12, int(u * 0.44)), max(10, int(u * 0.33))
         pips = pips_by_viewer[side]
         off = scene.position.me_off if owner == 0 else scene.position.opp_off
-        right = f"pips {pips}" + (f"  ·  off {off}" if off else "")
+        right = scene.label("pips", n=pips) + ("  ·  " + scene.label("off", n=off) if off else "")
         if scene.match_length > 1:
-            right += f"  ·  score {scene.score[owner]}/{scene.match_length}"
+            right += "  ·  " + scene.label("score", a=scene.score[owner], b=scene.match_length)
         info = k.text(right, small, theme.strip_dim, ground)
         info_x = x1 - info.width - int(u * 0.35)
         img.paste(info, (info_x, y0 + (h - info.height) // 2))
@@ -196,9 +196,9 @@ def _strips(img: Image.Image, k: Kit, scene: BoardScene, perspective: int) -> No
 
 def _tag(scene: BoardScene, owner: int) -> str:
     if scene.winner == owner:
-        return "wins · mars" if scene.mars else "wins"
+        return scene.label("wins_mars") if scene.mars else scene.label("wins")
     if scene.turn == owner:
-        return "to play"
+        return scene.label("to_play")
     return ""
 
 
@@ -224,7 +224,7 @@ def _middle(img: Image.Image, k: Kit, scene: BoardScene, perspective: int) -> No
     u = geom.unit
     if scene.winner is not None:
         name = fit(printable(scene.names[scene.winner]) or "?", int(u * 0.5), int(geom.width * 0.45), bold=True)
-        text = f"{name} wins" + (" · mars, 2 points" if scene.mars else "")
+        text = scene.label("banner_mars" if scene.mars else "banner", name=name)
         tile = k.text(f"  {text}  ", int(u * 0.5), theme.banner_text, theme.banner, bold=True)
         bx0, _by, bx1, _ = geom.board
         img.paste(tile, ((bx0 + bx1 - tile.width) // 2, (my0 + my1 - tile.height) // 2))

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from fevga.position import Position, opponent_point
 
+from .labels import label
 from .theme import get_theme
 
 OFF = 25  # a step's "to" that bears a checker off
@@ -32,6 +34,7 @@ class BoardScene:
     winner: int | None = None
     mars: bool = False
     theme: str = DEFAULT_THEME
+    labels: tuple[tuple[str, str], ...] = ()  # (key, template) overrides of renderers.labels.DEFAULT_LABELS
 
     def __post_init__(self) -> None:
         if not isinstance(self.position, Position):
@@ -93,6 +96,10 @@ class BoardScene:
         )
 
     # --- views used by every renderer -----------------------------------------------------------
+    def label(self, key: str, **args: Any) -> str:
+        """A drawn word or phrase in the scene's language (English unless ``labels`` says otherwise)."""
+        return label(self.labels, key, **args)
+
     def position_for(self, perspective: int) -> Position:
         """The position in ``perspective``'s own numbering (his checkers positive)."""
         _check_player(perspective, "perspective")

@@ -34,11 +34,11 @@ def render_text(scene: BoardScene, perspective: int) -> str:
     lines.append(" " + _numbers(TOP_LEFT) + " " + _numbers(TOP_RIGHT))
     lines.append("┌" + "─" * INNER + "┬" + "─" * INNER + "┐")
     for row in range(VISIBLE_STACK):
-        side = f" {GLYPHS[opponent]} off {offs[opponent]}" if row == 0 else ""
+        side = f" {GLYPHS[opponent]} " + scene.label("off", n=offs[opponent]) if row == 0 else ""
         lines.append(_row(board, TOP_LEFT, TOP_RIGHT, row, perspective) + side)
     lines.append(_middle(scene, perspective))
     for row in reversed(range(VISIBLE_STACK)):
-        side = f" {GLYPHS[perspective]} off {offs[perspective]}" if row == 0 else ""
+        side = f" {GLYPHS[perspective]} " + scene.label("off", n=offs[perspective]) if row == 0 else ""
         lines.append(_row(board, BOTTOM_LEFT, BOTTOM_RIGHT, row, perspective) + side)
     lines.append("└" + "─" * INNER + "┴" + "─" * INNER + "┘")
     lines.append(" " + _numbers(BOTTOM_LEFT) + " " + _numbers(BOTTOM_RIGHT))
@@ -96,7 +96,7 @@ def _middle(scene: BoardScene, perspective: int) -> str:
     """The line between the rows: the dice on the mover's half, or the result."""
     left = right = ""
     if scene.winner is not None:
-        left = "game over"
+        left = scene.label("game_over")
     elif scene.dice is not None and scene.turn is not None:
         dice = f"[{scene.dice[0]}] [{scene.dice[1]}]"
         if scene.turn == perspective:
@@ -132,15 +132,19 @@ def _player_line(scene: BoardScene, player: int, perspective: int) -> str:
     pips = scene.position_for(perspective).pips()[0 if player == perspective else 1]
     off = scene.position.me_off if player == 0 else scene.position.opp_off
     start, home = ("1", "19-24") if player == perspective else ("13", "7-12")
-    parts = [f"{GLYPHS[player]} {_name(scene, player)}", f"start {start}, home {home}", f"pips {pips}"]
+    parts = [
+        f"{GLYPHS[player]} {_name(scene, player)}",
+        scene.label("start_home", start=start, home=home),
+        scene.label("pips", n=pips),
+    ]
     if off:
-        parts.append(f"off {off}")
+        parts.append(scene.label("off", n=off))
     if scene.match_length > 1:
-        parts.append(f"score {scene.score[player]}/{scene.match_length}")
+        parts.append(scene.label("score", a=scene.score[player], b=scene.match_length))
     if scene.winner == player:
-        parts.append("WINS" + (" (mars)" if scene.mars else ""))
+        parts.append(scene.label("winner_tag_mars" if scene.mars else "winner_tag"))
     elif scene.turn == player:
-        parts.append("to play")
+        parts.append(scene.label("to_play"))
     return _wrap(" · ".join(parts))
 
 
@@ -164,15 +168,15 @@ def _status_parts(scene: BoardScene, perspective: int) -> list[str]:
     if scene.last_mover is not None and scene.last_play_steps:
         mover = _name(scene, scene.last_mover)
         played = _steps(scene.last_play_steps, False)
-        text = f"Last: {mover} played {played}"
+        text = scene.label("last", name=mover, steps=played)
         if scene.last_mover != perspective:
-            text += f" (here {_steps(scene.last_play_steps, True)})"
+            text += " " + scene.label("here", steps=_steps(scene.last_play_steps, True))
         parts.append(text)
     if scene.winner is not None:
-        points = "2 points, mars" if scene.mars else "1 point"
-        parts.append(f"{_name(scene, scene.winner)} wins ({points})")
+        parts.append(scene.label("result_mars" if scene.mars else "result", name=_name(scene, scene.winner)))
     elif scene.turn is not None and scene.dice is not None:
-        parts.append(f"{_name(scene, scene.turn)} to play {scene.dice[0]}-{scene.dice[1]}")
+        dice = f"{scene.dice[0]}-{scene.dice[1]}"
+        parts.append(scene.label("turn_dice", name=_name(scene, scene.turn), dice=dice))
     return parts
 
 

@@ -1,0 +1,40 @@
+"""The words drawn on boards, as templates a caller may replace (the bot passes its catalogue's)."""
+
+from __future__ import annotations
+
+import string
+from typing import Any
+
+DEFAULT_LABELS: dict[str, str] = {
+    "to_play": "to play",
+    "wins": "wins",
+    "wins_mars": "wins · mars",
+    "pips": "pips {n}",
+    "off": "off {n}",
+    "score": "score {a}/{b}",
+    "start_home": "start {start}, home {home}",
+    "banner": "{name} wins",
+    "banner_mars": "{name} wins · mars, 2 points",
+    "game_over": "game over",
+    "last": "Last: {name} played {steps}",
+    "here": "(here {steps})",
+    "result": "{name} wins (1 point)",
+    "result_mars": "{name} wins (2 points, mars)",
+    "turn_dice": "{name} to play {dice}",
+    "winner_tag": "WINS",
+    "winner_tag_mars": "WINS (mars)",
+}
+
+
+class _Args(dict[str, Any]):
+    def __missing__(self, key: str) -> str:
+        return "?"
+
+
+def label(labels: tuple[tuple[str, str], ...], key: str, **args: Any) -> str:
+    """The label ``key`` from ``labels`` (else the English default) with ``args`` filled in."""
+    template = dict(labels).get(key) or DEFAULT_LABELS[key]
+    try:
+        return string.Formatter().vformat(template, (), _Args(args))
+    except (ValueError, IndexError, KeyError, AttributeError, TypeError):
+        return DEFAULT_LABELS[key].format_map(_Args(args))
