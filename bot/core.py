@@ -7,6 +7,7 @@ the board. Frontends (Discord, Telegram, terminal) only map chat events to these
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
@@ -30,6 +31,11 @@ if TYPE_CHECKING:
 READY = True
 BOARD_REF_TTL = 60 * 60 * 24 * 30
 log = logging.getLogger("fevga.core")
+
+
+def usernames_key(platform: str) -> str:
+    """Hash: lower-case username -> [user id, display name]."""
+    return f"fevga:{{n:{platform}}}:names"
 
 
 def board_ref_key(game_id: str) -> str:
@@ -67,6 +73,7 @@ class BotCore:
         local = None
         if store is None:
             store, local = await asyncio.to_thread(open_store, redis_url, Path(data_dir) / "redis")
+        assert store is not None
         service = GameService(store, clock=clock, **service_options)
         return cls(service, store, local, default_lang, draw=draw)
 
@@ -200,6 +207,21 @@ class BotCore:
     async def board_message(self, game_id: str) -> str | None:
         raw = (await self.store.read([("get", board_ref_key(game_id))]))[0]
         return raw.decode() if isinstance(raw, bytes) else raw
+
+    async def remember_username(self, platform: str, username: str, player: PlayerRef) -> None:
+        """Remember who ``@username`` is (Telegram mentions carry no id), for every instance."""
+        name = username.lstrip("@").lower()
+        if name and len(name) <= 64:
+            value = json.dumps([player.user_id, player.name])
+            await self.store.commit(Commit().hset(usernames_key(platform), name, value))
+
+    async def player_by_username(self, platform: str, username: str) -> PlayerRef | None:
+        raw = (await self.store.read([("hget", usernames_key(platform), username.lstrip("@").lower())]))[0]
+        try:
+            user_id, name = json.loads(raw)
+        except (TypeError, ValueError):
+            return None
+        return PlayerRef(platform, str(user_id), str(name))
 
     # --- timers and events -------------------------------------------------------------------
     async def tick(self) -> list[Notice]:

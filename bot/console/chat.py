@@ -67,10 +67,10 @@ class ConsoleChat:
                 self.show(reply)
 
     def show(self, reply: Reply) -> None:
+        if reply.text:  # what happened first, then the board with whose turn it is
+            self.say(("! " if reply.error else "") + reply.text)
         if reply.board_text:
             self.say(reply.board_text)
-        if reply.text:
-            self.say(("! " if reply.error else "") + reply.text)
         if reply.image is not None and reply.image_name:
             self.board_dir.mkdir(parents=True, exist_ok=True)
             suffix = Path(reply.image_name).suffix or ".png"

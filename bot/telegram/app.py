@@ -1,0 +1,176 @@
+"""Building and running the python-telegram-bot Application: handlers, AIORateLimiter, the tick job,
+the command menus (English and Greek), and polling or webhook mode."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from telegram import BotCommandScopeAllGroupChats, BotCommandScopeDefault, Update
+from telegram.constants import FloodLimit
+from telegram.error import TelegramError
+from telegram.ext import AIORateLimiter, Application, CallbackQueryHandler, MessageHandler, filters
+
+from bot.config import Settings
+from bot.logging_setup import get_logger
+
+from .background import Background
+from .command_list import LANGUAGES, bot_commands
+from .delivery import Delivery
+from .handlers import Handlers
+from .ordering import ChatQueue
+
+log = get_logger(__name__)
+
+ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
+TICK_JOB = "fevga-tick"
+CONCURRENT_UPDATES = 64  # different chats are served at once; one chat's updates stay in order (ChatQueue)
+
+
+@dataclass(frozen=True)
+class RateLimits:
+    """AIORateLimiter settings: Telegram's documented limits by default; tests raise them."""
+
+    overall_per_second: float = float(FloodLimit.MESSAGES_PER_SECOND)
+    group_per_minute: float = float(FloodLimit.MESSAGES_PER_MINUTE_PER_GROUP)
+    max_retries: int = 3
+
+
+@dataclass
+class Frontend:
+    """The parts of the Telegram frontend kept in ``application.bot_data["fevga"]``."""
+
+    core: Any
+    delivery: Delivery
+    handlers: Handlers
+    background: Background
+    tick_seconds: float
+    started: bool = False
+
+
+def file_url_for(base_url: str) -> str:
+    """Bot API file URL beside the method URL: https://host/bot -> https://host/file/bot."""
+    trimmed = base_url.rstrip("/")
+    head, _, tail = trimmed.rpartition("/")
+    return f"{head}/file/{tail}" if head and tail else f"{trimmed}/file/bot"
+
+
+def frontend_of(application: Application[Any, Any, Any, Any, Any, Any]) -> Frontend:
+    """The Frontend attached to an Application built by build_application."""
+    frontend = application.bot_data["fevga"]
+    assert isinstance(frontend, Frontend)
+    return frontend
+
+
+async def register_commands(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """setMyCommands in English (default) and Greek, for every chat and for group chats."""
+    for scope in (BotCommandScopeDefault(), BotCommandScopeAllGroupChats()):
+        for language in LANGUAGES:
+            code = None if language == "en" else language
+            await application.bot.set_my_commands(bot_commands(language), scope=scope, language_code=code)
+
+
+async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Register the command menus and start the update pump (idempotent: tests call it directly)."""
+    frontend = frontend_of(application)
+    if frontend.started:
+        return
+    frontend.started = True
+    try:
+        await register_commands(application)
+    except TelegramError as error:  # a menu is a nicety: the bot works without it
+        log.warning("telegram_commands_not_set", error=error.message)
+    frontend.background.start(application.bot)
+
+
+async def _post_shutdown(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    frontend = frontend_of(application)
+    frontend.started = False
+    await frontend.background.stop()
+
+
+def build_application(
+    core: Any,
+    settings: Settings,
+    *,
+    rate_limits: RateLimits | None = None,
+    tick_seconds: float = 30.0,
+) -> Application[Any, Any, Any, Any, Any, Any]:
+    """The Application for this core and settings (TELEGRAM_TOKEN, TELEGRAM_API_BASE_URL)."""
+    if settings.telegram_token is None:
+        raise ValueError("TELEGRAM_TOKEN is not set")
+    limits = rate_limits or RateLimits()
+    limiter = AIORateLimiter(
+        overall_max_rate=limits.overall_per_second, overall_time_period=1,
+        group_max_rate=limits.group_per_minute, group_time_period=60, max_retries=limits.max_retries,
+    )  # fmt: skip
+    application = (
+        Application.builder()
+        .token(settings.telegram_token.get_secret_value())
+        .base_url(settings.telegram_api_base_url)
+        .base_file_url(file_url_for(settings.telegram_api_base_url))
+        .rate_limiter(limiter)
+        .concurrent_updates(CONCURRENT_UPDATES)
+        .post_init(_post_init)
+        .post_shutdown(_post_shutdown)
+        .build()
+    )
+    delivery = Delivery(core)
+    chats = ChatQueue()
+    handlers = Handlers(core, delivery, chats)
+    background = Background(core, delivery, chats)
+    application.bot_data["fevga"] = Frontend(core, delivery, handlers, background, tick_seconds)
+    application.add_handler(CallbackQueryHandler(handlers.on_callback))
+    application.add_handler(MessageHandler(filters.TEXT & filters.UpdateType.MESSAGE, handlers.on_text))
+    application.add_error_handler(handlers.on_error)
+    if application.job_queue is not None:
+        application.job_queue.run_repeating(background.tick, interval=tick_seconds, first=tick_seconds, name=TICK_JOB)
+    return application
+
+
+async def start_application(application: Application[Any, Any, Any, Any, Any, Any], settings: Settings) -> None:
+    """initialize, post_init, start, then poll or listen for the webhook (TELEGRAM_WEBHOOK_URL)."""
+    await application.initialize()
+    await _post_init(application)
+    await application.start()
+    updater = application.updater
+    assert updater is not None
+    if settings.telegram_webhook_url:
+        secret = settings.telegram_webhook_secret
+        await updater.start_webhook(
+            listen=settings.telegram_webhook_listen,
+            port=settings.telegram_webhook_port,
+            url_path=urlsplit(settings.telegram_webhook_url).path.lstrip("/"),
+            secret_token=secret.get_secret_value() if secret is not None else None,
+            webhook_url=settings.telegram_webhook_url,
+            allowed_updates=ALLOWED_UPDATES,
+        )
+        log.info("telegram_webhook_started", url=settings.redacted()["TELEGRAM_WEBHOOK_URL"])
+    else:
+        await updater.start_polling(allowed_updates=ALLOWED_UPDATES)
+        log.info("telegram_polling_started")
+
+
+async def stop_application(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
+    """Stop receiving updates, the jobs and the update pump; shut the Application down."""
+    updater = application.updater
+    if updater is not None and updater.running:
+        await updater.stop()
+    if application.running:
+        await application.stop()
+    await _post_shutdown(application)
+    await application.shutdown()
+
+
+async def run_telegram(core: Any, settings: Settings) -> None:
+    """Run the Telegram frontend until cancelled (for bot/__main__.py)."""
+    application = build_application(core, settings)
+    await start_application(application, settings)
+    try:
+        await asyncio.Event().wait()
+    finally:
+        with contextlib.suppress(Exception):
+            await stop_application(application)

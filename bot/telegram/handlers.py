@@ -1,0 +1,224 @@
+"""PTB handlers: each text message becomes one command-language line for ``core.handle_text``, each
+button press one ``core.press``; the replies go back through ``Delivery``. Every callback query is
+answered exactly once, and no exception ever reaches a chat as a traceback."""
+
+from __future__ import annotations
+
+import contextlib
+import time
+from typing import Any
+
+from telegram import CallbackQuery, Chat, Message, Update, User
+from telegram.error import TelegramError
+from telegram.ext import ContextTypes
+
+from bot.logging_setup import get_logger
+from bot.replies import Reply
+from bot.service.models import Place, PlayerRef
+
+from .binding import FOREIGN_BUTTON, bind, unbind
+from .delivery import Delivery
+from .identity import Directory, place_of, player_of
+from .lines import CommandLine, board_reply_ref, command_line
+from .ordering import ChatQueue
+from .texts import MAX_ALERT, clip
+
+log = get_logger(__name__)
+
+ADMIN_COMMANDS = frozenset({"settings", "lang"})  # only these need to know whether the author is an admin
+_ADMIN_STATUSES = ("creator", "administrator")
+_ADMIN_CACHE_SECONDS = 300.0
+FALLBACK_ERROR = {
+    "en": "Sorry, something went wrong. Please try again.",
+    "el": "Συγγνώμη, κάτι πήγε στραβά. Δοκίμασε ξανά.",
+}
+
+
+class Handlers:
+    """The frontend's reactions to Telegram updates, around one core and one Delivery."""
+
+    def __init__(self, core: Any, delivery: Delivery, chats: ChatQueue) -> None:
+        self.core = core
+        self.delivery = delivery
+        self.directory = Directory(core)
+        self._admins: dict[tuple[int, int], tuple[float, bool]] = {}
+        self.chats = chats
+
+    # ---- helpers ---------------------------------------------------------------------------------
+    async def _is_admin(self, message: Message, actor_id: int) -> bool:
+        """Private chats belong to their user; in groups ask Telegram (cached for a few minutes)."""
+        chat = message.chat
+        if chat.type == Chat.PRIVATE:
+            return True
+        key = (chat.id, actor_id)
+        cached = self._admins.get(key)
+        now = time.monotonic()
+        if cached is not None and now - cached[0] < _ADMIN_CACHE_SECONDS:
+            return cached[1]
+        try:
+            member = await message.get_bot().get_chat_member(chat.id, actor_id)
+            admin = member.status in _ADMIN_STATUSES
+        except TelegramError as error:
+            log.info("telegram_admin_check_failed", chat_id=chat.id, error=error.message)
+            admin = False
+        self._admins[key] = (now, admin)
+        return admin
+
+    async def _mentions(self, line: CommandLine, actor: PlayerRef, author_username: str | None) -> dict[str, PlayerRef]:
+        mentions: dict[str, PlayerRef] = {}
+        for word in line.usernames:
+            if author_username and word.lstrip("@").lower() == author_username.lower():
+                mentions[word] = actor
+            else:
+                found = await self.directory.lookup(word)
+                if found is not None:
+                    mentions[word] = found
+        for token, user in line.users.items():
+            await self.directory.remember(user)
+            mentions[token] = player_of(user)
+        return mentions
+
+    async def _fallback_error(self, actor: PlayerRef, place: Place) -> str:
+        """A translated "something went wrong" (from the core when it has one)."""
+        try:
+            lang = await self.core.language(actor, place)
+        except Exception:
+            lang = "en"
+        try:
+            text = self.core.t("internal_error", lang)
+            if isinstance(text, str) and text and text != "internal_error":
+                return text
+        except Exception:
+            log.debug("telegram_no_internal_error_text", exc_info=True)
+        return FALLBACK_ERROR.get(lang, FALLBACK_ERROR["en"])
+
+    async def _replied_game(self, message: Message, bot_user: User) -> str | None:
+        """The game whose board message this message replies to (None when it is not such a reply)."""
+        target = board_reply_ref(message, bot_user)
+        if target is None:
+            return None
+        return await self.delivery.game_of_message(target[0], target[1])
+
+    # ---- text messages ---------------------------------------------------------------------------
+    async def on_text(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A text message (command, bare play, or reply to a board): one line for the core."""
+        message = update.effective_message
+        if message is None or message.from_user is None:
+            return
+        async with self.chats.turn(message.chat.id):
+            await self._text(update, message, context)
+
+    async def _text(self, update: Update, message: Message, context: ContextTypes.DEFAULT_TYPE) -> None:
+        assert message.from_user is not None
+        bot = context.bot
+        line = command_line(message, bot.bot)
+        await self.directory.remember(message.from_user)
+        if line is None:
+            return
+        actor, place = player_of(message.from_user), place_of(message.chat)
+        try:
+            mentions = await self._mentions(line, actor, message.from_user.username)
+            is_admin = line.command in ADMIN_COMMANDS and await self._is_admin(message, message.from_user.id)
+            game = await self._replied_game(message, bot.bot)
+            replies: list[Reply] = await self.core.handle_text(
+                actor, place, line.text, idem=str(update.update_id), mentions=mentions, is_admin=is_admin,
+                reply_to_game=game,
+            )  # fmt: skip
+            fresh = line.command == "board"
+            await self.delivery.send(bot, message.chat.id, replies, reply_to=message.message_id, fresh_board=fresh)
+        except Exception:
+            log.exception("telegram_text_failed", chat_id=message.chat.id, command=line.command)
+            with contextlib.suppress(Exception):
+                await message.reply_text(await self._fallback_error(actor, place))
+
+    # ---- buttons -----------------------------------------------------------------------------------
+    async def on_callback(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A button press: core.press, then answer the query exactly once (an alert for private replies)
+        and update the board or chat for the rest."""
+        query = update.callback_query
+        if query is None:
+            return
+        chat_id = query.message.chat.id if query.message is not None else 0
+        async with self.chats.turn(chat_id):
+            await self._press(query, context)
+
+    async def _press(self, query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE) -> None:
+        answered = False
+        try:
+            message = query.message  # a Message, or an InaccessibleMessage (old) that still names its chat
+            if query.data is None or message is None:
+                await query.answer()
+                answered = True
+                return
+            actor, place = player_of(query.from_user), place_of(message.chat)
+            await self.directory.remember(query.from_user)
+            owner, token = unbind(query.data)
+            if owner is not None and owner != actor.user_id:
+                await query.answer(clip(await self._foreign_button(actor, place, message, owner), MAX_ALERT), True)
+                answered = True
+                return
+            replies: list[Reply] = await self.core.press(actor, place, token, idem=query.id)
+            # An alert can carry no buttons: a private reply with buttons (the resign confirmation) is posted
+            # in the chat instead, naming the player it is for, its buttons bound to him.
+            private = [r for r in replies if r.private and not r.buttons]
+            public = [bind(r, actor) if r.private else r for r in replies if not r.private or r.buttons]
+            await self._answer(query, private)
+            answered = True
+            await self.delivery.send(context.bot, message.chat.id, public)
+            if public and not any(r.error for r in public) and isinstance(message, Message):
+                await self._retire_pressed(message, public)
+        except Exception:
+            log.exception("telegram_press_failed", data=query.data)
+            if not answered:
+                with contextlib.suppress(Exception):
+                    await self._answer_error(query)
+                answered = True
+        finally:
+            if not answered:  # e.g. cancelled: Telegram would show a spinner for a long time
+                with contextlib.suppress(Exception):
+                    await query.answer()
+
+    async def _foreign_button(self, actor: PlayerRef, place: Place, message: Any, owner: str) -> str:
+        """ "This button is for <owner>": the core's text when it has one."""
+        lang = await self.core.language(actor, place)
+        name = owner
+        for entity in getattr(message, "entities", None) or ():
+            if entity.user is not None and str(entity.user.id) == owner:
+                name = entity.user.first_name
+        text = self.core.t("button_not_yours", lang, player=name)
+        if isinstance(text, str) and text and text != "button_not_yours":
+            return text
+        return FOREIGN_BUTTON.get(lang, FOREIGN_BUTTON["en"]).format(player=name)
+
+    async def _retire_pressed(self, message: Message, replies: list[Reply]) -> None:
+        """A challenge message whose button did its job loses its keyboard (boards keep theirs)."""
+        if message.reply_markup is None or not message.reply_markup.inline_keyboard:
+            return
+        if await self.delivery.is_board(message.chat.id, message.message_id, replies):
+            return
+        try:
+            await message.edit_reply_markup(reply_markup=None)
+        except TelegramError as error:
+            log.debug("telegram_keyboard_kept", error=error.message)
+
+    async def _answer(self, query: CallbackQuery, private: list[Reply]) -> None:
+        if not private:
+            await query.answer()
+            return
+        text = "\n".join(r.text for r in private if r.text)
+        await query.answer(clip(text, MAX_ALERT), show_alert=True)
+
+    async def _answer_error(self, query: CallbackQuery) -> None:
+        message = query.message
+        place = place_of(message.chat) if message is not None else None
+        actor = player_of(query.from_user)
+        text = await self._fallback_error(actor, place) if place is not None else FALLBACK_ERROR["en"]
+        await query.answer(clip(text, MAX_ALERT), show_alert=True)
+
+    # ---- errors ---------------------------------------------------------------------------------------
+    async def on_error(self, update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """Log what escaped a handler (never shown in a chat); answer a still-open callback query."""
+        log.error("telegram_handler_error", error=repr(context.error), exc_info=context.error)
+        if isinstance(update, Update) and update.callback_query is not None:
+            with contextlib.suppress(Exception):
+                await update.callback_query.answer()
