@@ -1,0 +1,82 @@
+"""The AI seen by the service: ``choose`` a play and ``hint`` the best plays.
+
+Uses ``fevga.ai`` (get_player / hint) when it is importable, else a placeholder that picks a random
+legal play. Switching is automatic; :class:`RandomAI` stays for tests and benchmarks.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import random
+from typing import Any, Protocol
+
+from fevga import Play, Position, Rules, legal_plays
+
+LEVELS = ("easy", "medium", "hard")
+
+
+class AiPlayer(Protocol):
+    """What the service needs from an AI."""
+
+    slow: bool
+
+    def choose(self, position: Position, dice: tuple[int, int], rules: Rules, level: str) -> Play: ...
+
+    def hint(self, position: Position, dice: tuple[int, int], rules: Rules, n: int) -> list[tuple[Play, float]]: ...
+
+
+class RandomAI:
+    """Placeholder: a random legal play; hints list legal plays without an evaluation (score 0)."""
+
+    slow = False
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, position: Position, dice: tuple[int, int], rules: Rules, level: str) -> Play:
+        return self.rng.choice(legal_plays(position, dice, rules))
+
+    def hint(self, position: Position, dice: tuple[int, int], rules: Rules, n: int) -> list[tuple[Play, float]]:
+        return [(p, 0.0) for p in legal_plays(position, dice, rules)[:n]]
+
+
+class EngineAI:
+    """The real AI from ``fevga.ai``; its evaluations may be slow, so calls run in a thread."""
+
+    slow = True
+
+    def __init__(self, module: Any) -> None:
+        self.module = module
+
+    def choose(self, position: Position, dice: tuple[int, int], rules: Rules, level: str) -> Play:
+        play: Play = self.module.get_player(level).choose(position, dice, rules)
+        return play
+
+    def hint(self, position: Position, dice: tuple[int, int], rules: Rules, n: int) -> list[tuple[Play, float]]:
+        return list(self.module.hint(position, dice, rules, n=n))
+
+
+def default_ai() -> AiPlayer:
+    """``fevga.ai`` if it is there, else the random placeholder."""
+    try:
+        module = importlib.import_module("fevga.ai")
+    except ImportError:
+        return RandomAI()
+    if hasattr(module, "get_player") and hasattr(module, "hint"):
+        return EngineAI(module)
+    return RandomAI()
+
+
+async def ai_choose(ai: AiPlayer, position: Position, dice: tuple[int, int], rules: Rules, level: str) -> Play:
+    if ai.slow:
+        return await asyncio.to_thread(ai.choose, position, dice, rules, level)
+    return ai.choose(position, dice, rules, level)
+
+
+async def ai_hint(
+    ai: AiPlayer, position: Position, dice: tuple[int, int], rules: Rules, n: int
+) -> list[tuple[Play, float]]:
+    if ai.slow:
+        return await asyncio.to_thread(ai.hint, position, dice, rules, n)
+    return ai.hint(position, dice, rules, n)

@@ -1,0 +1,146 @@
+"""How a match moves on after a play: forced passes, AI turns, auto-played single plays, game ends,
+the next game of a match (the previous winner starts), and ratings when a rated match ends."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from bot.storage.base import split_versioned
+from fevga import FairDice, Game, TurnRecord, format_play
+
+from . import keys
+from .ai import ai_choose
+from .core import Change, ServiceCore
+from .models import Msg
+from .ratings import Rating, rate_game
+from .records import make_record, pack
+from .session import Session
+
+MAX_CHAIN = 2000  # AI / auto-play turns in a row (a guard; a game is a few hundred turns at most)
+
+
+class FlowMixin(ServiceCore):
+    """The match flow shared by moves, confirms, game starts, resignations and timers."""
+
+    def note_passes(self, s: Session, added: list[TurnRecord], change: Change) -> None:
+        """A message for each forced pass among the turns the engine just added."""
+        for record in added:
+            if record.is_pass:
+                change.messages.append(Msg("forced_pass", {"player": s.players[record.player].name,
+                                                           "dice": f"{record.dice[0]}-{record.dice[1]}"}))
+
+    async def advance(self, s: Session, change: Change) -> None:
+        """After a play: end the game if it is over, then play AI / auto turns until a human must move."""
+        now = self.clock()
+        for _ in range(MAX_CHAIN):
+            if s.status != "play":
+                break
+            if s.game.is_over():
+                self.game_over(s, change)
+                if s.status != "play":
+                    break
+                continue
+            mover = s.game.turn
+            dice = s.game.dice
+            assert dice is not None
+            if s.is_ai(mover):
+                play = await ai_choose(self.ai, s.game.position, dice, s.rules, s.ai_level or "medium")
+                added = s.game.play(play, at=now)
+                change.messages.append(Msg("ai_played", {"player": s.players[mover].name,
+                                                         "dice": f"{dice[0]}-{dice[1]}", "play": format_play(play)}))
+                self.note_passes(s, added[1:], change)
+                continue
+            legal = s.game.legal_plays()
+            if s.autoplay[mover] and len(legal) == 1:
+                added = s.game.play(legal[0], at=now)
+                change.messages.append(Msg("auto_played", {"player": s.players[mover].name,
+                                                           "dice": f"{dice[0]}-{dice[1]}",
+                                                           "play": format_play(legal[0])}))
+                self.note_passes(s, added[1:], change)
+                continue
+            break
+        s.turn_start = round(now, 3)
+        s.reminded = 0
+        s.expired = False
+        s.pending = []
+        if s.status == "play" and not s.is_ai(s.game.turn):
+            change.notify.append(s.players[s.game.turn])
+
+    def game_over(self, s: Session, change: Change, whole_match: bool = False, end: str = "won") -> None:
+        """Score the finished game, keep its record, then end the match or start its next game."""
+        outcome = s.game.outcome
+        assert outcome is not None
+        now = self.clock()
+        before = list(s.score)
+        s.score[outcome.winner] += outcome.points
+        if outcome.mars and not outcome.resigned:
+            s.mars_wins[outcome.winner] += 1
+        winner = s.players[outcome.winner]
+        key = "game_won_mars" if outcome.mars else "game_won"
+        change.messages.append(Msg(key, {"player": winner.name, "points": outcome.points,
+                                         "score": f"{s.score[0]}-{s.score[1]}", "game_no": s.game_no}))
+        if whole_match or s.score[outcome.winner] >= s.length:
+            s.status = "done"
+            s.winner = outcome.winner
+            s.end = end
+            change.finished = True
+            change.kind = "match_over"
+            change.messages.append(Msg("match_won", {"player": winner.name, "score": f"{s.score[0]}-{s.score[1]}",
+                                                     "length": s.length}))
+        record = make_record(s, s.game, s.game_no, before, now)
+        change.extra.put(keys.game_record(s.id, s.game_no), pack(record))
+        if s.status == "play":
+            s.game_no += 1
+            s.game = Game.new(s.rules, FairDice(), first=outcome.winner, at=now)
+            change.kind = "next_game"
+            change.messages.append(Msg("next_game", {"game_no": s.game_no, "player": winner.name}))
+            self.note_passes(s, s.game.history, change)
+
+    async def rate(self, s: Session, change: Change) -> None:
+        """Glicko-2 and stats for both players on the place's board and the platform's global board."""
+        if not s.rated or s.winner is None or s.end == "aborted" or len(s.human_seats()) != 2:
+            return
+        platform = s.place.platform
+        scopes = [keys.board_scope(platform, s.place.scope_id), keys.board_scope(platform, None)]
+        docs = [(scope, seat) for scope in scopes for seat in (0, 1)]
+        raws = await self.store.read([("get", keys.player_stats(scope, s.players[seat].user_id))
+                                      for scope, seat in docs])
+        stats: dict[tuple[str, int], tuple[int, dict[str, Any]]] = {}
+        for (scope, seat), raw in zip(docs, raws, strict=True):
+            version, data = 0, new_stats()
+            if raw is not None:
+                try:
+                    version, blob = split_versioned(raw)
+                    data = json.loads(blob)
+                except ValueError:
+                    version = -1  # corrupt: the version check fails and the command reports busy
+            stats[(scope, seat)] = (version, data)
+        w = s.winner
+        for scope in scopes:
+            (vw, dw), (vl, dl) = stats[(scope, w)], stats[(scope, w ^ 1)]
+            new_w, new_l = rate_game(Rating(dw["r"], dw["rd"], dw["vol"]), Rating(dl["r"], dl["rd"], dl["vol"]))
+            for seat, version, data, rating, won in ((w, vw, dw, new_w, True), (w ^ 1, vl, dl, new_l, False)):
+                apply_stats(data, rating, won, s.score[seat], s.mars_wins[seat], s.players[seat].name)
+                uid = s.players[seat].user_id
+                key = keys.player_stats(scope, uid)
+                change.extra.expect(key, version)
+                change.extra.put_versioned(key, version + 1, json.dumps(data, separators=(",", ":")).encode())
+                change.extra.zadd(keys.ratings(scope), uid, round(rating.rating, 3))
+
+
+def new_stats() -> dict[str, Any]:
+    return {"r": 1500.0, "rd": 350.0, "vol": 0.06, "w": 0, "l": 0, "pts": 0, "mars": 0, "st": 0, "best": 0, "g": 0}
+
+
+def apply_stats(data: dict[str, Any], rating: Rating, won: bool, points: int, mars: int, name: str) -> None:
+    """Fold one finished match into a player's stats (streak > 0 wins in a row, < 0 losses in a row)."""
+    data.update({"r": rating.rating, "rd": rating.rd, "vol": rating.vol})
+    data["g"] += 1
+    data["w" if won else "l"] += 1
+    data["pts"] += points
+    data["mars"] += mars
+    streak = data["st"]
+    data["st"] = (streak + 1 if streak > 0 else 1) if won else (streak - 1 if streak < 0 else -1)
+    data["best"] = max(data["best"], data["st"])
+    data["name"] = name

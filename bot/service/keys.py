@@ -1,0 +1,82 @@
+"""The Redis key schema. Every key starts with ``fevga:`` and carries a hash tag ``{...}`` so that all keys
+of one game (or one channel, one leaderboard) share a Cluster slot."""
+
+from __future__ import annotations
+
+from .models import Place
+
+PREFIX = "fevga"
+TIMERS = f"{PREFIX}:{{t}}:due"  # zset: timer member -> due time
+
+
+def game(gid: str) -> str:
+    """The live session of a game (versioned, compressed JSON)."""
+    return f"{PREFIX}:{{g:{gid}}}"
+
+
+GAME_PREFIX, GAME_SUFFIX = f"{PREFIX}:{{g:", "}"  # game(gid) == GAME_PREFIX + gid + GAME_SUFFIX
+
+
+def game_record(gid: str, n: int) -> str:
+    """The kept record of game ``n`` (1-based) of a match, written when that game ends."""
+    return f"{PREFIX}:{{g:{gid}}}:rec:{n}"
+
+
+def challenge(cid: str) -> str:
+    return f"{PREFIX}:{{c:{cid}}}"
+
+
+def _chan(place: Place) -> str:
+    return f"{PREFIX}:{{ch:{place.platform}:{place.channel_id}}}"
+
+
+def channel_games(place: Place) -> str:
+    """Hash: user id -> id of his game running in this channel."""
+    return f"{_chan(place)}:play"
+
+
+def channel_challenges(place: Place) -> str:
+    """Hash: challenge id -> 'from_user_id|to_user_id' (to is empty for an open challenge)."""
+    return f"{_chan(place)}:chal"
+
+
+def channel_last(place: Place) -> str:
+    """Hash: user id -> id of his last finished game in this channel (for rematch and export)."""
+    return f"{_chan(place)}:last"
+
+
+def idem(platform: str, key: str) -> str:
+    """The stored first result of a command with this idempotency key."""
+    return f"{PREFIX}:{{i:{platform}:{key}}}"
+
+
+def board_scope(platform: str, scope_id: str | None) -> str:
+    """A leaderboard: a place scope, or the platform's global board when ``scope_id`` is None."""
+    return f"{platform}:{scope_id}" if scope_id is not None else f"{platform}:*"
+
+
+def ratings(scope: str) -> str:
+    """Zset: user id -> rating."""
+    return f"{PREFIX}:{{r:{scope}}}:z"
+
+
+def player_stats(scope: str, user_id: str) -> str:
+    """A player's rating and stats on one leaderboard (versioned JSON)."""
+    return f"{PREFIX}:{{r:{scope}}}:p:{user_id}"
+
+
+def place_settings(place: Place) -> str:
+    return f"{PREFIX}:{{s:{place.platform}:{place.scope_id}}}"
+
+
+def player_settings(platform: str, user_id: str) -> str:
+    return f"{PREFIX}:{{u:{platform}:{user_id}}}:set"
+
+
+def place_events(platform: str, channel_id: str) -> str:
+    """Pub/sub channel: events of every game in a chat channel."""
+    return f"{PREFIX}:ev:p:{platform}:{channel_id}"
+
+
+def game_events(gid: str) -> str:
+    return f"{PREFIX}:ev:g:{gid}"

@@ -1,0 +1,244 @@
+"""Playing a game: whole plays as text, the step builder (step / undo / confirm), resign, abort, claim,
+and the read-only board and hint."""
+
+from __future__ import annotations
+
+from fevga import FevgaError, Play, format_play
+from fevga.notation import parse_moves
+from fevga.play import apply_moves_unordered
+
+from . import keys
+from .ai import ai_hint
+from .core import Change
+from .flow import FlowMixin
+from .models import Msg, Place, PlayerRef, Result
+from .records import make_record, pack
+from .session import Session
+from .steps import StepError, build
+from .views import abortable
+
+
+def _turn_error(s: Session, seat: int) -> Result | None:
+    """Why ``seat`` cannot play now, or None."""
+    if s.status != "play":
+        return Result.error("game_over", game_id=s.id)
+    if s.game.turn != seat:
+        last = next((r for r in reversed(s.game.history) if not r.is_pass), None)
+        already = last is not None and last.player == seat
+        return Result.error("turn_already_played" if already else "not_your_turn",
+                            player=s.players[s.game.turn].name, game_id=s.id)
+    return None
+
+
+def quick_parse(s: Session, text: str) -> Play | None:
+    """The legal play ``text`` names, found among the game's (cached) legal plays; None when that
+    does not work out, and the engine's ``parse_play`` then judges the text and explains any error."""
+    try:
+        moves = parse_moves(text)
+    except FevgaError:
+        return None
+    if not moves:
+        return None
+    legal = s.game.legal_plays()
+    result = apply_moves_unordered(s.game.position, tuple(moves))
+    if result is None or legal[0].is_pass:
+        return None
+    for play in legal:
+        if play.result == result:
+            return play
+    return None
+
+
+class PlayMixin(FlowMixin):
+    """move / step / undo / confirm / resign / abort / claim / board / hint."""
+
+    async def move(self, actor: PlayerRef, place: Place, text: str, game_id: str | None = None,
+                   idem: str | None = None, version: int | None = None) -> Result:
+        """Play a whole turn written as text (``1/7 7/12``, ``1/7/12``, Greek letters, ``pass``).
+
+        With ``version`` (the board the player saw), a play for a turn that is gone is refused.
+        """
+
+        async def apply(s: Session, version: int, seat: int) -> Change | Result:
+            err = _turn_error(s, seat)
+            if err is not None:
+                return err
+            dice = s.game.dice
+            added = s.game.play(quick_parse(s, text) or text, player=seat, at=self.clock())
+            change = Change(kind="move")
+            played = added[0]
+            change.messages.append(Msg("played", {"player": actor.name, "dice": f"{dice[0]}-{dice[1]}" if dice else "",
+                                                  "play": played.text()}))
+            self.note_passes(s, added[1:], change)
+            await self.advance(s, change)
+            await self.rate(s, change)
+            return change
+
+        return await self.game_command(actor, place, game_id, idem, apply, version=version)
+
+    async def step(self, actor: PlayerRef, place: Place, game_id: str, version: int, from_point: int, die: int,
+                   idem: str | None = None) -> Result:
+        """Add one step (a checker from ``from_point`` with ``die``) to the play being built."""
+
+        async def apply(s: Session, current: int, seat: int) -> Change | Result:
+            err = _turn_error(s, seat)
+            if err is not None:
+                return err
+            game = s.game
+            assert game.dice is not None
+            try:
+                build(game.position, game.dice, s.rules, game.legal_plays(), [*s.pending, (from_point, die)])
+            except StepError:
+                return Result.error("bad_step", point=from_point, die=die, game_id=s.id)
+            s.pending.append((int(from_point), int(die)))
+            return Change(kind="step")
+
+        return await self.game_command(actor, place, game_id, idem, apply, version=version)
+
+    async def undo(self, actor: PlayerRef, place: Place, game_id: str | None = None, idem: str | None = None) -> Result:
+        """Take back the last step of the play being built."""
+
+        async def apply(s: Session, current: int, seat: int) -> Change | Result:
+            err = _turn_error(s, seat)
+            if err is not None:
+                return err
+            if not s.pending:
+                return Result.error("nothing_to_undo", game_id=s.id)
+            s.pending.pop()
+            return Change(kind="step")
+
+        return await self.game_command(actor, place, game_id, idem, apply)
+
+    async def confirm(self, actor: PlayerRef, place: Place, game_id: str | None = None,
+                      idem: str | None = None) -> Result:
+        """Play the steps built so far once they make a whole legal play."""
+
+        async def apply(s: Session, current: int, seat: int) -> Change | Result:
+            err = _turn_error(s, seat)
+            if err is not None:
+                return err
+            game = s.game
+            assert game.dice is not None
+            try:
+                state = build(game.position, game.dice, s.rules, game.legal_plays(), s.pending)
+            except StepError:
+                state = None
+            if state is None or state.play is None:
+                return Result.error("play_incomplete", game_id=s.id)
+            dice = game.dice
+            added = game.play(state.play, player=seat, at=self.clock())
+            change = Change(kind="move")
+            change.messages.append(Msg("played", {"player": actor.name, "dice": f"{dice[0]}-{dice[1]}",
+                                                  "play": format_play(state.play)}))
+            self.note_passes(s, added[1:], change)
+            await self.advance(s, change)
+            await self.rate(s, change)
+            return change
+
+        return await self.game_command(actor, place, game_id, idem, apply)
+
+    async def resign_prompt(self, actor: PlayerRef, place: Place, game_id: str | None = None) -> Result:
+        """Ask before resigning: how many points it gives away, with a resign_confirm button."""
+        loaded = await self._locate(actor, place, game_id, None, take=False)
+        s = loaded.session
+        if s is None:
+            return loaded.error or Result.error("no_game")
+        seat = s.seat_of(actor)
+        if s.status != "play" or seat is None:
+            return Result.error("game_over", game_id=s.id)
+        points = 2 if s.game.view(seat).me_off == 0 else 1
+        result = self.view_only(s, loaded.version, [Msg("resign_confirm_prompt", {"points": points})])
+        result.actions[:] = [self.action("resign_confirm", s.id, loaded.version, points=points)]
+        return result
+
+    async def resign(self, actor: PlayerRef, place: Place, whole_match: bool = False, game_id: str | None = None,
+                     idem: str | None = None) -> Result:
+        """Give up the game (its points to the opponent: 2 while the resigner has borne off none) or the match."""
+
+        async def apply(s: Session, current: int, seat: int) -> Change | Result:
+            if s.status != "play":
+                return Result.error("game_over", game_id=s.id)
+            outcome = s.game.resign(seat)
+            change = Change(kind="resign")
+            change.messages.append(Msg("resigned_match" if whole_match else "resigned",
+                                       {"player": actor.name, "points": outcome.points}))
+            self.game_over(s, change, whole_match=whole_match, end="resigned")
+            await self.advance(s, change)
+            await self.rate(s, change)
+            change.notify.append(s.players[seat ^ 1])
+            return change
+
+        return await self.game_command(actor, place, game_id, idem, apply)
+
+    async def abort(
+        self, actor: PlayerRef, place: Place, game_id: str | None = None, idem: str | None = None
+    ) -> Result:
+        """Call the game off before both players have moved: no result, no rating change."""
+
+        async def apply(s: Session, current: int, seat: int) -> Change | Result:
+            if not abortable(s):
+                return Result.error("cannot_abort", game_id=s.id)
+            s.status = "aborted"
+            s.end = "aborted"
+            change = Change(kind="aborted", finished=True)
+            record = make_record(s, s.game, s.game_no, list(s.score), self.clock())
+            change.extra.put(keys.game_record(s.id, s.game_no), pack(record))
+            change.messages.append(Msg("aborted", {"player": actor.name}))
+            change.notify.append(s.players[seat ^ 1])
+            return change
+
+        return await self.game_command(actor, place, game_id, idem, apply)
+
+    async def claim(
+        self, actor: PlayerRef, place: Place, game_id: str | None = None, idem: str | None = None
+    ) -> Result:
+        """After the mover's deadline, the waiting player claims the match (the mover resigns it)."""
+
+        async def apply(s: Session, current: int, seat: int) -> Change | Result:
+            if s.status != "play":
+                return Result.error("game_over", game_id=s.id)
+            if s.game.turn == seat:
+                return Result.error("claim_own_turn", game_id=s.id)
+            if self.clock() < s.deadline:
+                return Result.error("claim_too_early", minutes=max(1, round((s.deadline - self.clock()) / 60)))
+            return await self.claim_change(s, seat ^ 1)
+
+        return await self.game_command(actor, place, game_id, idem, apply)
+
+    async def claim_change(self, s: Session, late: int) -> Change:
+        """The late player resigns the match by timeout."""
+        s.game.resign(late)
+        change = Change(kind="claimed")
+        change.messages.append(Msg("claimed", {"player": s.players[late ^ 1].name, "late": s.players[late].name}))
+        self.game_over(s, change, whole_match=True, end="claimed")
+        await self.advance(s, change)
+        await self.rate(s, change)
+        return change
+
+    async def board(self, actor: PlayerRef, place: Place, game_id: str | None = None) -> Result:
+        """The actor's game here as it stands (or his last finished one)."""
+        loaded = await self._locate(actor, place, game_id, None, take=False)
+        if loaded.session is None and loaded.error is not None and loaded.error.error_key == "no_game_here":
+            (gid,) = await self.store.read([("hget", keys.channel_last(place), actor.user_id)])
+            if gid is not None:
+                loaded, _ = await self._load(gid, take=False)
+        if loaded.session is None:
+            return loaded.error or Result.error("no_game_here")
+        return self.view_only(loaded.session, loaded.version)
+
+    async def hint(self, actor: PlayerRef, place: Place, game_id: str | None = None, n: int = 3) -> Result:
+        """The AI's best plays for the actor's roll (only on his own turn)."""
+        loaded = await self._locate(actor, place, game_id, None, take=False)
+        s = loaded.session
+        if s is None:
+            return loaded.error or Result.error("no_game_here")
+        seat = s.seat_of(actor)
+        assert seat is not None
+        err = _turn_error(s, seat)
+        if err is not None:
+            return err
+        assert s.game.dice is not None
+        options = await ai_hint(self.ai, s.game.position, s.game.dice, s.rules, n)
+        messages = [Msg("hint_line", {"rank": i, "play": format_play(play), "equity": f"{score:+.3f}"})
+                    for i, (play, score) in enumerate(options, 1)]
+        return Result(ok=True, messages=messages, game_id=s.id, place=s.place)

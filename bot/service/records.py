@@ -1,0 +1,106 @@
+"""Kept records of finished games and their export in a ``.mat``-like text layout.
+
+A record holds the engine's full game dict (rolls, plays, times, and the revealed dice seed, so anyone
+can check every roll with ``fevga.verify``) plus who played where and how it ended.
+"""
+
+from __future__ import annotations
+
+import json
+import zlib
+from typing import Any
+
+from fevga import Game, game_to_dict
+
+from .session import Session
+
+COLUMN = 34
+
+
+def make_record(s: Session, game: Game, game_no: int, score_before: list[int], ended: float) -> dict[str, Any]:
+    """The record of one game of ``s`` (seed revealed when the game is over)."""
+    outcome = game.outcome
+    return {
+        "format": "fevga-record",
+        "v": 1,
+        "game_id": s.id,
+        "game_no": game_no,
+        "place": [s.place.platform, s.place.scope_id, s.place.channel_id],
+        "players": [[p.platform, p.user_id, p.name] for p in s.players],
+        "length": s.length,
+        "score_before": list(score_before),
+        "created": s.created,
+        "ended": ended if outcome is not None else None,
+        "outcome": None
+        if outcome is None
+        else {"winner": outcome.winner, "points": outcome.points, "mars": outcome.mars, "resigned": outcome.resigned},
+        "status": s.status if s.status != "play" or outcome is None else "over",
+        "end": s.end,
+        "game": game_to_dict(game, reveal_seed=outcome is not None),
+    }
+
+
+def pack(record: dict[str, Any]) -> bytes:
+    return zlib.compress(json.dumps(record, separators=(",", ":")).encode(), 6)
+
+
+def unpack(blob: bytes) -> dict[str, Any]:
+    data = json.loads(zlib.decompress(blob))
+    if not isinstance(data, dict) or data.get("format") != "fevga-record":
+        raise ValueError("not a game record")
+    return data
+
+
+def _wins(points: int) -> str:
+    return f"Wins {points} point{'s' if points != 1 else ''}"
+
+
+def export_mat(records: list[dict[str, Any]]) -> str:
+    """Records of one match as ``.mat``-like text: ``Game 1``, `` 1) 65: 1/7 7/12``, ``Wins 2 points``."""
+    if not records:
+        return ""
+    first = records[0]
+    names = [p[2] for p in first["players"]]
+    lines = [
+        '; [Site "fevga-bot"]',
+        '; [Variation "Fevga"]',
+        f'; [Game ID "{first["game_id"]}"]',
+        f'; [Player 1 "{names[0]}"]',
+        f'; [Player 2 "{names[1]}"]',
+        "",
+        f" {first['length']} point match",
+        "",
+    ]
+    for rec in records:
+        game = rec["game"]
+        score = rec["score_before"]
+        lines.append(f" Game {rec['game_no']}")
+        lines.append(f" {names[0]} : {score[0]}".ljust(COLUMN + 5) + f"{names[1]} : {score[1]}")
+        dice = game["dice"]
+        lines.append(f"; [Dice commitment {dice.get('commitment', '')}]")
+        if dice.get("seed"):
+            lines.append(f"; [Dice seed {dice['seed']}]")
+        if game.get("opening"):
+            lines.append(f"; [Opening rolls {' '.join(game['opening'])}]")
+        rows: list[list[str]] = []
+        seat = game["first"] if game.get("first") is not None else _starter(game["opening"])
+        for turn in game["turns"]:
+            roll, text = str(turn).split(":", 1)
+            cell = f"{roll}: {'' if text == 'pass' else text}".rstrip()
+            if seat == 0 or not rows or rows[-1][1]:
+                rows.append(["", ""])
+            rows[-1][seat] = cell
+            seat ^= 1
+        for n, (left, right) in enumerate(rows, 1):
+            lines.append(f"{n:3d}) {left}".ljust(COLUMN + 5) + right)
+        outcome = rec.get("outcome")
+        if outcome is not None:
+            text = _wins(outcome["points"]) + (" (resigned)" if outcome.get("resigned") else "")
+            lines.append(("      " + text) if outcome["winner"] == 0 else " " * (COLUMN + 5) + text)
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _starter(opening: list[str]) -> int:
+    last = opening[-1]
+    return 0 if int(last[0]) > int(last[1]) else 1

@@ -1,0 +1,123 @@
+"""Per-place and per-player settings: turn deadline, default variants, auto-play, language."""
+
+from __future__ import annotations
+
+from bot.storage.base import Commit
+from fevga import FevgaError, Rules
+
+from . import keys
+from .core import Change
+from .flow import FlowMixin
+from .models import Msg, Place, PlayerRef, Result
+from .session import Session
+
+LANGUAGES = ("en", "el")
+MIN_DEADLINE_HOURS = 0.05  # 3 minutes
+MAX_DEADLINE_HOURS = 24 * 14
+
+# name -> (where it lives, needs an admin)
+SETTINGS: dict[str, tuple[str, bool]] = {
+    "deadline_hours": ("place", True),
+    "unlock_point": ("place", True),
+    "strict_start_quarter": ("place", True),
+    "place_lang": ("place", True),
+    "autoplay": ("player", False),
+    "lang": ("player", False),
+}
+ALIASES = {"deadline": "deadline_hours", "language": "lang", "auto": "autoplay", "variant": "unlock_point"}
+_ON = {"on": "on", "yes": "on", "true": "on", "1": "on", "off": "off", "no": "off", "false": "off", "0": "off"}
+
+
+def normalise(name: str, value: str) -> tuple[str, str] | Result:
+    """The canonical name and value of a setting, or an error Result saying what is accepted."""
+    name = ALIASES.get(name.strip().lower(), name.strip().lower())
+    raw = str(value).strip().lower()
+    if name not in SETTINGS:
+        return Result.error("setting_unknown", name=name, names=", ".join(SETTINGS))
+    if name == "deadline_hours":
+        try:
+            hours = float(raw)
+        except ValueError:
+            hours = -1.0
+        if not MIN_DEADLINE_HOURS <= hours <= MAX_DEADLINE_HOURS:
+            return Result.error("setting_bad_value", name=name, allowed=f"{MIN_DEADLINE_HOURS}-{MAX_DEADLINE_HOURS}")
+        return name, f"{hours:g}"
+    if name == "unlock_point":
+        if raw not in ("13", "14"):
+            return Result.error("setting_bad_value", name=name, allowed="13, 14")
+        return name, raw
+    if name in ("strict_start_quarter", "autoplay"):
+        if raw not in _ON:
+            return Result.error("setting_bad_value", name=name, allowed="on, off")
+        return name, _ON[raw]
+    if raw not in LANGUAGES:
+        return Result.error("setting_bad_value", name=name, allowed=", ".join(LANGUAGES))
+    return name, raw
+
+
+class SettingsMixin(FlowMixin):
+    """Read and change settings; they apply to games started afterwards (auto-play also at once)."""
+
+    async def place_defaults(self, place: Place) -> tuple[float, Rules]:
+        """The turn deadline (seconds) and default rule variants of a place."""
+        (values,) = await self.store.read([("hgetall", keys.place_settings(place))])
+        deadline = self.turn_deadline
+        if "deadline_hours" in values:
+            deadline = float(values["deadline_hours"]) * 3600
+        try:
+            rules = Rules(unlock_point=int(values.get("unlock_point", 13)),
+                          strict_start_quarter=values.get("strict_start_quarter") == "on")
+        except (FevgaError, ValueError):
+            rules = Rules()
+        return deadline, rules
+
+    async def lang(self, actor: PlayerRef | None, place: Place) -> str:
+        """The language to answer in: the player's choice, else the place's, else English."""
+        reads = [("hgetall", keys.place_settings(place))]
+        if actor is not None:
+            reads.append(("hgetall", keys.player_settings(actor.platform, actor.user_id)))
+        got = await self.store.read(reads)
+        if actor is not None and got[1].get("lang") in LANGUAGES:
+            return str(got[1]["lang"])
+        found = got[0].get("place_lang")
+        return str(found) if found in LANGUAGES else "en"
+
+    async def settings(self, actor: PlayerRef, place: Place) -> Result:
+        """Every setting that applies to the actor here, with its value."""
+        got = await self.store.read([("hgetall", keys.place_settings(place)),
+                                     ("hgetall", keys.player_settings(actor.platform, actor.user_id))])
+        defaults = {"deadline_hours": f"{self.turn_deadline / 3600:g}", "unlock_point": "13",
+                    "strict_start_quarter": "off", "place_lang": "en", "autoplay": "off", "lang": "-"}
+        messages = []
+        for name, (where, _admin) in SETTINGS.items():
+            source = got[0] if where == "place" else got[1]
+            messages.append(Msg("setting_line", {"name": name, "value": source.get(name, defaults[name])}))
+        return Result(ok=True, messages=messages, place=place)
+
+    async def set_setting(self, actor: PlayerRef, place: Place, name: str, value: str, is_admin: bool = False,
+                          idem: str | None = None) -> Result:
+        """Change one setting; place settings need ``is_admin`` (a chat admin; always true in the terminal)."""
+        checked = normalise(name, value)
+        if isinstance(checked, Result):
+            return checked
+        name, value = checked
+        where, admin_only = SETTINGS[name]
+        if admin_only and not is_admin:
+            return Result.error("setting_admin_only", name=name)
+        key = keys.place_settings(place) if where == "place" else keys.player_settings(actor.platform, actor.user_id)
+        await self.store.commit(Commit().hset(key, name, value))
+        if name == "autoplay":  # also for the game the player has running here
+            on = value == "on"
+
+            async def apply(s: Session, version: int, seat: int) -> Change | Result:
+                if s.status != "play" or s.autoplay[seat] == on:
+                    return Result(ok=True)
+                s.autoplay[seat] = on
+                change = Change(kind="settings")
+                if on and s.game.turn == seat and len(s.game.legal_plays()) == 1:
+                    await self.advance(s, change)  # his single legal play now goes by itself
+                    await self.rate(s, change)
+                return change
+
+            await self.game_command(actor, place, None, None, apply)
+        return Result(ok=True, messages=[Msg("setting_changed", {"name": name, "value": value})], place=place)

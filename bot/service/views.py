@@ -1,0 +1,88 @@
+"""What a renderer draws (:class:`GameView`) and which buttons a game offers now (:class:`Action`)."""
+
+from __future__ import annotations
+
+from fevga.dice import FairDice
+
+from .models import Action, GameView
+from .session import Session
+from .steps import StepError, StepState, build
+
+
+def step_state(s: Session) -> StepState | None:
+    """The step builder for the player to move (None when the game is not being played)."""
+    game = s.game
+    if s.status != "play" or game.dice is None or game.is_over():
+        return None
+    try:
+        return build(game.position, game.dice, s.rules, game.legal_plays(), s.pending)
+    except StepError:
+        return build(game.position, game.dice, s.rules, game.legal_plays(), [])
+
+
+def build_view(s: Session, version: int) -> GameView:
+    """Everything needed to draw the session's current (or last) game."""
+    game = s.game
+    last = next((r for r in reversed(game.history) if not r.is_pass), None)
+    outcome = game.outcome
+    state = step_state(s)
+    source = game.dice_source
+    return GameView(
+        game_id=s.id,
+        version=version,
+        position_id=game.view(0).id(),
+        turn=game.turn,
+        dice=game.dice,
+        players=s.players,
+        last_steps=last.steps if last else (),
+        last_mover=last.player if last else None,
+        last_dice=last.dice if last else None,
+        match_length=s.length,
+        score=(s.score[0], s.score[1]),
+        game_no=s.game_no,
+        winner=outcome.winner if outcome else None,
+        match_winner=s.winner,
+        points=outcome.points if outcome else 0,
+        mars=outcome.mars if outcome else False,
+        legal_from=state.options if state else {},
+        dice_left=state.dice_left if state else (),
+        pending=state.steps if state else (),
+        pending_complete=bool(state and state.play is not None),
+        status=s.status,
+        deadline=s.deadline if s.status == "play" else None,
+        commitment=source.commitment if isinstance(source, FairDice) else "",
+        rules=s.rules.to_dict(),
+    )
+
+
+def abortable(s: Session) -> bool:
+    """Abort is allowed in a match's first game until both players have made a play."""
+    if s.status != "play" or s.game_no != 1:
+        return False
+    movers = {r.player for r in s.game.history if not r.is_pass}
+    return len(movers) < 2
+
+
+def actions_for(s: Session, view: GameView, now: float) -> list[Action]:
+    """The buttons to show under this game now. The service still checks who presses them."""
+    gid, v = s.id, view.version
+    out: list[Action] = []
+    if s.status != "play":
+        if s.status == "done":
+            out.append(Action("rematch", gid, v, "btn_rematch", {}))
+        return out
+    if not s.is_ai(view.turn):
+        for point, dice in sorted(view.legal_from.items()):
+            for die in dice:
+                to = min(point + die, 25)
+                out.append(Action("step", gid, v, "btn_step", {"from_point": point, "die": die, "to": to}))
+        if view.pending:
+            out.append(Action("undo", gid, v, "btn_undo", {}))
+        if view.pending_complete:
+            out.append(Action("confirm", gid, v, "btn_confirm", {}))
+    out.append(Action("resign", gid, v, "btn_resign", {}))
+    if abortable(s):
+        out.append(Action("abort", gid, v, "btn_abort", {}))
+    if now >= s.deadline:
+        out.append(Action("claim", gid, v, "btn_claim", {}))
+    return out

@@ -1,0 +1,37 @@
+"""Where games live: the Store interface, Redis and in-memory stores, and a local redis-server launcher."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+
+from .base import Commit, Store
+from .local_redis import LocalRedis, redis_server_path
+from .memory import MemoryStore
+from .redis_store import RedisStore
+
+log = logging.getLogger(__name__)
+
+MEMORY_WARNING = (
+    "NO REDIS: REDIS_URL is unset and no redis-server is on PATH. Using an in-memory store: "
+    "games WILL NOT survive a restart and several bot instances cannot share them."
+)
+
+
+def open_store(redis_url: str | None, data_dir: str | Path = "data/redis") -> tuple[Store, LocalRedis | None]:
+    """The store to use: ``redis_url`` if set, else a local redis-server (AOF in ``data_dir``), else memory.
+
+    Returns the store and the local server it started (stop it at shutdown), if any.
+    """
+    if redis_url:
+        return RedisStore.from_url(redis_url), None
+    if redis_server_path():
+        server = LocalRedis(data_dir)
+        server.start()
+        log.info("started a local redis-server on %s (data in %s)", server.url, server.data_dir)
+        return RedisStore.from_url(server.url), server
+    log.warning(MEMORY_WARNING)
+    return MemoryStore(), None
+
+
+__all__ = ["MEMORY_WARNING", "Commit", "LocalRedis", "MemoryStore", "RedisStore", "Store", "open_store"]

@@ -1,0 +1,55 @@
+"""The message catalogues cover every key the service and the engine emit, in English and Greek."""
+
+from __future__ import annotations
+
+import re
+import string
+from pathlib import Path
+
+from bot.i18n import catalogue, translate
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _emitted_keys() -> set[str]:
+    found: set[str] = set()
+    for path in (ROOT / "bot" / "service").glob("*.py"):
+        text = path.read_text(encoding="utf-8")
+        found |= set(re.findall(r'(?:Msg|Result\.error)\(\s*"([a-z0-9_]+)"', text))
+        for line in text.splitlines():  # conditional keys: Msg("a" if x else "b"), key = "a" if x else "b"
+            if "Msg(" in line or "Result.error(" in line or re.search(r"\bkey = ", line):
+                found |= set(re.findall(r'"([a-z0-9_]+)" if ', line))
+                found |= set(re.findall(r'else "([a-z0-9_]+)"', line))
+        found |= {f"btn_{k}" for k in re.findall(r'Action\(\s*"([a-z_]+)"', text)}
+    for path in (ROOT / "fevga").glob("*.py"):
+        found |= set(re.findall(r'key\s*=\s*"([a-z0-9_]+)"', path.read_text(encoding="utf-8")))
+    return found
+
+
+def _fields(template: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+
+
+def test_every_emitted_key_is_in_both_catalogues() -> None:
+    keys = _emitted_keys()
+    assert {"played", "turn_already_played", "r3", "runner_lock", "btn_step", "game_won_mars"} <= keys
+    for lang in ("en", "el"):
+        missing = sorted(k for k in keys if k not in catalogue(lang))
+        assert not missing, (lang, missing)
+
+
+def test_greek_has_the_same_placeholders_and_is_greek() -> None:
+    en, el = catalogue("en"), catalogue("el")
+    assert set(en) == set(el)
+    for key, template in en.items():
+        assert _fields(template) == _fields(el[key]), key
+    greek = sum(1 for v in el.values() if re.search(r"[α-ωΑ-Ω]", v))
+    assert greek >= len(el) - 5  # a few are only numbers and names, e.g. "{rank}. {play}"
+
+
+def test_translate_falls_back_and_never_raises() -> None:
+    assert translate("bad_point", "en", point=30) == "There is no point 30: points are 1-24 and off."
+    assert "30" in translate("bad_point", "el", point=30) and "σημείο" in translate("bad_point", "el", point=30)
+    assert translate("bad_point", "xx", point=3).startswith("There is no point 3")
+    assert "?" in translate("bad_point", "en")
+    assert translate("no_such_key", "el") == "no_such_key"
