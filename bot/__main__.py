@@ -42,9 +42,12 @@ async def serve(settings: Settings) -> None:
             from bot.console import run_console
 
             print(NO_TOKENS)
-            for job in jobs:
-                asyncio.ensure_future(job)
-            await run_console(core, board_dir=settings.fevga_data_dir / "boards", ai_level=settings.fevga_ai_level)
+            background = [asyncio.ensure_future(job) for job in jobs]
+            try:
+                await run_console(core, board_dir=settings.fevga_data_dir / "boards", ai_level=settings.fevga_ai_level)
+            finally:
+                for task in background:
+                    task.cancel()
     finally:
         await core.close()
 

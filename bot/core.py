@@ -172,13 +172,13 @@ class BotCore:
         if kind == "step":
             return await s.step(actor, place, gid, version, from_point, die, idem=idem)
         if kind == "undo":
-            return await s.undo(actor, place, game_id=gid, idem=idem)
+            return await s.undo(actor, place, game_id=gid, idem=idem, version=version)
         if kind == "confirm":
-            return await s.confirm(actor, place, game_id=gid, idem=idem)
+            return await s.confirm(actor, place, game_id=gid, idem=idem, version=version)
         if kind == "resign":
             return await s.resign_prompt(actor, place, game_id=gid)
         if kind == "resign_confirm":
-            return await s.resign(actor, place, game_id=gid, idem=idem)
+            return await s.resign(actor, place, game_id=gid, idem=idem, version=version)
         if kind == "rematch":
             return await s.rematch(actor, place, idem=idem)
         if kind == "claim":
@@ -224,10 +224,11 @@ class BotCore:
         return PlayerRef(platform, str(user_id), str(name))
 
     # --- timers and events -------------------------------------------------------------------
-    async def tick(self) -> list[Notice]:
-        """Act on due timers (exactly once across instances) and say what happened where."""
+    async def tick(self, platform: str | None = None) -> list[Notice]:
+        """Act on due timers (exactly once across instances; only ``platform``'s when given) and say what
+        happened where."""
         notices: list[Notice] = []
-        for result in await self.service.tick():
+        for result in await self.service.tick(platform):
             if result.place is None:
                 continue
             lang = await self.language(None, result.place)

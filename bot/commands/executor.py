@@ -11,11 +11,11 @@ from . import intents as i
 
 
 def _info(key: str, **args: object) -> Result:
-    return Result(ok=True, messages=[Msg(key, dict(args))], view=None, actions=[], to_notify=[], game_id=None, error_key=None)
+    return Result(ok=True, messages=[Msg(key, dict(args))])
 
 
 def _error(key: str, **args: object) -> Result:
-    return Result(ok=False, messages=[Msg(key, dict(args))], view=None, actions=[], to_notify=[], game_id=None, error_key=key)
+    return Result.error(key, **args)
 
 
 async def execute(

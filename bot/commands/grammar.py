@@ -71,6 +71,7 @@ def _challenge(words: list[str]) -> i.Intent | i.CommandError:
     length = 1
     unlock = 13
     strict = False
+    chosen = False
     for word in words:
         low = word.lower()
         if low in ("open", "anyone", "all", "ανοιχτή"):
@@ -81,11 +82,11 @@ def _challenge(words: list[str]) -> i.Intent | i.CommandError:
                 return value
             length = value
         elif low in ("strict", "strict=on", "strict_start_quarter"):
-            strict = True
+            strict = chosen = True
         elif low in ("unlock14", "unlock=14", "unlock_point=14"):
-            unlock = 14
+            unlock, chosen = 14, True
         elif low in ("unlock13", "unlock=13", "unlock_point=13"):
-            unlock = 13
+            unlock, chosen = 13, True
         elif target is None and not is_open:
             if len(word) > MAX_NAME:
                 return i.CommandError("cmd_name_too_long", {"max": MAX_NAME})
@@ -95,7 +96,7 @@ def _challenge(words: list[str]) -> i.Intent | i.CommandError:
     if target is None and not is_open:
         return i.CommandError("cmd_challenge_who")
     try:
-        rules = Rules(unlock_point=unlock, strict_start_quarter=strict)
+        rules = Rules(unlock_point=unlock, strict_start_quarter=strict) if chosen else None
     except FevgaError:
         return i.CommandError("cmd_bad_option", {"option": "unlock"})
     return i.Challenge(None if is_open else target, length, rules)

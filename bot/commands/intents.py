@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from fevga import DEFAULT_RULES, Rules
+from fevga import Rules
 
 AI_LEVELS = ("easy", "medium", "hard")
 LANGUAGES = ("en", "el")
@@ -32,11 +32,12 @@ class ShowRules(Intent):
 
 @dataclass(frozen=True, slots=True)
 class Challenge(Intent):
-    """Challenge ``target`` (a mention or name the frontend resolves), or anyone when ``target`` is None."""
+    """Challenge ``target`` (a mention or name the frontend resolves), or anyone when ``target`` is None.
+    ``rules`` is None unless the player named a variant: then the place's default variants apply."""
 
     target: str | None
     length: int = 1
-    rules: Rules = DEFAULT_RULES
+    rules: Rules | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -69,7 +69,7 @@ class ChallengeMixin(SettingsMixin):
         commit = Commit().expect(keys.challenge(cid), 0)
         commit.put_versioned(keys.challenge(cid), 1, json.dumps(doc).encode())
         commit.hset(keys.channel_challenges(place), cid, f"{actor.user_id}|{opponent.user_id if opponent else ''}")
-        commit.zadd(keys.TIMERS, f"c:{cid}", now + self.challenge_ttl)
+        commit.zadd(keys.TIMERS, keys.timer("c", cid, place.platform), now + self.challenge_ttl)
         commit.publish(keys.place_events(place.platform, place.channel_id),
                        json.dumps({"challenge_id": cid, "kind": "challenge", "game_id": None, "version": 1,
                                    "platform": place.platform, "scope_id": place.scope_id,
@@ -122,7 +122,7 @@ class ChallengeMixin(SettingsMixin):
     def _drop_challenge(self, commit: Commit, cid: str, version: int, place: Place) -> None:
         commit.expect(keys.challenge(cid), version).delete(keys.challenge(cid))
         commit.hdel(keys.channel_challenges(place), cid)
-        commit.zrem(keys.TIMERS, f"c:{cid}")
+        commit.zrem(keys.TIMERS, keys.timer("c", cid, place.platform))
 
     async def accept(self, actor: PlayerRef, place: Place, challenge_id: str | None = None,
                      idem: str | None = None) -> Result:

@@ -174,7 +174,7 @@ class ServiceCore:
         commit = Commit(checks=list(change.extra.checks))
         commit.expect(keys.game(s.id), version)
         commit.put_versioned(keys.game(s.id), version + 1, encode(s))
-        member = f"g:{s.id}"
+        member = keys.timer("g", s.id, s.place.platform)
         due = self.next_timer(s)
         if due is None:
             commit.zrem(keys.TIMERS, member)

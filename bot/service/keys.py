@@ -9,6 +9,12 @@ PREFIX = "fevga"
 TIMERS = f"{PREFIX}:{{t}}:due"  # zset: timer member -> due time
 
 
+def timer(kind: str, ident: str, platform: str) -> str:
+    """A timer's member: ``c:<challenge>:<platform>`` or ``g:<game>:<platform>`` (ids have no ``:``), so an
+    instance serving one platform claims only that platform's timers."""
+    return f"{kind}:{ident}:{platform}"
+
+
 def game(gid: str) -> str:
     """The live session of a game (versioned, compressed JSON)."""
     return f"{PREFIX}:{{g:{gid}}}"

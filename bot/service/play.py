@@ -95,7 +95,8 @@ class PlayMixin(FlowMixin):
 
         return await self.game_command(actor, place, game_id, idem, apply, version=version)
 
-    async def undo(self, actor: PlayerRef, place: Place, game_id: str | None = None, idem: str | None = None) -> Result:
+    async def undo(self, actor: PlayerRef, place: Place, game_id: str | None = None, idem: str | None = None,
+                   version: int | None = None) -> Result:
         """Take back the last step of the play being built."""
 
         async def apply(s: Session, current: int, seat: int) -> Change | Result:
@@ -107,10 +108,10 @@ class PlayMixin(FlowMixin):
             s.pending.pop()
             return Change(kind="step")
 
-        return await self.game_command(actor, place, game_id, idem, apply)
+        return await self.game_command(actor, place, game_id, idem, apply, version=version)
 
     async def confirm(self, actor: PlayerRef, place: Place, game_id: str | None = None,
-                      idem: str | None = None) -> Result:
+                      idem: str | None = None, version: int | None = None) -> Result:
         """Play the steps built so far once they make a whole legal play."""
 
         async def apply(s: Session, current: int, seat: int) -> Change | Result:
@@ -135,7 +136,7 @@ class PlayMixin(FlowMixin):
             await self.rate(s, change)
             return change
 
-        return await self.game_command(actor, place, game_id, idem, apply)
+        return await self.game_command(actor, place, game_id, idem, apply, version=version)
 
     async def resign_prompt(self, actor: PlayerRef, place: Place, game_id: str | None = None) -> Result:
         """Ask before resigning: how many points it gives away, with a resign_confirm button."""
@@ -152,7 +153,7 @@ class PlayMixin(FlowMixin):
         return result
 
     async def resign(self, actor: PlayerRef, place: Place, whole_match: bool = False, game_id: str | None = None,
-                     idem: str | None = None) -> Result:
+                     idem: str | None = None, version: int | None = None) -> Result:
         """Give up the game (its points to the opponent: 2 while the resigner has borne off none) or the match."""
 
         async def apply(s: Session, current: int, seat: int) -> Change | Result:
@@ -168,7 +169,7 @@ class PlayMixin(FlowMixin):
             change.notify.append(s.players[seat ^ 1])
             return change
 
-        return await self.game_command(actor, place, game_id, idem, apply)
+        return await self.game_command(actor, place, game_id, idem, apply, version=version)
 
     async def abort(
         self, actor: PlayerRef, place: Place, game_id: str | None = None, idem: str | None = None

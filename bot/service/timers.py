@@ -28,11 +28,14 @@ BATCH = 100
 class TimerMixin(ChallengeMixin, PlayMixin):
     """tick / events."""
 
-    async def tick(self) -> list[Result]:
-        """Act on every due timer this instance manages to claim; the results are notices to post."""
+    async def tick(self, platform: str | None = None) -> list[Result]:
+        """Act on every due timer this instance manages to claim (only ``platform``'s, when given, so that
+        each frontend gets the notices of its own chats); the results are notices to post."""
         now = self.clock()
         out: list[Result] = []
         for member in await self.store.due(keys.TIMERS, now, BATCH):
+            if platform is not None and member.rpartition(":")[2] != platform:
+                continue
             if not await self.store.claim(keys.TIMERS, member, now, self.timer_lease):
                 continue
             try:
@@ -45,22 +48,23 @@ class TimerMixin(ChallengeMixin, PlayMixin):
         return out
 
     async def _fire(self, member: str, now: float) -> Result | None:
-        kind, _, ident = member.partition(":")
+        kind, _, rest = member.partition(":")
+        ident = rest.partition(":")[0]
         if kind == "c":
-            return await self._expire_challenge(ident, now)
+            return await self._expire_challenge(ident, now, member)
         if kind == "g":
-            return await self._game_timer(ident, now)
+            return await self._game_timer(ident, now, member)
         await self.store.commit(Commit().zrem(keys.TIMERS, member))
         return None
 
-    async def _expire_challenge(self, cid: str, now: float) -> Result | None:
+    async def _expire_challenge(self, cid: str, now: float, member: str) -> Result | None:
         version, doc = await self._load_challenge(cid)
         if doc is None:
-            await self.store.commit(Commit().zrem(keys.TIMERS, f"c:{cid}"))
+            await self.store.commit(Commit().zrem(keys.TIMERS, member))
             return None
         place = Place(*doc["place"])
         if now < doc["exp"]:
-            await self.store.commit(Commit().zadd(keys.TIMERS, f"c:{cid}", doc["exp"]))
+            await self.store.commit(Commit().zadd(keys.TIMERS, member, doc["exp"]))
             return None
         commit = Commit()
         self._drop_challenge(commit, cid, version, place)
@@ -70,16 +74,16 @@ class TimerMixin(ChallengeMixin, PlayMixin):
         return Result(ok=True, messages=[Msg("challenge_expired", {"player": challenger[2], "challenge_id": cid})],
                       to_notify=[PlayerRef(*challenger)], place=place)
 
-    async def _game_timer(self, gid: str, now: float) -> Result | None:
+    async def _game_timer(self, gid: str, now: float, member: str) -> Result | None:
         loaded, _ = await self._load(gid)
         s, version = loaded.session, loaded.version
         if s is None:
-            await self.store.commit(Commit().zrem(keys.TIMERS, f"g:{gid}"))
+            await self.store.commit(Commit().zrem(keys.TIMERS, member))
             return None
         due = self.next_timer(s)
         if due is None or now < due:
             commit = Commit().expect(keys.game(gid), version)
-            commit.zadd(keys.TIMERS, f"g:{gid}", due) if due is not None else commit.zrem(keys.TIMERS, f"g:{gid}")
+            commit.zadd(keys.TIMERS, member, due) if due is not None else commit.zrem(keys.TIMERS, member)
             await self.store.commit(commit)
             return None
         mover = s.game.turn

@@ -13,15 +13,13 @@ from tests.botkit import a_legal_play_text
 
 
 async def play_until_over(chat: ConsoleChat, core: BotCore, rng: random.Random) -> int:
-    moves = 0
-    for _ in range(400):
+    for moves in range(400):
         actor = await chat.actor()
         result = await core.service.board(actor, chat.place)
         view = result.view
         if view is None or view.status != "play":
             return moves
         await chat.command(a_legal_play_text(view, rng))
-        moves += 1
     raise AssertionError("the game did not end")
 
 

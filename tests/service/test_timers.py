@@ -106,3 +106,18 @@ def _url(store: Store) -> str:
     assert isinstance(store, RedisStore)
     kwargs = store.client.connection_pool.connection_kwargs
     return f"redis://{kwargs['host']}:{kwargs['port']}/0"
+
+
+async def test_each_platform_claims_only_its_own_timers(service: GameService, clock: FakeClock) -> None:
+    from bot.service import Place, PlayerRef
+
+    tg_alice, tg_bob = PlayerRef("telegram", "1", "alice"), PlayerRef("telegram", "2", "bob")
+    group = Place("telegram", "-100", "-100")
+    assert (await service.challenge(ALICE, HERE, BOB)).ok
+    assert (await service.challenge(tg_alice, group, tg_bob)).ok
+    clock.advance(601)
+    telegram = await service.tick("telegram")
+    assert [r.place for r in telegram] == [group]
+    discord = await service.tick("discord")
+    assert [r.place for r in discord] == [HERE]
+    assert await service.tick() == []

@@ -1,0 +1,157 @@
+"""Building and running the Discord bot: ``build_bot(core, settings)`` and ``run_discord(core, settings)``.
+
+A ``commands.Bot`` (an ``AutoShardedBot`` when DISCORD_SHARD_COUNT is set or Discord recommends more
+than one shard) with the ``/fevga`` group, persistent buttons, Greek command descriptions, the tick
+loop and the update follower. Commands are synced once, on the first READY.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.config import Settings
+
+from . import lines
+from .background import Background
+from .cog import FevgaCog
+from .command_text import CommandTranslator, text
+from .components import TokenButton, TokenSelect, orphan_token
+from .endpoints import point_discord_py, recommended_shards
+from .frontend import Frontend
+
+log = logging.getLogger(__name__)
+
+
+class FevgaBotMixin:
+    """What both bot classes share; ``build_bot`` sets the attributes before ``start``."""
+
+    frontend: Frontend
+    background: Background
+    sync_guild: int | None
+    commands_synced: asyncio.Event
+    _sync_started: bool
+
+    def _fevga_init(self, core: Any, tick_seconds: float, sync: bool, sync_guild: int | None) -> None:
+        client: discord.Client = self  # type: ignore[assignment]
+        self.frontend = Frontend(client, core)
+        self.background = Background(self.frontend, core, tick_seconds)
+        self.sync_guild = sync_guild
+        self.commands_synced = asyncio.Event()
+        self._sync_started = not sync
+        if not sync:
+            self.commands_synced.set()
+
+    async def setup_hook(self) -> None:
+        bot: commands.Bot = self  # type: ignore[assignment]
+        await bot.tree.set_translator(CommandTranslator())
+        await bot.add_cog(FevgaCog(self.frontend))
+        await bot.add_cog(self.background)
+        bot.add_dynamic_items(TokenButton, TokenSelect)
+
+    async def on_ready(self) -> None:
+        """Sync the command tree once per process (global, or to one guild for tests)."""
+        if self._sync_started:
+            return
+        self._sync_started = True
+        bot: commands.Bot = self  # type: ignore[assignment]
+        try:
+            if self.sync_guild is not None:
+                guild = discord.Object(self.sync_guild)
+                bot.tree.copy_global_to(guild=guild)
+                synced = await bot.tree.sync(guild=guild)
+            else:
+                synced = await bot.tree.sync()
+            log.info("synced %d application commands (guild %s)", len(synced), self.sync_guild)
+        except discord.HTTPException as exc:
+            log.error("syncing the application commands failed: HTTP %s, code %s", exc.status, exc.code)
+        finally:
+            self.commands_synced.set()
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Clicks on components no longer on their message still get the core's 'out of date' answer."""
+        token = orphan_token(interaction)
+        if token is not None:
+            await self.frontend.on_press(interaction, token)
+
+    async def on_command_error(self, ctx: commands.Context[Any], error: commands.CommandError) -> None:
+        """A prefix line discord.py cannot parse still goes to the core, which explains what to type."""
+        if ctx.interaction is None and isinstance(error, commands.CommandNotFound | commands.UserInputError):
+            await self.frontend.on_prefix(ctx.message, lines.prefix_line(ctx.message.content, ctx.prefix or ""))
+            return
+        original = getattr(error, "original", error)
+        log.error("command %s failed: %r", ctx.command, original)
+        if ctx.interaction is not None and not ctx.interaction.response.is_done():
+            await ctx.interaction.response.send_message(text("ui.failed"), ephemeral=True)
+
+
+class FevgaBot(FevgaBotMixin, commands.Bot):
+    """The bot in one gateway connection."""
+
+
+class ShardedFevgaBot(FevgaBotMixin, commands.AutoShardedBot):
+    """The bot over several gateway shards in this process."""
+
+
+AnyFevgaBot = FevgaBot | ShardedFevgaBot
+
+
+def intents_for(prefix_commands: bool) -> discord.Intents:
+    """Default intents, plus message content when prefix commands are on (a privileged intent)."""
+    intents = discord.Intents.default()
+    intents.message_content = prefix_commands
+    return intents
+
+
+def build_bot(
+    core: Any,
+    settings: Settings,
+    *,
+    sharded: bool | None = None,
+    prefix_commands: bool = True,
+    tick_seconds: float = 30.0,
+    sync: bool = True,
+    sync_guild: int | None = None,
+    **client_options: Any,
+) -> AnyFevgaBot:
+    """The bot, not started. ``sharded=None``: sharded exactly when DISCORD_SHARD_COUNT is set.
+
+    Prefix commands work when mentioning the bot even without the message-content intent.
+    ``client_options`` go to discord.py's client (e.g. ``guild_ready_timeout``).
+    """
+    shard_count = settings.discord_shard_count
+    options: dict[str, Any] = {
+        "command_prefix": commands.when_mentioned_or(settings.discord_command_prefix),
+        "intents": intents_for(prefix_commands),
+        "help_command": None,
+        "case_insensitive": True,
+        "allowed_mentions": discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False),
+        **client_options,
+    }
+    bot: AnyFevgaBot
+    if sharded or (sharded is None and shard_count is not None):
+        bot = ShardedFevgaBot(shard_count=shard_count, **options)
+    else:
+        bot = FevgaBot(**options)
+    bot._fevga_init(core, tick_seconds, sync, sync_guild)
+    return bot
+
+
+async def prepare_bot(core: Any, settings: Settings, **options: Any) -> AnyFevgaBot:
+    """Point discord.py at the configured endpoints and build the bot, sharded if Discord says so."""
+    await point_discord_py(settings)
+    sharded = settings.discord_shard_count is not None or await recommended_shards(settings) > 1
+    return build_bot(core, settings, sharded=sharded, **options)
+
+
+async def run_discord(core: Any, settings: Settings) -> None:
+    """Run the Discord frontend until cancelled (used by ``bot/__main__.py``); logs through our logging."""
+    if settings.discord_token is None:
+        raise ValueError("DISCORD_TOKEN is not set")
+    bot = await prepare_bot(core, settings)
+    async with bot:
+        await bot.start(settings.discord_token.get_secret_value())

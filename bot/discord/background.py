@@ -1,0 +1,73 @@
+"""The core's own events on Discord: timers every ``tick_seconds`` (``core.tick``) and board updates
+published by any instance (``core.updates``), each shown through the ``Frontend``."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from discord.ext import commands, tasks
+
+from .frontend import Frontend
+from .identity import PLATFORM
+
+log = logging.getLogger(__name__)
+RETRY_SECONDS = 5.0
+
+
+class Background(commands.Cog):
+    """Runs the tick loop and follows the update stream while the bot is connected."""
+
+    def __init__(self, frontend: Frontend, core: Any, tick_seconds: float = 30.0) -> None:
+        self.frontend = frontend
+        self.core = core
+        self.tick_loop.change_interval(seconds=tick_seconds)
+        self._follower: asyncio.Task[None] | None = None
+
+    async def cog_load(self) -> None:
+        self.tick_loop.start()
+        self._follower = asyncio.create_task(self.follow_updates(), name="fevga-discord-updates")
+
+    async def cog_unload(self) -> None:
+        self.tick_loop.cancel()
+        if self._follower is not None:
+            self._follower.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._follower
+            self._follower = None
+
+    async def tick_once(self) -> int:
+        """Act on the core's due timers once; returns how many notices were shown."""
+        notices = await self.core.tick()
+        for notice in notices:
+            await self.frontend.deliver_notice(notice)
+        return len(notices)
+
+    @tasks.loop(seconds=30.0)
+    async def tick_loop(self) -> None:
+        try:
+            await self.tick_once()
+        except Exception:  # a failed tick must not stop the loop: the next one retries
+            log.exception("a tick failed")
+
+    @tick_loop.before_loop
+    async def _until_ready(self) -> None:
+        await self.frontend.client.wait_until_ready()
+
+    async def follow_updates(self) -> None:
+        """Show every update for places of this bot; reconnects after errors."""
+        await self.frontend.client.wait_until_ready()
+        while True:
+            try:
+                async for notice in self.core.updates(PLATFORM):
+                    try:
+                        await self.frontend.deliver_notice(notice, may_post=False)
+                    except Exception:
+                        log.exception("showing an update in %s failed", notice.place)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the update stream failed; following it again in %s s", RETRY_SECONDS)
+            await asyncio.sleep(RETRY_SECONDS)

@@ -1,0 +1,197 @@
+"""The thin layer between Discord events and ``BotCore``: one command-language line or one button token
+in, the core's replies out, shown the Discord way. No game logic lives here.
+
+Slow core calls (drawing, the AI) are raced against ``DEFER_AFTER`` seconds: an answer within that time
+goes straight out, otherwise the interaction is deferred first so Discord's 3 s limit is never missed.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Iterable
+from typing import Any
+
+import discord
+
+from bot.commands.grammar import parse_command
+from bot.commands.intents import CommandError
+from bot.replies import Notice, Reply
+from bot.service.models import Place, PlayerRef
+
+from .answers import InteractionAnswer
+from .boards import Boards
+from .command_text import text
+from .identity import PLATFORM, discord_ids, interaction_place, is_admin, mention_map, place_of, player_of
+from .rendering import Outgoing, outgoing
+
+log = logging.getLogger(__name__)
+DEFER_AFTER = 1.5  # seconds; Discord drops an interaction not answered within 3 s of its creation
+CHECK_MARK = "\N{WHITE HEAVY CHECK MARK}"
+
+
+def command_of(line: str) -> str | None:
+    """The command-language word a line runs ('top', 'move', ...), or None if it does not parse."""
+    intent = parse_command(line)
+    return None if isinstance(intent, CommandError) else intent.name
+
+
+class Frontend:
+    """Runs commands, clicks and the core's own notices against one ``BotCore`` for one bot."""
+
+    def __init__(self, client: discord.Client, core: Any) -> None:
+        self.client = client
+        self.core = core
+        self.boards = Boards(client, core)
+
+    async def language(self, actor: PlayerRef | None, place: Place) -> str:
+        try:
+            return str(await self.core.language(actor, place))
+        except Exception:  # the language only picks widget texts; never fail a command over it
+            log.exception("reading the language failed")
+            return "en"
+
+    # ---- interactions -------------------------------------------------------------------------
+    async def on_slash(
+        self, interaction: discord.Interaction, line: str, users: Iterable[discord.abc.User] = ()
+    ) -> None:
+        """A slash command, already written as one command-language line."""
+        actor = player_of(interaction.user)
+        place = interaction_place(interaction)
+        call = self.core.handle_text(
+            actor,
+            place,
+            line,
+            idem=str(interaction.id),
+            mentions=mention_map(users),
+            is_admin=is_admin(interaction.user, interaction.channel),
+        )
+        await self._interact(interaction, actor, place, call, command_of(line))
+
+    async def on_press(self, interaction: discord.Interaction, token: str) -> None:
+        """A button or select option carrying a core token."""
+        actor = player_of(interaction.user)
+        place = interaction_place(interaction)
+        call = self.core.press(actor, place, token, idem=str(interaction.id))
+        await self._interact(interaction, actor, place, call, None)
+
+    async def _interact(
+        self,
+        interaction: discord.Interaction,
+        actor: PlayerRef,
+        place: Place,
+        call: Awaitable[list[Reply]],
+        command: str | None,
+    ) -> None:
+        lang = "en"
+        answer = InteractionAnswer(interaction, self.boards, lang, command)
+        task = asyncio.ensure_future(call)
+        try:
+            done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+            if not done:
+                await answer.defer()
+            replies = await task
+            answer.lang = await self.language(actor, place)
+            await answer.deliver(replies)
+        except Exception:
+            log.exception("interaction %s (%s) failed", interaction.id, command)
+            task.cancel()
+            await self._apologise(answer)
+
+    async def _apologise(self, answer: InteractionAnswer) -> None:
+        with contextlib.suppress(discord.HTTPException):
+            await answer.send(Outgoing(content=text("ui.failed", answer.lang)), ephemeral=True)
+            await answer.finish()
+
+    # ---- prefix commands --------------------------------------------------------------------
+    async def on_prefix(self, message: discord.Message, line: str) -> None:
+        """A prefix command (``!fevga challenge @bob 5``): the text after the prefix, as typed."""
+        actor = player_of(message.author)
+        place = place_of(message.channel, message.author)
+        command = command_of(line)
+        try:
+            async with message.channel.typing():
+                replies = await self.core.handle_text(
+                    actor,
+                    place,
+                    line,
+                    idem=str(message.id),
+                    mentions=mention_map(message.mentions),
+                    is_admin=is_admin(message.author, message.channel),
+                )
+            lang = await self.language(actor, place)
+            for reply in replies:
+                await self._answer_message(message, reply, lang, command)
+        except Exception:
+            log.exception("prefix command in message %s (%s) failed", message.id, command)
+            with contextlib.suppress(discord.HTTPException):
+                await message.reply(text("ui.failed"), mention_author=False)
+
+    async def _answer_message(self, message: discord.Message, reply: Reply, lang: str, command: str | None) -> None:
+        out = outgoing(reply, lang, command=command)
+        if not reply.game_id or reply.private or reply.error:
+            await message.reply(**out.send_kwargs(), mention_author=False)
+            return
+        ref = await self.boards.where(reply.game_id)
+        if ref is not None and command != "board" and await self.boards.edit_at(ref, reply, out) is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await message.add_reaction(CHECK_MARK)
+            return
+        posted = await self.boards.post_in(message.channel.id, reply, out)
+        await self.boards.retire(ref, keep=posted.id)
+
+    # ---- the core's own notices ---------------------------------------------------------------
+    def can_show(self, place: Place) -> bool:
+        """True for places of this bot: guilds it is in (its shards), DMs on the instance owning shard 0."""
+        if place.platform != PLATFORM:
+            return False
+        if place.scope_id.startswith("dm:"):
+            shard_ids = getattr(self.client, "shard_ids", None) or [self.client.shard_id or 0]
+            return 0 in shard_ids
+        return place.scope_id.isdigit() and self.client.get_guild(int(place.scope_id)) is not None
+
+    async def deliver_notice(self, notice: Notice, *, may_post: bool = True) -> None:
+        """Show a timer's or another instance's notice: boards edited in place, texts posted, DMs sent.
+
+        ``may_post=False`` (the update stream) only edits boards that exist: the instance that started
+        a game posts its first board, and an update racing that post must not make a second one.
+        """
+        reply = notice.reply
+        if not self.can_show(notice.place) or not notice.place.channel_id.isdigit():
+            return
+        if reply.game_id and self.boards.is_stale(reply):
+            return
+        lang = await self.language(None, notice.place)
+        out = outgoing(reply, lang)
+        try:
+            if reply.game_id:
+                await self.boards.show(reply, out, int(notice.place.channel_id), may_post=may_post)
+            elif may_post:
+                await self.client.get_partial_messageable(int(notice.place.channel_id)).send(**out.send_kwargs())
+        except discord.HTTPException as exc:
+            log.warning("a notice for %s could not be shown (HTTP %s)", notice.place, exc.status)
+        for user_id in discord_ids(notice.direct_to) if may_post else ():
+            await self._direct(user_id, outgoing(reply, lang))
+
+    async def _direct(self, user_id: int, out: Outgoing) -> None:
+        try:
+            user = self.client.get_user(user_id) or await self.client.fetch_user(user_id)
+            await user.send(**out.send_kwargs())
+        except discord.HTTPException as exc:  # DMs closed, unknown user: the channel notice still stands
+            log.info("no direct message to user %s (HTTP %s)", user_id, exc.status)
+
+    # ---- autocomplete -------------------------------------------------------------------------
+    async def play_choices(self, interaction: discord.Interaction, current: str) -> list[str]:
+        """Legal plays for the player's game here that start with what was typed (at most 25)."""
+        suggest = getattr(self.core, "suggest_plays", None)  # optional in the core
+        if suggest is None:
+            return []
+        actor = player_of(interaction.user)
+        place = interaction_place(interaction)
+        try:
+            plays = await asyncio.wait_for(suggest(actor, place, current), DEFER_AFTER)
+        except Exception:  # autocomplete is a convenience: no suggestions rather than an error
+            log.exception("play suggestions failed")
+            return []
+        return [p for p in plays if 0 < len(p) <= 100][:25]

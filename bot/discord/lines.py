@@ -1,0 +1,75 @@
+"""Slash-command options written back as one line of the command language (``bot/commands/grammar.py``).
+
+The core reads every chat the same way, so ``/fevga challenge user:@bob points:5`` is simply
+``challenge <@bob_id> 5``. These helpers are pure, so they are tested without Discord.
+"""
+
+from __future__ import annotations
+
+import re
+
+_SPACES = re.compile(r"\s+")
+
+
+def _join(*words: object) -> str:
+    return " ".join(str(w) for w in words if w is not None and str(w) != "")
+
+
+def one_line(text: str) -> str:
+    """Collapse whitespace (slash string options may hold newlines)."""
+    return _SPACES.sub(" ", text).strip()
+
+
+def challenge_line(user_id: int | None, points: int | None, unlock: int | None, strict: bool | None) -> str:
+    """``challenge <@id>|open [points] [unlock=14] [strict]``."""
+    target = f"<@{user_id}>" if user_id is not None else "open"
+    return _join(
+        "challenge",
+        target,
+        points,
+        f"unlock={unlock}" if unlock not in (None, 13) else None,
+        "strict" if strict else None,
+    )
+
+
+def with_id_line(command: str, challenge_id: str | None) -> str:
+    """``accept``/``decline``/``cancel`` with an optional challenge id (one word)."""
+    word = one_line(challenge_id or "").split(" ")[0]
+    return _join(command, word)
+
+
+def play_ai_line(level: str | None, points: int | None) -> str:
+    """``play ai [level] [points]``."""
+    return _join("play ai", level, points)
+
+
+def move_line(play: str) -> str:
+    """``move <play>``; an empty play stays ``move`` so the core explains what to type."""
+    return _join("move", one_line(play))
+
+
+def resign_line(whole_match: bool | None) -> str:
+    return "resign match" if whole_match else "resign"
+
+
+def top_line(scope: str | None, count: int | None) -> str:
+    """``top [global] [count]``."""
+    return _join("top", "global" if scope == "global" else None, count)
+
+
+def stats_line(user_id: int | None) -> str:
+    return _join("stats", f"<@{user_id}>" if user_id is not None else None)
+
+
+def settings_line(name: str | None, value: str | None) -> str:
+    """``settings`` lists them; ``settings name value`` changes one (the core checks both)."""
+    return _join("settings", one_line(name or "").replace(" ", "_"), one_line(value or "").replace(" ", "_"))
+
+
+def help_line(topic: str | None) -> str:
+    return _join("help", topic)
+
+
+def prefix_line(content: str, prefix: str) -> str:
+    """What follows the prefix in a prefix-command message, on one line."""
+    return one_line(content[len(prefix) :] if content.startswith(prefix) else content)
