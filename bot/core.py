@@ -38,6 +38,11 @@ def usernames_key(platform: str) -> str:
     return f"fevga:{{n:{platform}}}:names"
 
 
+def board_game_key(platform_ref: str) -> str:
+    """The game shown in a board message."""
+    return f"fevga:{{m:{platform_ref}}}:game"
+
+
 def board_ref_key(game_id: str) -> str:
     """Where a game's board message is (same hash tag as the game, for Redis Cluster)."""
     return f"fevga:{{g:{game_id}}}:board"
@@ -202,7 +207,14 @@ class BotCore:
 
     async def remember_board_message(self, game_id: str, platform_ref: str) -> None:
         """Where the board of ``game_id`` is shown (``"channel:message"``), for every instance."""
-        await self.store.commit(Commit().put(board_ref_key(game_id), platform_ref.encode(), BOARD_REF_TTL))
+        commit = Commit().put(board_ref_key(game_id), platform_ref.encode(), BOARD_REF_TTL)
+        commit.put(board_game_key(platform_ref), game_id.encode(), BOARD_REF_TTL)
+        await self.store.commit(commit)
+
+    async def game_for_board_message(self, platform_ref: str) -> str | None:
+        """The game whose board is the message ``platform_ref`` (replies to a board move in it)."""
+        raw = (await self.store.read([("get", board_game_key(platform_ref))]))[0]
+        return raw.decode() if isinstance(raw, bytes) else raw
 
     async def board_message(self, game_id: str) -> str | None:
         raw = (await self.store.read([("get", board_ref_key(game_id))]))[0]

@@ -15,6 +15,7 @@ from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, CallbackQueryHandler, MessageHandler, filters
 
 from bot.config import Settings
+from bot.core import BotCore
 from bot.logging_setup import get_logger
 
 from .background import Background
@@ -43,7 +44,7 @@ class RateLimits:
 class Frontend:
     """The parts of the Telegram frontend kept in ``application.bot_data["fevga"]``."""
 
-    core: Any
+    core: BotCore
     delivery: Delivery
     handlers: Handlers
     background: Background
@@ -93,7 +94,7 @@ async def _post_shutdown(application: Application[Any, Any, Any, Any, Any, Any])
 
 
 def build_application(
-    core: Any,
+    core: BotCore,
     settings: Settings,
     *,
     rate_limits: RateLimits | None = None,
@@ -165,7 +166,7 @@ async def stop_application(application: Application[Any, Any, Any, Any, Any, Any
     await application.shutdown()
 
 
-async def run_telegram(core: Any, settings: Settings) -> None:
+async def run_telegram(core: BotCore, settings: Settings) -> None:
     """Run the Telegram frontend until cancelled (for bot/__main__.py)."""
     application = build_application(core, settings)
     await start_application(application, settings)

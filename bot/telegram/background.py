@@ -5,14 +5,13 @@ made through another instance) to this bot's chats."""
 from __future__ import annotations
 
 import asyncio
-import inspect
 from dataclasses import replace
-from typing import Any
 
 from telegram import Bot
 from telegram.error import Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
+from bot.core import BotCore
 from bot.logging_setup import get_logger
 from bot.replies import Notice
 
@@ -26,17 +25,10 @@ log = get_logger(__name__)
 _RETRY_SECONDS = (1.0, 60.0)  # first and longest pause before listening again when the event stream broke
 
 
-def _takes_platform(method: Any) -> bool:
-    try:
-        return "platform" in inspect.signature(method).parameters
-    except (TypeError, ValueError):
-        return False
-
-
 class Background:
     """The tick job and the update pump of one Application."""
 
-    def __init__(self, core: Any, delivery: Delivery, chats: ChatQueue) -> None:
+    def __init__(self, core: BotCore, delivery: Delivery, chats: ChatQueue) -> None:
         self.core = core
         self.delivery = delivery
         self.chats = chats  # shared with the handlers: an event waits until the chat's update is handled
@@ -72,10 +64,8 @@ class Background:
     async def tick(self, context: ContextTypes.DEFAULT_TYPE) -> None:
         """The repeating job: let the core act on due timers and post what it says."""
         try:
-            if _takes_platform(self.core.tick):  # only this platform's timers (others go to their frontend)
-                notices: list[Notice] = await self.core.tick(platform=PLATFORM)
-            else:
-                notices = await self.core.tick()
+            # only this platform's timers: the others' notices belong to their own frontends
+            notices: list[Notice] = await self.core.tick(platform=PLATFORM)
         except Exception:
             log.exception("telegram_tick_failed")
             return

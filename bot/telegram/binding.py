@@ -13,11 +13,6 @@ from bot.service.models import PlayerRef
 from .keyboards import CALLBACK_DATA_MAX
 
 _MARK = "~"
-# Shown when someone presses a button bound to another player; the core may offer "button_not_yours".
-FOREIGN_BUTTON = {
-    "en": "This button is for {player}.",
-    "el": "Αυτό το κουμπί είναι για τον/την {player}.",
-}
 
 
 def bind(reply: Reply, owner: PlayerRef) -> Reply:

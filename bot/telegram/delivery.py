@@ -13,6 +13,7 @@ from typing import Any
 from telegram import Bot, InputMediaPhoto, Message, ReplyParameters
 from telegram.error import BadRequest, Forbidden, TelegramError
 
+from bot.core import BotCore
 from bot.logging_setup import get_logger
 from bot.replies import Reply
 
@@ -65,7 +66,7 @@ class Delivery:
     """Sends replies; keeps, per game, a lock (edits of one board never interleave), the newest version
     shown (an older board never overwrites a newer one) and which message shows it."""
 
-    def __init__(self, core: Any) -> None:
+    def __init__(self, core: BotCore) -> None:
         self.core = core
         self._locks: OrderedDict[str, asyncio.Lock] = OrderedDict()
         self._shown: OrderedDict[str, tuple[int, str]] = OrderedDict()  # game -> (version, fingerprint)
@@ -110,11 +111,8 @@ class Delivery:
         found = self._games_by_ref.get(ref)
         if found is not None:
             return found
-        lookup = getattr(self.core, "game_for_board_message", None)
-        if lookup is None:
-            return None
         try:
-            game = await lookup(ref)
+            game = await self.core.game_for_board_message(ref)
         except Exception:
             log.warning("telegram_board_lookup_failed", exc_info=True)
             return None

@@ -12,11 +12,12 @@ from telegram import CallbackQuery, Chat, Message, Update, User
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from bot.core import BotCore
 from bot.logging_setup import get_logger
 from bot.replies import Reply
 from bot.service.models import Place, PlayerRef
 
-from .binding import FOREIGN_BUTTON, bind, unbind
+from .binding import bind, unbind
 from .delivery import Delivery
 from .identity import Directory, place_of, player_of
 from .lines import CommandLine, board_reply_ref, command_line
@@ -37,7 +38,7 @@ FALLBACK_ERROR = {
 class Handlers:
     """The frontend's reactions to Telegram updates, around one core and one Delivery."""
 
-    def __init__(self, core: Any, delivery: Delivery, chats: ChatQueue) -> None:
+    def __init__(self, core: BotCore, delivery: Delivery, chats: ChatQueue) -> None:
         self.core = core
         self.delivery = delivery
         self.directory = Directory(core)
@@ -185,10 +186,7 @@ class Handlers:
         for entity in getattr(message, "entities", None) or ():
             if entity.user is not None and str(entity.user.id) == owner:
                 name = entity.user.first_name
-        text = self.core.t("button_not_yours", lang, player=name)
-        if isinstance(text, str) and text and text != "button_not_yours":
-            return text
-        return FOREIGN_BUTTON.get(lang, FOREIGN_BUTTON["en"]).format(player=name)
+        return self.core.t("button_not_yours", lang, player=name)
 
     async def _retire_pressed(self, message: Message, replies: list[Reply]) -> None:
         """A challenge message whose button did its job loses its keyboard (boards keep theirs)."""

@@ -3,10 +3,9 @@ and "@username"s are resolved to the user ids the bot has seen."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from telegram import Chat, User
 
+from bot.core import BotCore
 from bot.logging_setup import get_logger
 from bot.service.models import Place, PlayerRef
 
@@ -57,7 +56,7 @@ class Directory:
     too when it offers one (``remember_username`` / ``player_by_username``), so that every instance knows
     the same names."""
 
-    def __init__(self, core: Any) -> None:
+    def __init__(self, core: BotCore) -> None:
         self.core = core
         self._known: dict[str, PlayerRef] = {}
 
@@ -76,12 +75,10 @@ class Directory:
         if len(self._known) >= _DIRECTORY_LIMIT:
             self._known.pop(next(iter(self._known)))
         self._known[key] = player
-        store = getattr(self.core, "remember_username", None)
-        if store is not None:
-            try:
-                await store(PLATFORM, key, player)
-            except Exception:
-                log.warning("telegram_username_not_stored", exc_info=True)
+        try:
+            await self.core.remember_username(PLATFORM, key, player)
+        except Exception:  # the directory is a convenience: a failure must not stop the command
+            log.warning("telegram_username_not_stored", exc_info=True)
 
     async def lookup(self, username: str) -> PlayerRef | None:
         """The player behind "@username", or None for a user the bot has never seen (Telegram tells bots
@@ -90,11 +87,8 @@ class Directory:
         found = self._known.get(key)
         if found is not None:
             return found
-        fetch = getattr(self.core, "player_by_username", None)
-        if fetch is None:
-            return None
         try:
-            stored = await fetch(PLATFORM, key)
+            stored = await self.core.player_by_username(PLATFORM, key)
         except Exception:
             log.warning("telegram_username_lookup_failed", exc_info=True)
             return None
