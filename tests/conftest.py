@@ -1,6 +1,20 @@
-"""Shared pytest configuration."""
+"""Shared pytest configuration and the real redis-server that the Redis tests share."""
 
+from collections.abc import Iterator
+
+import pytest
 from hypothesis import HealthCheck, settings
+
+from bot.storage import LocalRedis
 
 settings.register_profile("default", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("default")
+
+
+@pytest.fixture(scope="session")
+def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalRedis]:
+    """One real redis-server (AOF on) on a free loopback port for the whole session; tests flush it."""
+    server = LocalRedis(tmp_path_factory.mktemp("redis"))
+    server.start()
+    yield server
+    server.stop()

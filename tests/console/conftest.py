@@ -1,22 +1,14 @@
-"""A real redis-server for the core and terminal-chat tests."""
+"""A core on the shared real redis-server, for the terminal-chat tests."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 
 import pytest
 
 from bot.core import BotCore
 from bot.service.ai import RandomAI
 from bot.storage import LocalRedis, RedisStore
-
-
-@pytest.fixture(scope="session")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalRedis]:
-    server = LocalRedis(tmp_path_factory.mktemp("redis-console"))
-    server.start()
-    yield server
-    server.stop()
 
 
 @pytest.fixture

@@ -26,15 +26,6 @@ class FakeClock:
         self.now += seconds
 
 
-@pytest.fixture(scope="session")
-def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalRedis]:
-    """One redis-server for the whole test session (each test flushes it)."""
-    server = LocalRedis(tmp_path_factory.mktemp("redis"))
-    server.start()
-    yield server
-    server.stop()
-
-
 @pytest.fixture
 def fresh_redis(tmp_path: Path) -> Iterator[LocalRedis]:
     """A redis-server of its own, on its own data folder, that the test may stop and restart."""
