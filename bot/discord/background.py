@@ -4,7 +4,6 @@ published by any instance (``core.updates``), each shown through the ``Frontend`
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 from typing import Any
 
@@ -15,6 +14,8 @@ from .identity import PLATFORM
 
 log = logging.getLogger(__name__)
 RETRY_SECONDS = 5.0
+STOP_SECONDS = 0.5
+STOP_ATTEMPTS = 6
 
 
 class Background(commands.Cog):
@@ -32,11 +33,16 @@ class Background(commands.Cog):
 
     async def cog_unload(self) -> None:
         self.tick_loop.cancel()
-        if self._follower is not None:
-            self._follower.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._follower
-            self._follower = None
+        follower, self._follower = self._follower, None
+        if follower is not None:
+            # A cancellation can be swallowed inside the Redis subscription's read (the task then waits
+            # for the next message forever), so it is repeated until the follower has really stopped.
+            for _ in range(STOP_ATTEMPTS):
+                follower.cancel()
+                done, _ = await asyncio.wait({follower}, timeout=STOP_SECONDS)
+                if done:
+                    return
+            log.warning("the update stream did not stop after %d cancellations", STOP_ATTEMPTS)
 
     async def tick_once(self) -> int:
         """Act on the core's due timers once; returns how many notices were shown."""

@@ -98,7 +98,7 @@ class InteractionRoutes:
         if bad := invalid(message_problems(body, call.files, creating=True)):
             return bad
         original = self.fake.stored_messages.get(rec.original_message_id or 0)
-        if original is not None and original.loading and not rec.followup_ids:
+        if original is not None and original.loading and not original.deleted and not rec.followup_ids:
             self.fake.apply_edit(original, body, call.files)  # first follow-up replaces "thinking..."
             msg = original
             await self.fake.announce("MESSAGE_UPDATE", msg)
