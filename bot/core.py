@@ -24,6 +24,7 @@ from bot.replay import replay_reply
 from bot.replies import Notice, Reply
 from bot.service import GameService, Place, PlayerRef, Result
 from bot.storage import Commit, LocalRedis, Store, open_store
+from fevga import DEFAULT_RULES, Position, Rules, format_play, legal_plays
 
 if TYPE_CHECKING:
     from bot.config import Settings
@@ -204,6 +205,23 @@ class BotCore:
     async def has_game(self, place: Place, player: PlayerRef) -> bool:
         result = await self.service.board(player, place)
         return result.ok and result.view is not None and result.view.status == "play"
+
+    async def suggest_plays(self, actor: PlayerRef, place: Place, typed: str = "", limit: int = 25) -> list[str]:
+        """The actor's legal plays (as he would type them) in his game here, those starting with ``typed``;
+        empty when it is not his turn. For autocomplete."""
+        result = await self.service.board(actor, place)
+        view = result.view
+        if not result.ok or view is None or view.status != "play" or view.dice is None:
+            return []
+        if not view.players[view.turn].same(actor):
+            return []
+        position = Position.from_id(view.position_id)
+        if view.turn == 1:
+            position = position.flip()
+        rules = Rules.from_dict(view.rules) if view.rules else DEFAULT_RULES
+        texts = [format_play(p) for p in legal_plays(position, view.dice, rules) if not p.is_pass]
+        start = typed.strip().lower()
+        return [t for t in texts if t.startswith(start)][:limit]
 
     async def remember_board_message(self, game_id: str, platform_ref: str) -> None:
         """Where the board of ``game_id`` is shown (``"channel:message"``), for every instance."""

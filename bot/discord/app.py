@@ -15,6 +15,7 @@ import discord
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.core import BotCore
 
 from . import lines
 from .background import Background
@@ -36,7 +37,7 @@ class FevgaBotMixin:
     commands_synced: asyncio.Event
     _sync_started: bool
 
-    def _fevga_init(self, core: Any, tick_seconds: float, sync: bool, sync_guild: int | None) -> None:
+    def _fevga_init(self, core: BotCore, tick_seconds: float, sync: bool, sync_guild: int | None) -> None:
         client: discord.Client = self  # type: ignore[assignment]
         self.frontend = Frontend(client, core)
         self.background = Background(self.frontend, core, tick_seconds)
@@ -108,7 +109,7 @@ def intents_for(prefix_commands: bool) -> discord.Intents:
 
 
 def build_bot(
-    core: Any,
+    core: BotCore,
     settings: Settings,
     *,
     sharded: bool | None = None,
@@ -141,14 +142,14 @@ def build_bot(
     return bot
 
 
-async def prepare_bot(core: Any, settings: Settings, **options: Any) -> AnyFevgaBot:
+async def prepare_bot(core: BotCore, settings: Settings, **options: Any) -> AnyFevgaBot:
     """Point discord.py at the configured endpoints and build the bot, sharded if Discord says so."""
     await point_discord_py(settings)
     sharded = settings.discord_shard_count is not None or await recommended_shards(settings) > 1
     return build_bot(core, settings, sharded=sharded, **options)
 
 
-async def run_discord(core: Any, settings: Settings) -> None:
+async def run_discord(core: BotCore, settings: Settings) -> None:
     """Run the Discord frontend until cancelled (used by ``bot/__main__.py``); logs through our logging."""
     if settings.discord_token is None:
         raise ValueError("DISCORD_TOKEN is not set")

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import Any
 
 from discord.ext import commands, tasks
+
+from bot.core import BotCore
 
 from .frontend import Frontend
 from .identity import PLATFORM
@@ -21,7 +22,7 @@ STOP_ATTEMPTS = 6
 class Background(commands.Cog):
     """Runs the tick loop and follows the update stream while the bot is connected."""
 
-    def __init__(self, frontend: Frontend, core: Any, tick_seconds: float = 30.0) -> None:
+    def __init__(self, frontend: Frontend, core: BotCore, tick_seconds: float = 30.0) -> None:
         self.frontend = frontend
         self.core = core
         self.tick_loop.change_interval(seconds=tick_seconds)
@@ -46,7 +47,7 @@ class Background(commands.Cog):
 
     async def tick_once(self) -> int:
         """Act on the core's due timers once; returns how many notices were shown."""
-        notices = await self.core.tick()
+        notices = await self.core.tick(PLATFORM)
         for notice in notices:
             await self.frontend.deliver_notice(notice)
         return len(notices)

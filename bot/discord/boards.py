@@ -6,10 +6,10 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Any
 
 import discord
 
+from bot.core import BotCore
 from bot.replies import Reply
 
 from .identity import split_ref
@@ -27,7 +27,7 @@ def looks_like_board(message: discord.Message | None) -> bool:
 class Boards:
     """Board messages of the games this bot shows, keyed by game id through ``core.board_message``."""
 
-    def __init__(self, client: discord.Client, core: Any) -> None:
+    def __init__(self, client: discord.Client, core: BotCore) -> None:
         self.client = client
         self.core = core
         self.shown: dict[str, int] = {}  # game id -> newest version this instance has drawn
@@ -79,16 +79,26 @@ class Boards:
         await self.remember(reply, message)
         return message
 
-    async def show(self, reply: Reply, out: Outgoing, channel_id: int, *, may_post: bool) -> None:
-        """Draw a board the core announced: edit it where it is; else post it in ``channel_id`` if allowed."""
+    async def show(self, reply: Reply, out: Outgoing, channel_id: int, *, may_post: bool) -> discord.Message | None:
+        """Draw a board the core announced: edit it where it is; else post it in ``channel_id`` if allowed.
+        Returns the board message, or None when nothing was drawn (stale, or not ours to post)."""
         async with self.lock(reply.game_id or ""):
             if self.is_stale(reply):
-                return
+                return None
             ref = await self.where(reply.game_id or "")
-            if ref is not None and await self.edit_at(ref, reply, out) is not None:
-                return
+            if ref is not None and (edited := await self.edit_at(ref, reply, out)) is not None:
+                return edited
             if may_post:
-                await self.post_in(channel_id, reply, out)
+                return await self.post_in(channel_id, reply, out)
+            return None
+
+    async def url(self, game_id: str, guild_id: int | None) -> str | None:
+        """Link to the game's board message, if one is remembered."""
+        ref = await self.where(game_id)
+        if ref is None:
+            return None
+        guild = str(guild_id) if guild_id is not None else "@me"
+        return f"https://discord.com/channels/{guild}/{ref[0]}/{ref[1]}"
 
     async def retire(self, ref: tuple[int, int] | None, keep: int | None = None) -> None:
         """Take the buttons off an old board message (the game moved to a new one)."""

@@ -11,12 +11,12 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Iterable
-from typing import Any
 
 import discord
 
 from bot.commands.grammar import parse_command
 from bot.commands.intents import CommandError
+from bot.core import BotCore
 from bot.replies import Notice, Reply
 from bot.service.models import Place, PlayerRef
 
@@ -24,23 +24,26 @@ from .answers import InteractionAnswer
 from .boards import Boards
 from .command_text import text
 from .identity import PLATFORM, discord_ids, interaction_place, is_admin, mention_map, place_of, player_of
-from .rendering import Outgoing, outgoing
+from .rendering import Outgoing, direct_message, outgoing, ping_message
 
 log = logging.getLogger(__name__)
 DEFER_AFTER = 1.5  # seconds; Discord drops an interaction not answered within 3 s of its creation
 CHECK_MARK = "\N{WHITE HEAVY CHECK MARK}"
+INTENT_WORDS = {"showboard": "board", "showrules": "rules", "playai": "play"}  # intent class -> command word
 
 
 def command_of(line: str) -> str | None:
     """The command-language word a line runs ('top', 'move', ...), or None if it does not parse."""
     intent = parse_command(line)
-    return None if isinstance(intent, CommandError) else intent.name
+    if isinstance(intent, CommandError):
+        return None
+    return INTENT_WORDS.get(intent.name, intent.name)
 
 
 class Frontend:
     """Runs commands, clicks and the core's own notices against one ``BotCore`` for one bot."""
 
-    def __init__(self, client: discord.Client, core: Any) -> None:
+    def __init__(self, client: discord.Client, core: BotCore) -> None:
         self.client = client
         self.core = core
         self.boards = Boards(client, core)
@@ -84,15 +87,15 @@ class Frontend:
         call: Awaitable[list[Reply]],
         command: str | None,
     ) -> None:
-        lang = "en"
-        answer = InteractionAnswer(interaction, self.boards, lang, command)
+        answer = InteractionAnswer(interaction, self.boards, "en", command)
         task = asyncio.ensure_future(call)
+        lang = asyncio.ensure_future(self.language(actor, place))  # read meanwhile: widget texts only
         try:
             done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
             if not done:
                 await answer.defer()
             replies = await task
-            answer.lang = await self.language(actor, place)
+            answer.lang = await (self.language(actor, place) if command == "lang" else lang)
             await answer.deliver(replies)
         except Exception:
             log.exception("interaction %s (%s) failed", interaction.id, command)
@@ -160,19 +163,30 @@ class Frontend:
         reply = notice.reply
         if not self.can_show(notice.place) or not notice.place.channel_id.isdigit():
             return
-        if reply.game_id and self.boards.is_stale(reply):
+        if reply.game_id and not may_post and self.boards.is_stale(reply):
             return
         lang = await self.language(None, notice.place)
         out = outgoing(reply, lang)
+        channel_id = int(notice.place.channel_id)
+        board_url: str | None = None
         try:
             if reply.game_id:
-                await self.boards.show(reply, out, int(notice.place.channel_id), may_post=may_post)
+                board = await self.boards.show(reply, out, channel_id, may_post=may_post)
+                if board is not None:
+                    board_url = board.jump_url
+                elif may_post:  # already drawn from the update stream: still ping and link to it
+                    scope = notice.place.scope_id
+                    board_url = await self.boards.url(reply.game_id, int(scope) if scope.isdigit() else None)
+                if board_url is not None and may_post and reply.mention:  # a reminder: edits do not ping
+                    await self.client.get_partial_messageable(channel_id).send(
+                        **ping_message(reply, board_url).send_kwargs()
+                    )
             elif may_post:
-                await self.client.get_partial_messageable(int(notice.place.channel_id)).send(**out.send_kwargs())
+                await self.client.get_partial_messageable(channel_id).send(**out.send_kwargs())
         except discord.HTTPException as exc:
             log.warning("a notice for %s could not be shown (HTTP %s)", notice.place, exc.status)
         for user_id in discord_ids(notice.direct_to) if may_post else ():
-            await self._direct(user_id, outgoing(reply, lang))
+            await self._direct(user_id, direct_message(reply, board_url))
 
     async def _direct(self, user_id: int, out: Outgoing) -> None:
         try:
@@ -184,13 +198,10 @@ class Frontend:
     # ---- autocomplete -------------------------------------------------------------------------
     async def play_choices(self, interaction: discord.Interaction, current: str) -> list[str]:
         """Legal plays for the player's game here that start with what was typed (at most 25)."""
-        suggest = getattr(self.core, "suggest_plays", None)  # optional in the core
-        if suggest is None:
-            return []
         actor = player_of(interaction.user)
         place = interaction_place(interaction)
         try:
-            plays = await asyncio.wait_for(suggest(actor, place, current), DEFER_AFTER)
+            plays = await asyncio.wait_for(self.core.suggest_plays(actor, place, current), DEFER_AFTER)
         except Exception:  # autocomplete is a convenience: no suggestions rather than an error
             log.exception("play suggestions failed")
             return []

@@ -136,3 +136,21 @@ def outgoing(reply: Reply, lang: str = "en", *, command: str | None = None) -> O
     if reply.game_id and not reply.error:
         return board_message(reply, lang)
     return text_message(reply, lang, as_embed=command in EMBED_COMMANDS and not reply.error)
+
+
+def ping_message(reply: Reply, board_url: str | None) -> Outgoing:
+    """A short message pinging ``reply.mention`` about a board that was edited (edits do not notify)."""
+    prefix, ids = _mention_prefix(reply)
+    first = reply.text.strip().partition("\n")[0]
+    body = " ".join(p for p in (prefix, first) if p)
+    if board_url:
+        body = f"{clip(body, MAX_CONTENT - len(board_url) - 1)}\n{board_url}"
+    return Outgoing(content=clip(body, MAX_CONTENT) or "…", mention_ids=ids)
+
+
+def direct_message(reply: Reply, board_url: str | None) -> Outgoing:
+    """What a player is sent privately (a reminder): the text and a link to the board, no buttons."""
+    body = reply.text.strip() or (reply.caption or "")
+    if board_url:
+        body = f"{clip(body, MAX_CONTENT - len(board_url) - 1)}\n{board_url}"
+    return Outgoing(content=clip(body, MAX_CONTENT) or "…")

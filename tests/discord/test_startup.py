@@ -1,0 +1,117 @@
+"""Start-up: endpoints from the settings, the synced /fevga tree with Greek descriptions, sharding."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from typing import Any
+
+import discord.gateway
+import discord.http
+import pytest
+from discord.ext import commands
+
+from bot.commands.grammar import COMMANDS
+from bot.config import DEFAULT_DISCORD_API_BASE_URL, Settings
+from bot.discord import FevgaBot, ShardedFevgaBot, build_bot, prepare_bot, run_discord
+from bot.discord.endpoints import point_discord_py, recommended_shards
+from tests.fakes.discord_server import FakeDiscord, running_bot
+
+from .conftest import BotFactory, World, settings_for
+
+pytestmark = pytest.mark.timeout(60)
+EXPECTED = sorted(COMMANDS)
+
+
+async def test_commands_synced_with_options_and_greek_descriptions(
+    fake: FakeDiscord, start_bot: BotFactory, core: Any, world: World
+) -> None:
+    async with start_bot(core):
+        (group,) = fake.commands()
+        assert group["name"] == "fevga" and group["description_localizations"]["el"] == "Παίξε Φεύγα (τάβλι)"
+        subs = {o["name"]: o for o in group["options"]}
+        assert sorted(subs) == EXPECTED and all(o["type"] == 1 for o in subs.values())
+        challenge = {o["name"]: o for o in subs["challenge"]["options"]}
+        assert [(n, o["type"], o.get("required", False)) for n, o in challenge.items()] == [
+            ("user", 6, False),
+            ("points", 4, False),
+            ("unlock", 4, False),
+            ("strict", 5, False),
+        ]
+        assert (challenge["points"]["min_value"], challenge["points"]["max_value"]) == (1, 25)
+        assert [c["value"] for c in challenge["unlock"]["choices"]] == [13, 14]
+        assert challenge["user"]["description_localizations"]["el"].startswith("Ποιον")
+        move = subs["move"]["options"][0]
+        assert (move["name"], move["type"], move["required"], move["autocomplete"]) == ("play", 3, True, True)
+        assert all(1 <= len(o["description"]) <= 100 for o in subs.values())
+        assert all(1 <= len(o["description_localizations"]["el"]) <= 100 for o in subs.values())
+
+
+def _urls() -> tuple[str, object]:
+    return discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY
+
+
+async def test_endpoints_follow_the_settings_and_are_restored(fake: FakeDiscord) -> None:
+    before = _urls()
+    official = await point_discord_py(Settings(_env_file=None))  # type: ignore[call-arg]
+    assert _urls() == before
+    official()
+    assert discord.http.Route.BASE == DEFAULT_DISCORD_API_BASE_URL
+    # No gateway URL: the stand-in API is asked for it.
+    restore = await point_discord_py(Settings(_env_file=None, discord_api_base_url=fake.api_base + "/"))  # type: ignore[call-arg]
+    try:
+        api, gateway = _urls()
+        assert (api, str(gateway)) == (fake.api_base, fake.gateway_url)
+    finally:
+        restore()
+    assert _urls() == before
+
+
+async def test_shard_count_setting_gives_an_auto_sharded_bot(fake: FakeDiscord, core: Any) -> None:
+    plain = build_bot(core, settings_for(fake))
+    assert type(plain) is FevgaBot and plain.intents.message_content
+    sharded = build_bot(core, settings_for(fake, discord_shard_count=3), prefix_commands=False)
+    assert isinstance(sharded, ShardedFevgaBot) and isinstance(sharded, commands.AutoShardedBot)
+    assert sharded.shard_count == 3 and not sharded.intents.message_content
+    assert await recommended_shards(settings_for(fake)) == 1
+
+
+async def test_discord_recommending_shards_starts_a_sharded_bot(core: Any) -> None:
+    before = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+    async with FakeDiscord(shard_count=2) as fake:
+        guild = await fake.add_guild()
+        channel = await fake.add_channel(guild, "general")
+        member = await fake.add_member(guild, "alice")
+        bot = await prepare_bot(core, settings_for(fake), guild_ready_timeout=0.05)
+        try:
+            assert isinstance(bot, ShardedFevgaBot)
+            bot.before_identify_hook = _no_wait  # type: ignore[method-assign]
+            async with running_bot(bot, fake.token):
+                await fake.wait_until_connected(2)
+                await bot.commands_synced.wait()
+                assert bot.shard_count == 2
+                handle = await fake.slash_command(member, channel, "fevga help")
+                answer = await handle.original()
+                assert answer.content or answer.embeds
+        finally:
+            discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = before
+
+
+async def _no_wait(shard_id: int | None, *, initial: bool = False) -> None:
+    """The fake has no identify rate limit: no 5 s pause between shards."""
+
+
+async def test_run_discord_serves_until_cancelled(fake: FakeDiscord, core: Any, world: World) -> None:
+    before = _urls()
+    task = asyncio.create_task(run_discord(core, settings_for(fake)))
+    try:
+        await fake.wait_until_connected(1)
+        await fake.wait_for(lambda: fake.commands() or None)  # synced on READY
+        handle = await fake.slash_command(world.carol, world.general, "fevga rules")
+        assert (await handle.original()).content or (await handle.original()).embeds
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = before
+    await fake.wait_for(lambda: not fake.bot_sessions() or None)
