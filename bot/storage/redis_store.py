@@ -170,8 +170,9 @@ class RedisStore(Store):
 
         async def messages() -> AsyncIterator[bytes]:
             try:
-                async for message in pubsub.listen():
-                    if message.get("type") in ("message", "pmessage"):
+                while True:  # get_message with a timeout, not listen(): a cancel then always gets through
+                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                    if message is not None and message.get("type") in ("message", "pmessage"):
                         yield message["data"]
             finally:
                 await pubsub.aclose()
