@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from collections.abc import Coroutine
 from typing import Any
@@ -54,6 +55,9 @@ async def serve(settings: Settings) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     """Load settings (a bad value stops here with a message naming the variable), then serve."""
+    # The AI's matrices are tiny: BLAS threads only cost time (numpy is imported later, with the AI).
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
     try:
         settings = load_settings()
     except ConfigError as exc:

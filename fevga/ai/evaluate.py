@@ -1,0 +1,40 @@
+"""Neural evaluation of plays: the mover's equity (expected points) of each play's afterstate."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from fevga import Play, Position
+
+from .encoding import FloatArray, encode_afterstates
+from .network import Network, equity
+
+CHECKERS = 15
+
+
+def terminal_points(result: Position) -> float | None:
+    """Points the mover wins if ``result`` ends the game (2 for mars), else None."""
+    if result.me_off >= CHECKERS:
+        return 2.0 if result.opp_off == 0 else 1.0
+    return None
+
+
+def afterstate_outputs(net: Network, results: Sequence[Position]) -> tuple[FloatArray, FloatArray]:
+    """(inputs, outputs) for the opponent on roll after each result; outputs are his estimates."""
+    x = encode_afterstates(results)
+    return x, net.forward(x)
+
+
+def play_equities(net: Network, plays: Sequence[Play]) -> FloatArray:
+    """The mover's equity after each play (0-ply): minus the opponent's equity on roll, or the
+    points won when the play ends the game."""
+    results = [p.result for p in plays]
+    _, out = afterstate_outputs(net, results)
+    eq = -equity(out)
+    for k, r in enumerate(results):
+        points = terminal_points(r)
+        if points is not None:
+            eq[k] = points
+    return np.asarray(eq, dtype=np.float64)

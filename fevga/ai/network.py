@@ -1,0 +1,112 @@
+"""A small numpy network: inputs -> sigmoid hidden layer -> 3 sigmoid outputs, for the player on
+roll: P(win), P(win with mars), P(lose to mars). Equity = expected points for the player on roll.
+
+Weights live in an ``.npz`` file (arrays plus a JSON ``meta`` string); the trained one ships as
+``fevga/ai/weights.npz`` and loads without network.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+from numpy.typing import NDArray
+
+from .encoding import N_INPUTS
+
+FloatArray = NDArray[np.float64]
+WEIGHTS_PATH = Path(__file__).with_name("weights.npz")
+
+
+def sigmoid(x: FloatArray) -> FloatArray:
+    return 1.0 / (1.0 + np.exp(-np.clip(x, -40.0, 40.0)))
+
+
+def equity(outputs: FloatArray) -> FloatArray:
+    """Expected points for the player on roll from (n, 3) outputs: win, win-mars, lose-mars."""
+    win = outputs[:, 0]
+    wm = np.minimum(outputs[:, 1], win)
+    lm = np.minimum(outputs[:, 2], 1.0 - win)
+    return 2.0 * win - 1.0 + wm - lm
+
+
+def flip_outputs(outputs: FloatArray) -> FloatArray:
+    """The same estimates from the other player's side: (1 - win, lose-mars, win-mars)."""
+    return np.stack([1.0 - outputs[:, 0], outputs[:, 2], outputs[:, 1]], axis=1)
+
+
+class Network:
+    """Weights and the forward/backward passes (plain gradient steps on squared error)."""
+
+    def __init__(self, hidden: int = 80, seed: int = 0, n_inputs: int = N_INPUTS) -> None:
+        rng = np.random.default_rng(seed)
+        self.w1 = rng.uniform(-0.1, 0.1, size=(hidden, n_inputs))
+        self.b1 = np.zeros(hidden)
+        self.w2 = rng.uniform(-0.1, 0.1, size=(3, hidden))
+        self.b2 = np.zeros(3)
+        self.meta: dict[str, Any] = {}
+
+    @property
+    def hidden(self) -> int:
+        return int(self.w1.shape[0])
+
+    def forward(self, x: FloatArray) -> FloatArray:
+        """Outputs (n, 3) for inputs (n, N_INPUTS)."""
+        h = sigmoid(x @ self.w1.T + self.b1)
+        return sigmoid(h @ self.w2.T + self.b2)
+
+    def train_batch(self, x: FloatArray, targets: FloatArray, lr: float) -> float:
+        """One gradient step moving outputs for ``x`` toward ``targets`` (summed over rows);
+        returns the mean squared error before the step."""
+        h = sigmoid(x @ self.w1.T + self.b1)
+        y = sigmoid(h @ self.w2.T + self.b2)
+        err = targets - y
+        d_out = err * y * (1.0 - y)
+        d_hid = (d_out @ self.w2) * h * (1.0 - h)
+        self.w2 += lr * (d_out.T @ h)
+        self.b2 += lr * d_out.sum(axis=0)
+        self.w1 += lr * (d_hid.T @ x)
+        self.b1 += lr * d_hid.sum(axis=0)
+        return float((err * err).mean())
+
+    # --- files -------------------------------------------------------------------------------
+    def save(self, path: Path | str) -> None:
+        """Write the weights and metadata to ``path`` (atomically, so a checkpoint is never half written)."""
+        path = Path(path)
+        tmp = path.with_name(path.name + ".tmp.npz")
+        np.savez_compressed(
+            tmp,
+            w1=self.w1,
+            b1=self.b1,
+            w2=self.w2,
+            b2=self.b2,
+            meta=np.array(json.dumps(self.meta)),
+        )
+        tmp.replace(path)
+
+    @classmethod
+    def load(cls, path: Path | str = WEIGHTS_PATH) -> Network:
+        """Read weights written by :meth:`save` (no pickles)."""
+        with np.load(Path(path), allow_pickle=False) as data:
+            net = cls.__new__(cls)
+            net.w1 = data["w1"].astype(np.float64)
+            net.b1 = data["b1"].astype(np.float64)
+            net.w2 = data["w2"].astype(np.float64)
+            net.b2 = data["b2"].astype(np.float64)
+            net.meta = json.loads(str(data["meta"])) if "meta" in data.files else {}
+        if net.w1.shape[1] != N_INPUTS:
+            raise ValueError(f"{path}: weights expect {net.w1.shape[1]} inputs, the encoding has {N_INPUTS}")
+        return net
+
+
+_DEFAULT: Network | None = None
+
+
+def default_network() -> Network:
+    """The shipped network, loaded once (FileNotFoundError if the package has no weights)."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = Network.load(WEIGHTS_PATH)
+    return _DEFAULT

@@ -1,0 +1,144 @@
+"""The neural player: 0-ply (static evaluation of each play's afterstate), 1-ply (average over the
+opponent's 21 rolls of his best reply) and 2-ply (also over our next roll), with move filtering:
+deeper plies only look at the plays the shallower one ranks near the top.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from fevga import Play, Position, Rules, legal_plays
+
+from .encoding import FloatArray
+from .evaluate import afterstate_outputs, play_equities, terminal_points
+from .network import Network, default_network, equity
+
+ROLLS: list[tuple[tuple[int, int], float]] = [
+    ((a, b), (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7)
+]
+_ROLL_WEIGHTS = np.array([w for _, w in ROLLS])
+
+
+def one_ply(
+    net: Network, plays: Sequence[Play], rules: Rules, max_work: int | None = None, min_plays: int = 2
+) -> FloatArray:
+    """The mover's equity after each play when the opponent answers each roll with his 0-ply best.
+
+    With ``max_work``, plays are searched in the given order until the opponent's replies
+    generated so far exceed it (at least ``min_plays`` plays are searched); the rest get NaN. The budget
+    counts replies, not seconds, so the choice is the same on any machine.
+    """
+    eq = np.full(len(plays), np.nan)
+    work = 0
+    for k, play in enumerate(plays):
+        if max_work is not None and k >= min_plays and work > max_work:
+            break
+        points = terminal_points(play.result)
+        if points is not None:
+            eq[k] = points
+            continue
+        value, replies = _reply_value(net, play.result.flip(), rules)
+        eq[k] = -value
+        work += replies
+    return eq
+
+
+def _reply_value(net: Network, position: Position, rules: Rules) -> tuple[float, int]:
+    """(expected 0-ply equity of the player on roll over the 21 rolls, number of replies judged)."""
+    results: list[Position] = []
+    owners: list[int] = []
+    for r, (dice, _) in enumerate(ROLLS):
+        for play in legal_plays(position, dice, rules):
+            results.append(play.result)
+            owners.append(r)
+    _, out = afterstate_outputs(net, results)
+    eq = -equity(out)
+    for k, result in enumerate(results):
+        points = terminal_points(result)
+        if points is not None:
+            eq[k] = points
+    best = np.full(len(ROLLS), -9.0)
+    np.maximum.at(best, np.asarray(owners), eq)
+    return float(best @ _ROLL_WEIGHTS), len(results)
+
+
+def two_ply(net: Network, plays: Sequence[Play], rules: Rules) -> FloatArray:
+    """Like :func:`one_ply`, but the opponent's reply to each roll is then judged by our 1-ply
+    answer (our expected best 0-ply play over our 21 rolls)."""
+    eq = np.empty(len(plays))
+    for k, play in enumerate(plays):
+        points = terminal_points(play.result)
+        if points is not None:
+            eq[k] = points
+            continue
+        opp_pos = play.result.flip()
+        total = 0.0
+        for dice, w in ROLLS:
+            replies = legal_plays(opp_pos, dice, rules)
+            reply_eq = play_equities(net, replies)
+            best = replies[int(np.argmax(reply_eq))]
+            end = terminal_points(best.result)
+            if end is not None:
+                total -= w * end
+                continue
+            total += w * _reply_value(net, best.result.flip(), rules)[0]
+        eq[k] = total
+    return eq
+
+
+class NeuralPlayer:
+    """Plays the best play by the network at ``ply`` 0, 1 or 2, with move filtering: 1-ply looks
+    at the ``keep1`` best 0-ply plays that are within ``margin`` of the best (best first, until
+    ``max_work`` opponent replies have been judged, but at least two), and always at least the
+    ``widen`` best (for hints); 2-ply at the ``keep2`` best 1-ply plays."""
+
+    def __init__(
+        self,
+        net: Network | None = None,
+        ply: int = 1,
+        keep1: int = 8,
+        margin: float = 0.16,
+        keep2: int = 2,
+        max_work: int | None = 3000,
+        widen: int = 1,
+        name: str | None = None,
+    ) -> None:
+        self.net = net if net is not None else default_network()
+        self.ply = ply
+        self.keep1 = keep1
+        self.margin = margin
+        self.keep2 = keep2
+        self.max_work = max_work
+        self.widen = widen
+        self.name = name or f"neural-{ply}ply"
+
+    def rank(self, position: Position, dice: tuple[int, int], rules: Rules) -> list[tuple[Play, float]]:
+        """All legal plays, best first, with equities; plays searched deeper come first, since
+        their equities are the better estimates."""
+        plays = legal_plays(position, dice, rules)
+        eq0 = play_equities(self.net, plays)
+        order = [int(i) for i in np.argsort(-eq0, kind="stable")]
+        ranked = [(plays[i], float(eq0[i])) for i in order]
+        if self.ply == 0 or len(plays) == 1:
+            return ranked
+        top = eq0[order[0]]
+        cut = [
+            i
+            for n, i in enumerate(order)
+            if n < max(self.keep1, self.widen) and (n < self.widen or eq0[i] >= top - self.margin)
+        ]
+        eq1 = one_ply(self.net, [plays[i] for i in cut], rules, self.max_work, max(2, self.widen))
+        searched = [(plays[i], float(e)) for i, e in zip(cut, eq1, strict=True) if not np.isnan(e)]
+        deep = sorted(searched, key=lambda t: -t[1])
+        if self.ply >= 2 and len(deep) > 1:
+            head = deep[: self.keep2]
+            eq2 = two_ply(self.net, [p for p, _ in head], rules)
+            head = sorted(((p, float(e)) for (p, _), e in zip(head, eq2, strict=True)), key=lambda t: -t[1])
+            deep = head + deep[self.keep2 :]
+        seen = {p for p, _ in deep}
+        return deep + [(p, e) for p, e in ranked if p not in seen]
+
+    def choose(self, position: Position, dice: tuple[int, int], rules: Rules) -> Play:
+        return self.rank(position, dice, rules)[0][0]

@@ -1,0 +1,153 @@
+"""Train the network by TD(λ) self-play: ``python -m fevga.ai.train --games 40000``.
+
+Each game is played by the network against itself at 0-ply (dice from a seed derived from the
+run's seed and the game number, so runs are reproducible and resumable). After each game every
+position (seen by the player on roll) is moved toward its λ-return, computed backwards from the
+final result through the network's own estimates of the following positions (the offline
+λ-return form of TD(λ)). Checkpoints hold the weights, the number of games played and the
+evaluation curve; ``--resume`` continues from one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from fevga import DEFAULT_RULES, Position, Rules, legal_plays
+
+from .arena import duplicate_match
+from .encoding import FloatArray, encode
+from .evaluate import afterstate_outputs, terminal_points
+from .network import Network, equity, flip_outputs
+from .players import heuristic_player
+from .search import NeuralPlayer
+
+MAX_TURNS = 2000
+
+
+def self_play_game(net: Network, seed: int, rules: Rules = DEFAULT_RULES) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Play one 0-ply self-play game; return (inputs of each position on roll, the network's
+    estimate of the *next* position from its own mover's side, the final result for the last mover)."""
+    rng = random.Random(seed)
+    position = Position.start()
+    rows: list[FloatArray] = [encode([position])[0]]
+    next_values: list[FloatArray] = []
+    for _ in range(MAX_TURNS):
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        plays = legal_plays(position, dice, rules)
+        x, out = afterstate_outputs(net, [p.result for p in plays])
+        eq = -equity(out)
+        final = None
+        for k, p in enumerate(plays):
+            points = terminal_points(p.result)
+            if points is not None:
+                eq[k] = points + 10.0  # a game-ending play is always best
+                final = k
+        k = int(np.argmax(eq))
+        if final is not None and k == final:
+            result = plays[k].result
+            z = np.array([1.0, 1.0 if result.opp_off == 0 else 0.0, 0.0])
+            return np.array(rows), np.array(next_values).reshape(-1, 3), z
+        rows.append(x[k])
+        next_values.append(out[k])
+        position = plays[k].result.flip()
+    raise RuntimeError(f"self-play game {seed} did not end")
+
+
+def lambda_returns(next_values: FloatArray, z: FloatArray, lam: float) -> FloatArray:
+    """Targets for positions 0..T-1: G_{T-1} = z; G_t = (1-λ) flip(V_{t+1}) + λ flip(G_{t+1})."""
+    t_count = next_values.shape[0] + 1
+    targets = np.empty((t_count, 3))
+    targets[-1] = z
+    flipped_v = flip_outputs(next_values) if len(next_values) else next_values
+    for t in range(t_count - 2, -1, -1):
+        g = targets[t + 1]
+        flipped_g = np.array([1.0 - g[0], g[2], g[1]])
+        targets[t] = (1.0 - lam) * flipped_v[t] + lam * flipped_g
+    return targets
+
+
+def evaluate(net: Network, games: int, seed: int) -> dict[str, float]:
+    """Duplicate-dice match of the network at 0-ply against the heuristic player."""
+    stats = duplicate_match(NeuralPlayer(net, ply=0), heuristic_player(), games, seed=seed)
+    lo, hi = stats.wilson()
+    return {"games": stats.games, "win": stats.win_rate, "lo": lo, "hi": hi, "ppg": stats.ppg}
+
+
+def learning_rate(args: argparse.Namespace, game: int) -> float:
+    frac = min(game / max(args.games, 1), 1.0)
+    return float(args.lr + (args.lr_final - args.lr) * frac)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m fevga.ai.train", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("--games", type=int, default=40000, help="self-play games in total")
+    parser.add_argument("--hidden", type=int, default=80, help="hidden units")
+    parser.add_argument("--lr", type=float, default=0.1, help="learning rate at the start")
+    parser.add_argument("--lr-final", type=float, default=0.02, help="learning rate at the end (linear decay)")
+    parser.add_argument("--lam", type=float, default=0.7, help="TD(λ) trace decay")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--out", type=Path, default=Path("/tmp/fevga-train/checkpoint.npz"))
+    parser.add_argument("--every", type=int, default=2000, help="checkpoint and evaluate every N games")
+    parser.add_argument("--eval-games", type=int, default=100, help="games per evaluation vs heuristic")
+    parser.add_argument("--resume", action="store_true", help="continue from --out if it exists")
+    parser.add_argument("--no-progress", action="store_true")
+    args = parser.parse_args(argv)
+
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    if args.resume and args.out.exists():
+        net = Network.load(args.out)
+        print(f"resuming from {args.out} at game {net.meta.get('games', 0)}", flush=True)
+    else:
+        net = Network(hidden=args.hidden, seed=args.seed)
+        net.meta = {"games": 0, "seconds": 0.0, "curve": []}
+    settings: dict[str, Any] = {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()}
+    net.meta["settings"] = settings
+    start_game = int(net.meta.get("games", 0))
+    seconds = float(net.meta.get("seconds", 0.0))
+
+    bar: Any = None
+    if not args.no_progress:
+        try:
+            from tqdm import tqdm
+
+            bar = tqdm(total=args.games, initial=start_game, unit="game", file=sys.stderr, mininterval=5.0)
+        except ImportError:  # tqdm is optional: fall back to the periodic log lines
+            bar = None
+    t0 = time.perf_counter()
+    mse_sum = 0.0
+    for game in range(start_game, args.games):
+        rows, next_values, z = self_play_game(net, args.seed * 1_000_003 + game)
+        targets = lambda_returns(next_values, z, args.lam)
+        mse_sum += net.train_batch(rows, targets, learning_rate(args, game))
+        done = game + 1
+        if bar is not None:
+            bar.update(1)
+        if done % args.every == 0 or done == args.games:
+            elapsed = seconds + time.perf_counter() - t0
+            point: dict[str, Any] = {"games": done, "seconds": round(elapsed, 1), "mse": mse_sum / args.every}
+            mse_sum = 0.0
+            if args.eval_games > 0:
+                point["vs_heuristic_0ply"] = evaluate(net, args.eval_games, seed=90_000 + done)
+            net.meta["games"] = done
+            net.meta["seconds"] = elapsed
+            net.meta["curve"].append(point)
+            net.save(args.out)
+            net.save(args.out.with_name(f"{args.out.stem}-{done}.npz"))
+            print(json.dumps(point), flush=True)
+    if bar is not None:
+        bar.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
