@@ -68,6 +68,10 @@ def main(argv: list[str] | None = None) -> int:
         asyncio.run(serve(settings))
     except KeyboardInterrupt:
         return 130
+    except (RuntimeError, OSError, ConnectionError) as exc:  # e.g. Redis unreachable, redis-server failed
+        get_logger("fevga.main").debug("start-up failed", exc_info=True)
+        print(f"fevga-bot: could not start: {exc}", file=sys.stderr)
+        return 1
     return 0
 
 

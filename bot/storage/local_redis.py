@@ -28,7 +28,7 @@ class LocalRedis:
     """One redis-server process serving ``data_dir`` (AOF on) at 127.0.0.1:``port``; restartable."""
 
     def __init__(self, data_dir: str | Path, port: int | None = None, executable: str | None = None) -> None:
-        self.data_dir = Path(data_dir)
+        self.data_dir = Path(data_dir).resolve()  # redis-server changes into --dir: relative paths break
         self.port = port or free_port()
         self.executable = executable or redis_server_path() or "redis-server"
         self.process: subprocess.Popen[bytes] | None = None

@@ -79,3 +79,16 @@ async def test_via_reads_an_index_and_its_target_together(any_store: Store) -> N
     await any_store.commit(Commit().hset("idx", "u1", "abc").put("pre:abc:suf", b"payload"))
     got = await any_store.read([("via", "idx", "u1", "pre:", ":suf"), ("via", "idx", "nobody", "pre:", ":suf")])
     assert got == [["abc", b"payload"], [None, None]]
+
+
+def test_local_redis_accepts_a_relative_data_folder(tmp_path, monkeypatch) -> None:
+    from bot.storage import LocalRedis
+
+    monkeypatch.chdir(tmp_path)
+    server = LocalRedis("data/redis")  # redis-server changes into its --dir: paths must be absolute
+    server.start()
+    try:
+        assert server.data_dir == tmp_path / "data" / "redis"
+        assert (tmp_path / "data" / "redis" / "redis.log").exists()
+    finally:
+        server.stop()
