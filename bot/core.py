@@ -22,7 +22,7 @@ from bot.i18n import translate
 from bot.presenter import present
 from bot.replay import replay_reply
 from bot.replies import Notice, Reply
-from bot.service import GameService, Place, PlayerRef, Result
+from bot.service import GameService, Place, PlayerRef, Result, keys
 from bot.storage import Commit, LocalRedis, Store, open_store
 from fevga import DEFAULT_RULES, Position, Rules, format_play, legal_plays
 
@@ -32,21 +32,6 @@ if TYPE_CHECKING:
 READY = True
 BOARD_REF_TTL = 60 * 60 * 24 * 30
 log = logging.getLogger("fevga.core")
-
-
-def usernames_key(platform: str) -> str:
-    """Hash: lower-case username -> [user id, display name]."""
-    return f"fevga:{{n:{platform}}}:names"
-
-
-def board_game_key(platform_ref: str) -> str:
-    """The game shown in a board message."""
-    return f"fevga:{{m:{platform_ref}}}:game"
-
-
-def board_ref_key(game_id: str) -> str:
-    """Where a game's board message is (same hash tag as the game, for Redis Cluster)."""
-    return f"fevga:{{g:{game_id}}}:board"
 
 
 class BotCore:
@@ -225,17 +210,17 @@ class BotCore:
 
     async def remember_board_message(self, game_id: str, platform_ref: str) -> None:
         """Where the board of ``game_id`` is shown (``"channel:message"``), for every instance."""
-        commit = Commit().put(board_ref_key(game_id), platform_ref.encode(), BOARD_REF_TTL)
-        commit.put(board_game_key(platform_ref), game_id.encode(), BOARD_REF_TTL)
+        commit = Commit().put(keys.board_ref(game_id), platform_ref.encode(), BOARD_REF_TTL)
+        commit.put(keys.board_game(platform_ref), game_id.encode(), BOARD_REF_TTL)
         await self.store.commit(commit)
 
     async def game_for_board_message(self, platform_ref: str) -> str | None:
         """The game whose board is the message ``platform_ref`` (replies to a board move in it)."""
-        raw = (await self.store.read([("get", board_game_key(platform_ref))]))[0]
+        raw = (await self.store.read([("get", keys.board_game(platform_ref))]))[0]
         return raw.decode() if isinstance(raw, bytes) else raw
 
     async def board_message(self, game_id: str) -> str | None:
-        raw = (await self.store.read([("get", board_ref_key(game_id))]))[0]
+        raw = (await self.store.read([("get", keys.board_ref(game_id))]))[0]
         return raw.decode() if isinstance(raw, bytes) else raw
 
     async def remember_username(self, platform: str, username: str, player: PlayerRef) -> None:
@@ -243,10 +228,10 @@ class BotCore:
         name = username.lstrip("@").lower()
         if name and len(name) <= 64:
             value = json.dumps([player.user_id, player.name])
-            await self.store.commit(Commit().hset(usernames_key(platform), name, value))
+            await self.store.commit(Commit().hset(keys.usernames(platform), name, value))
 
     async def player_by_username(self, platform: str, username: str) -> PlayerRef | None:
-        raw = (await self.store.read([("hget", usernames_key(platform), username.lstrip("@").lower())]))[0]
+        raw = (await self.store.read([("hget", keys.usernames(platform), username.lstrip("@").lower())]))[0]
         try:
             user_id, name = json.loads(raw)
         except (TypeError, ValueError):

@@ -124,6 +124,22 @@ class ChallengeMixin(SettingsMixin):
         commit.hdel(keys.channel_challenges(place), cid)
         commit.zrem(keys.TIMERS, keys.timer("c", cid, place.platform))
 
+    async def _challenge_here(
+        self, actor: PlayerRef, place: Place, challenge_id: str | None, role: str, open_ok: bool = True
+    ) -> tuple[str, int, dict[str, Any], PlayerRef, PlayerRef | None] | Result:
+        """The challenge the actor means in this channel: (id, version, doc, challenger, target), or an error."""
+        cid, err = await self._find_challenge(actor, place, challenge_id, role, open_ok=open_ok)
+        if err is not None or cid is None:
+            return err or Result.error("no_challenge")
+        version, doc = await self._load_challenge(cid)
+        if doc is None:
+            return Result.error("corrupt_challenge" if version < 0 else "no_challenge")
+        challenger, target = _ref(doc["from"]), _ref(doc["to"])
+        assert challenger is not None
+        if doc["place"][0] != place.platform or doc["place"][2] != place.channel_id:
+            return Result.error("wrong_place")
+        return cid, version, doc, challenger, target
+
     async def accept(self, actor: PlayerRef, place: Place, challenge_id: str | None = None,
                      idem: str | None = None) -> Result:
         """Take a challenge addressed to the actor, or an open one: the game starts at once."""
@@ -131,16 +147,10 @@ class ChallengeMixin(SettingsMixin):
         if cached is not None:
             return cached
         for _ in range(self.max_retries):
-            cid, err = await self._find_challenge(actor, place, challenge_id, "to")
-            if err is not None or cid is None:
-                return err or Result.error("no_challenge")
-            version, doc = await self._load_challenge(cid)
-            if doc is None:
-                return Result.error("corrupt_challenge" if version < 0 else "no_challenge")
-            challenger, target = _ref(doc["from"]), _ref(doc["to"])
-            assert challenger is not None
-            if Place(*doc["place"]).channel_id != place.channel_id or doc["place"][0] != place.platform:
-                return Result.error("wrong_place")
+            found = await self._challenge_here(actor, place, challenge_id, "to")
+            if isinstance(found, Result):
+                return found
+            cid, version, doc, challenger, target = found
             if challenger.same(actor):
                 return Result.error("own_challenge")
             if target is not None and not target.same(actor):
@@ -228,16 +238,10 @@ class ChallengeMixin(SettingsMixin):
         cached, _ = await self._cached_or(actor, idem, [])
         if cached is not None:
             return cached
-        cid, err = await self._find_challenge(actor, place, challenge_id, role, open_ok=False)
-        if err is not None or cid is None:
-            return err or Result.error("no_challenge")
-        version, doc = await self._load_challenge(cid)
-        if doc is None:
-            return Result.error("corrupt_challenge" if version < 0 else "no_challenge")
-        challenger, target = _ref(doc["from"]), _ref(doc["to"])
-        assert challenger is not None
-        if doc["place"][2] != place.channel_id:
-            return Result.error("wrong_place")
+        found = await self._challenge_here(actor, place, challenge_id, role, open_ok=False)
+        if isinstance(found, Result):
+            return found
+        cid, version, _doc, challenger, target = found
         if role == "from" and not challenger.same(actor):
             return Result.error("not_your_challenge")
         if role == "to" and (target is None or not target.same(actor)):

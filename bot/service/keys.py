@@ -86,3 +86,18 @@ def place_events(platform: str, channel_id: str) -> str:
 
 def game_events(gid: str) -> str:
     return f"{PREFIX}:ev:g:{gid}"
+
+
+def usernames(platform: str) -> str:
+    """Hash: lower-case username -> [user id, display name] (Telegram mentions carry no id)."""
+    return f"{PREFIX}:{{n:{platform}}}:names"
+
+
+def board_game(platform_ref: str) -> str:
+    """The game shown in a board message (``channel:message``)."""
+    return f"{PREFIX}:{{m:{platform_ref}}}:game"
+
+
+def board_ref(gid: str) -> str:
+    """Where a game's board message is (same hash tag as the game, for Redis Cluster)."""
+    return f"{PREFIX}:{{g:{gid}}}:board"
