@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 from PIL import Image
 
-from tests.fakes.discord_server import FakeChannel, FakeDiscord, FakeGuild, FakeMember, point_discord_py_at, running_bot
+from tests.fakes.discord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, point_discord_py_at, running_bot
 
 pytestmark = pytest.mark.timeout(30)
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"

@@ -33,8 +33,8 @@ from telegram.ext import (
     filters,
 )
 
+from tests.fakes.telegram import ApiError, FakeMessage, FakeTelegram
 from tests.fakes.telegram.markup import apply_parse_mode
-from tests.fakes.telegram_server import ApiError, FakeMessage, FakeTelegram
 
 RED, BLUE = (200, 30, 30), (30, 30, 200)
 

@@ -17,7 +17,7 @@ from bot.core import BotCore
 from bot.discord import AnyFevgaBot, build_bot
 from bot.discord.endpoints import point_discord_py
 from bot.storage import LocalRedis
-from tests.fakes.discord_server import FakeChannel, FakeDiscord, FakeGuild, FakeMember, running_bot
+from tests.fakes.discord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, running_bot
 
 
 @pytest.fixture

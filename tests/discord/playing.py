@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.service.models import Place, PlayerRef
 from fevga import Position, Rules, format_play, legal_plays
-from tests.fakes.discord_server import FakeChannel, FakeDiscord, FakeMember, InteractionHandle, StoredMessage
+from tests.fakes.discord import FakeChannel, FakeDiscord, FakeMember, InteractionHandle, StoredMessage
 
 # Move-entry components, in the order a player here prefers them.
 STEP_PREFIXES = ("fv:confirm:", "fvs:play:", "fvs:step:", "fv:die:", "fvs:from:")

@@ -8,8 +8,8 @@ from typing import Any
 import discord
 import pytest
 
+from tests.fakes.discord import FakeChannel, FakeDiscord, StoredMessage
 from tests.fakes.discord.models import snowflake
-from tests.fakes.discord_server import FakeChannel, FakeDiscord, StoredMessage
 
 from .conftest import World
 from .playing import remembered_board, step_ids

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.fakes.discord_server import FakeDiscord, StoredMessage
+from tests.fakes.discord import FakeDiscord, StoredMessage
 
 from .conftest import World
 from .playing import play_out_by_buttons, play_out_by_slash, remembered_board, step_ids

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.fakes.discord_server import FakeDiscord, FakeMember, InteractionHandle, StoredMessage
+from tests.fakes.discord import FakeDiscord, FakeMember, InteractionHandle, StoredMessage
 
 from .conftest import BotFactory, World, make_core
 from .playing import pick, step_ids, take_turn_by_buttons, use

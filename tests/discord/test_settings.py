@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.fakes.discord_server import FakeDiscord
+from tests.fakes.discord import FakeDiscord
 
 from .conftest import World
 

@@ -15,7 +15,7 @@ from bot.commands.grammar import COMMANDS
 from bot.config import DEFAULT_DISCORD_API_BASE_URL, Settings
 from bot.discord import FevgaBot, ShardedFevgaBot, build_bot, prepare_bot, run_discord
 from bot.discord.endpoints import point_discord_py, recommended_shards
-from tests.fakes.discord_server import FakeDiscord, running_bot
+from tests.fakes.discord import FakeDiscord, running_bot
 
 from .conftest import BotFactory, World, settings_for
 

@@ -10,7 +10,7 @@ import pytest
 
 from bot.core import BotCore
 from bot.service.ai import RandomAI
-from tests.fakes.discord_server import FakeDiscord, FakeMember
+from tests.fakes.discord import FakeDiscord, FakeMember
 
 from .conftest import BotFactory, World
 from .playing import play_out_by_buttons, step_ids

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from tests.fakes.discord_server import FakeDiscord
+from tests.fakes.discord import FakeDiscord
 
 from .conftest import World, make_core
 from .playing import legal_play_texts, place_ref, player_ref, step_ids

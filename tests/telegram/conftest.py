@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tests.fakes.telegram_server import FakeTelegram
+from tests.fakes.telegram import FakeTelegram
 
 from .harness import Chat, CoreSpy, make_core, redis_server, running_bot
 

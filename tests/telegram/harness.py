@@ -18,7 +18,7 @@ from bot.config import Settings
 from bot.service.models import Place, PlayerRef
 from bot.storage.local_redis import LocalRedis
 from bot.telegram import RateLimits, build_application, start_application, stop_application
-from tests.fakes.telegram_server import FakeChat, FakeMessage, FakeTelegram, FakeUser
+from tests.fakes.telegram import FakeChat, FakeMessage, FakeTelegram, FakeUser
 
 FAST = RateLimits(overall_per_second=1000, group_per_minute=10_000, max_retries=3)
 

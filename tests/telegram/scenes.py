@@ -6,7 +6,7 @@ import random
 from typing import Any
 
 from fevga import Position, Rules, format_play, legal_plays
-from tests.fakes.telegram_server import FakeMessage, FakeTelegram, FakeUser
+from tests.fakes.telegram import FakeMessage, FakeTelegram, FakeUser
 
 from .harness import Chat, CoreSpy, actor_ref, game_view, group_place
 from .pictures import board_shows

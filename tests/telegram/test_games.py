@@ -7,7 +7,7 @@ from __future__ import annotations
 import random
 
 from bot.i18n import translate
-from tests.fakes.telegram_server import FakeTelegram
+from tests.fakes.telegram import FakeTelegram
 
 from .harness import Chat, CoreSpy, actor_ref, game_view, group_place, private_place
 from .scenes import MAX_TURNS, a_legal_play, check_board, group_game, start_group_game, the_board

@@ -15,7 +15,7 @@ from bot.telegram.command_list import COMMANDS, bot_commands
 from bot.telegram.keyboards import keyboard
 from bot.telegram.lines import board_reply_ref, command_line
 from bot.telegram.texts import clip, split_text, utf16_len, with_mentions
-from tests.fakes.telegram_server import FakeMessage, FakeTelegram
+from tests.fakes.telegram import FakeMessage, FakeTelegram
 
 BOT = User(123456789, "Fevga Test Bot", is_bot=True, username="fevga_test_bot")
 

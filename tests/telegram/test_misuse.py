@@ -8,7 +8,7 @@ import random
 from typing import Any
 
 from bot.i18n import translate
-from tests.fakes.telegram_server import FakeMessage, FakeTelegram, FakeUser
+from tests.fakes.telegram import FakeMessage, FakeTelegram, FakeUser
 
 from .harness import Chat, CoreSpy, actor_ref, game_view, group_place
 from .scenes import a_legal_play, group_game, seats

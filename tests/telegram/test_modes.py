@@ -15,7 +15,7 @@ from bot.i18n import translate
 from bot.storage.local_redis import free_port
 from bot.telegram import run_telegram
 from bot.telegram.command_list import COMMANDS
-from tests.fakes.telegram_server import FakeTelegram
+from tests.fakes.telegram import FakeTelegram
 
 from .harness import Chat, CoreSpy, actor_ref, game_view, group_place, make_core, running_bot, settings_for
 from .scenes import a_legal_play, check_board, group_game, seats, the_board

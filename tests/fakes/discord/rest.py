@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from . import payloads
+from .edits import delete_message, edit_message
 from .models import FakeChannel, RestCall, snowflake
 from .responses import error, invalid, jresp, parse_body
 from .validation import message_problems
@@ -228,20 +229,13 @@ class RestApi(InteractionRoutes):
             return error(404, 10008, "Unknown Message")
         if msg.author.id != self.fake.bot_user.id:
             return error(403, 50005, "Cannot edit a message authored by another user")
-        call = self._call(request)
-        if bad := invalid(message_problems(call.json or {}, call.files, creating=False)):
-            return bad
-        self.fake.apply_edit(msg, call.json or {}, call.files)
-        await self.fake.announce("MESSAGE_UPDATE", msg)
-        return jresp(self.fake.message_payload(msg))
+        return await edit_message(self.fake, msg, self._call(request))
 
     async def delete_message(self, request: web.Request) -> web.Response:
         msg = self._message(request)
         if msg is None:
             return error(404, 10008, "Unknown Message")
-        msg.deleted = True
-        await self.fake.announce("MESSAGE_DELETE", msg)
-        return web.Response(status=204)
+        return await delete_message(self.fake, msg)
 
     async def react(self, request: web.Request) -> web.Response:
         msg = self._message(request)

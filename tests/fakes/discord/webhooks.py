@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from .edits import delete_message, edit_message
 from .models import EPHEMERAL, LOADING, InteractionResponse, RestCall
 from .responses import error, invalid, jresp
 from .validation import callback_problems, message_problems
@@ -135,17 +136,10 @@ class InteractionRoutes:
         msg = self._webhook_message(request)
         if msg is None:
             return error(404, 10008, "Unknown Message")
-        call = self._call(request)
-        if bad := invalid(message_problems(call.json or {}, call.files, creating=False)):
-            return bad
-        self.fake.apply_edit(msg, call.json or {}, call.files)
-        await self.fake.announce("MESSAGE_UPDATE", msg)
-        return jresp(self.fake.message_payload(msg))
+        return await edit_message(self.fake, msg, self._call(request))
 
     async def delete_webhook_message(self, request: web.Request) -> web.Response:
         msg = self._webhook_message(request)
         if msg is None:
             return error(404, 10008, "Unknown Message")
-        msg.deleted = True
-        await self.fake.announce("MESSAGE_DELETE", msg)
-        return web.Response(status=204)
+        return await delete_message(self.fake, msg)
