@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.numbers import whole_number
 from bot.replies import TOKEN_MAX_BYTES
 
 CODES = {
@@ -54,18 +55,21 @@ def decode(token: object) -> Token | None:
     if not isinstance(token, str) or len(token.encode()) > TOKEN_MAX_BYTES:
         return None
     parts = token.split(".")
-    if len(parts) < 3 or parts[0] not in KINDS or not parts[1] or not parts[2].isdigit():
+    if len(parts) < 3 or parts[0] not in KINDS or not parts[1]:
+        return None
+    numbers = [whole_number(part) for part in parts[2:]]
+    if any(n is None or n < 0 for n in numbers):
         return None
     kind = KINDS[parts[0]]
     if not all(ch.isalnum() or ch in "-_" for ch in parts[1]):
         return None
     if kind == "step":
-        if len(parts) != 5 or not (parts[3].isdigit() and parts[4].isdigit()):
+        if len(parts) != 5:
             return None
-        from_point, die = int(parts[3]), int(parts[4])
+        version, from_point, die = (int(n or 0) for n in numbers)
         if not (1 <= from_point <= 24 and 1 <= die <= 6):
             return None
-        return Token(kind, parts[1], int(parts[2]), from_point, die)
+        return Token(kind, parts[1], version, from_point, die)
     if len(parts) != 3:
         return None
-    return Token(kind, parts[1], int(parts[2]))
+    return Token(kind, parts[1], int(numbers[0] or 0))

@@ -10,6 +10,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 
+from bot.numbers import whole_number
 from fevga import FevgaError, Rules
 
 from . import intents as i
@@ -60,9 +61,10 @@ def looks_like_play(text: str) -> bool:
 
 
 def _length(word: str) -> int | i.CommandError:
-    if not word.isdigit() or not 1 <= int(word) <= 25:
+    value = whole_number(word)
+    if value is None or not 1 <= value <= 25:
         return i.CommandError("cmd_bad_length", {"value": word[:20]})
-    return int(word)
+    return value
 
 
 def _challenge(words: list[str]) -> i.Intent | i.CommandError:
@@ -156,8 +158,8 @@ def _top(words: list[str]) -> i.Intent | i.CommandError:
         low = word.lower()
         if low in ("global", "all", "world"):
             global_ = True
-        elif low.isdigit() and 1 <= int(low) <= 50:
-            count = int(low)
+        elif (number := whole_number(low)) is not None and 1 <= number <= 50:
+            count = number
         else:
             return i.CommandError("cmd_bad_option", {"option": word[:30]})
     return i.Top(global_, count)

@@ -6,8 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from bot.buttons import decode
 from bot.commands import intents as i
 from bot.commands.grammar import ALIASES, MAX_INPUT, parse_command
+from bot.numbers import whole_number
 from fevga import Rules
 
 
@@ -101,3 +103,24 @@ def test_every_alias_parses_to_something() -> None:
 def test_nothing_raises(text: str) -> None:
     result = parse_command(text)
     assert isinstance(result, (i.Intent, i.CommandError))
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [("top ²", "cmd_bad_option"), ("challenge @bob ²", "cmd_bad_length"), ("play ai ³", "cmd_bad_length")],
+)
+def test_unicode_digits_that_int_refuses_name_the_argument(text: str, key: str) -> None:
+    intent = parse_command(text)
+    assert isinstance(intent, i.CommandError)
+    assert intent.key == key
+
+
+def test_numbers_int_accepts_are_read_as_int_reads_them() -> None:
+    assert whole_number("٣") == 3  # an Arabic-Indic digit: int() reads it
+    assert whole_number("²") is None
+    assert whole_number("9" * 40) is None
+
+
+@pytest.mark.parametrize("token", ["K.abc.¹", "S.abc.1.².3", "S.abc.1.1.٣٣", "R.abc.-1"])
+def test_forged_tokens_with_odd_digits_are_refused(token: str) -> None:
+    assert decode(token) is None
