@@ -1,27 +1,35 @@
 """How a match moves on after a play: forced passes, AI turns, auto-played single plays, game ends,
-the next game of a match (the previous winner starts), and ratings when a rated match ends."""
+the next game of a match (the previous winner starts), claims on timeout, and ratings when a rated
+match ends. Used by turns, game starts, settings (auto-play) and timers."""
 
 from __future__ import annotations
 
 import json
 from typing import Any
 
-from bot.storage.base import split_versioned
+from bot.storage.base import Store, split_versioned
 from fevga import FairDice, Game, TurnRecord, format_play
 
 from . import keys
-from .ai import ai_choose
-from .core import Change, ServiceCore
+from .ai import AiPlayer, ai_choose
+from .commits import Change
+from .config import Clock
 from .models import Msg
 from .ratings import Rating, rate_game
+from .reads import Handle, Reads
 from .records import make_record, pack
 from .session import Session
 
 MAX_CHAIN = 2000  # AI / auto-play turns in a row (a guard; a game is a few hundred turns at most)
 
 
-class FlowMixin(ServiceCore):
-    """The match flow shared by moves, confirms, game starts, resignations and timers."""
+class MatchFlow:
+    """The match flow shared by moves, confirms, game starts, resignations, settings and timers."""
+
+    def __init__(self, store: Store, clock: Clock, ai: AiPlayer) -> None:
+        self.store = store
+        self.clock = clock
+        self.ai = ai
 
     def note_passes(self, s: Session, added: list[TurnRecord], change: Change) -> None:
         """A message for each forced pass among the turns the engine just added."""
@@ -97,6 +105,16 @@ class FlowMixin(ServiceCore):
             change.messages.append(Msg("next_game", {"game_no": s.game_no, "player": winner.name}))
             self.note_passes(s, s.game.history, change)
 
+    async def claim(self, s: Session, late: int) -> Change:
+        """The late player resigns the match by timeout."""
+        s.game.resign(late)
+        change = Change(kind="claimed")
+        change.messages.append(Msg("claimed", {"player": s.players[late ^ 1].name, "late": s.players[late].name}))
+        self.game_over(s, change, whole_match=True, end="claimed")
+        await self.advance(s, change)
+        await self.rate(s, change)
+        return change
+
     async def rate(self, s: Session, change: Change) -> None:
         """Glicko-2 and stats for both players on the place's board and the platform's global board."""
         if not s.rated or s.winner is None or s.end == "aborted" or len(s.human_seats()) != 2:
@@ -104,11 +122,13 @@ class FlowMixin(ServiceCore):
         platform = s.place.platform
         scopes = [keys.board_scope(platform, s.place.scope_id), keys.board_scope(platform, None)]
         docs = [(scope, seat) for scope in scopes for seat in (0, 1)]
-        raws = await self.store.read([("get", keys.player_stats(scope, s.players[seat].user_id))
-                                      for scope, seat in docs])
+        reads = Reads()
+        raws: list[Handle[bytes | None]] = [reads.get(keys.player_stats(scope, s.players[seat].user_id))
+                                            for scope, seat in docs]
+        await reads.run(self.store)
         stats: dict[tuple[str, int], tuple[int, dict[str, Any]]] = {}
-        for (scope, seat), raw in zip(docs, raws, strict=True):
-            version, data = 0, new_stats()
+        for (scope, seat), handle in zip(docs, raws, strict=True):
+            version, data, raw = 0, new_stats(), handle.value
             if raw is not None:
                 try:
                     version, blob = split_versioned(raw)
@@ -130,6 +150,7 @@ class FlowMixin(ServiceCore):
 
 
 def new_stats() -> dict[str, Any]:
+    """A player's stats before his first rated match."""
     return {"r": 1500.0, "rd": 350.0, "vol": 0.06, "w": 0, "l": 0, "pts": 0, "mars": 0, "st": 0, "best": 0, "g": 0}
 
 

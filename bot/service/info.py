@@ -5,35 +5,45 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.storage.base import split_versioned
+from bot.storage.base import Store, split_versioned
 
 from . import keys
-from .core import ServiceCore
+from .config import Clock
 from .models import Msg, Place, PlayerRef, Result
 from .ratings import Rating
+from .reads import Handle, Reads, read_one
 from .records import export_mat, make_record, unpack
+from .sessions import Sessions
 
 MAX_TOP = 50
 
 
 def _shown(data: dict[str, Any]) -> str:
+    """The rating as shown (with '?' while provisional)."""
     return Rating(data["r"], data["rd"], data["vol"]).shown()
 
 
-class InfoMixin(ServiceCore):
-    """top / stats / export / record."""
+class Info:
+    """top / stats / export / record: read-only, over the leaderboards, stats documents and game records."""
+
+    def __init__(self, store: Store, clock: Clock, sessions: Sessions) -> None:
+        self.store = store
+        self.clock = clock
+        self.sessions = sessions
 
     async def top(self, place: Place, n: int = 10, global_: bool = False) -> Result:
         """The best ``n`` players of this place's board (or the platform's global board)."""
         n = max(1, min(int(n), MAX_TOP))
         scope = keys.board_scope(place.platform, None if global_ else place.scope_id)
-        (rows,) = await self.store.read([("ztop", keys.ratings(scope), n)])
-        docs = await self.store.read([("get", keys.player_stats(scope, uid)) for uid, _ in rows]) if rows else []
+        rows = await read_one(self.store, lambda r: r.ztop(keys.ratings(scope), n))
+        reads = Reads()
+        docs = [reads.get(keys.player_stats(scope, uid)) for uid, _ in rows]
+        await reads.run(self.store)
         messages = [Msg("top_header_global" if global_ else "top_header", {"count": len(rows)})]
         if not rows:
             messages = [Msg("top_empty", {})]
         for rank, ((uid, _score), raw) in enumerate(zip(rows, docs, strict=True), 1):
-            data = _load_stats(raw)
+            data = _load_stats(raw.value)
             if data is None:
                 continue
             messages.append(Msg("top_row", {"rank": rank, "name": data.get("name", uid), "rating": _shown(data),
@@ -44,14 +54,13 @@ class InfoMixin(ServiceCore):
         """A player's rating, rank and record on this place's board and on the global one."""
         messages = []
         scopes = [keys.board_scope(place.platform, place.scope_id), keys.board_scope(place.platform, None)]
-        reads = []
-        for scope in scopes:
-            reads += [("get", keys.player_stats(scope, who.user_id)), ("zrank", keys.ratings(scope), who.user_id),
-                      ("zcard", keys.ratings(scope))]
-        got = await self.store.read(reads)
-        for global_ in (False, True):
-            raw, rank, count = got[3 * global_: 3 * global_ + 3]
-            data = _load_stats(raw)
+        reads = Reads()
+        boards = [(reads.get(keys.player_stats(scope, who.user_id)), reads.zrank(keys.ratings(scope), who.user_id),
+                   reads.zcard(keys.ratings(scope))) for scope in scopes]
+        await reads.run(self.store)
+        for global_, (doc, ranked, counted) in zip((False, True), boards, strict=True):
+            rank, count = ranked.value, counted.value
+            data = _load_stats(doc.value)
             if data is None:
                 messages.append(Msg("stats_none_global" if global_ else "stats_none", {"player": who.name}))
                 continue
@@ -65,13 +74,16 @@ class InfoMixin(ServiceCore):
 
     async def _records(self, gid: str) -> tuple[list[dict[str, Any]], Result | None]:
         """Every game of a match: the kept records, then the game still being played (seed hidden)."""
-        loaded, _ = await self._load(gid, take=False)
+        loaded = await self.sessions.load(gid, take=False)
         s = loaded.session
         if s is None:
             return [], loaded.error or Result.error("no_game")
-        done = await self.store.read([("get", keys.game_record(gid, n)) for n in range(1, s.game_no + 1)])
+        reads = Reads()
+        done: list[Handle[bytes | None]] = [reads.get(keys.game_record(gid, n)) for n in range(1, s.game_no + 1)]
+        await reads.run(self.store)
         records = []
-        for raw in done:
+        for handle in done:
+            raw = handle.value
             if raw is None:
                 continue
             try:
@@ -86,9 +98,11 @@ class InfoMixin(ServiceCore):
         """The actor's match here (running or last finished) as ``.mat``-like text in ``Msg('export')``."""
         gid = game_id
         if gid is None:
-            running, last = await self.store.read([("hget", keys.channel_games(place), actor.user_id),
-                                                    ("hget", keys.channel_last(place), actor.user_id)])
-            gid = running or last
+            reads = Reads()
+            running = reads.hget(keys.channel_games(place), actor.user_id)
+            last = reads.hget(keys.channel_last(place), actor.user_id)
+            await reads.run(self.store)
+            gid = running.value or last.value
         if gid is None:
             return Result.error("no_game_here")
         records, err = await self._records(gid)
@@ -109,6 +123,7 @@ class InfoMixin(ServiceCore):
 
 
 def _load_stats(raw: bytes | None) -> dict[str, Any] | None:
+    """A stored stats document, or None when missing or unreadable (that player is then skipped)."""
     if raw is None:
         return None
     try:

@@ -3,35 +3,45 @@
 Every command takes ``(actor, place, ..., idem=None)`` and returns a :class:`~bot.service.models.Result`;
 bad input and corrupt stored data give ``ok=False`` with a message key, never an exception. If the
 store itself is unreachable the command answers ``store_unavailable``; an unexpected bug answers
-``error``; both are logged with their traceback.
+``error``; both are logged with their traceback (the :func:`command` guard).
+
+:class:`GameService` is a façade: each command delegates to one collaborator (see docs/architecture.md).
 """
 
 from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Awaitable, Callable
-from typing import Any
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, ParamSpec
 
 from redis.exceptions import RedisError
 
-from .info import InfoMixin
-from .models import Result
-from .settings import SettingsMixin
-from .timers import TimerMixin
+from bot.storage.base import Store
+from fevga import Rules
+
+from .ai import AiPlayer, default_ai
+from .challenges import Challenges
+from .config import Clock, Options
+from .events import Events
+from .flow import MatchFlow
+from .info import Info
+from .models import Place, PlayerRef, Result
+from .sessions import Sessions
+from .settings import Settings
+from .timers import Timers
+from .turns import Turns
 
 log = logging.getLogger(__name__)
-
-COMMANDS = (
-    "challenge", "accept", "decline", "cancel", "play_ai", "rematch", "move", "step", "undo", "confirm",
-    "resign", "resign_prompt", "abort", "claim", "board", "hint", "top", "stats", "export", "record",
-    "settings", "set_setting", "view_of",
-)  # fmt: skip
+P = ParamSpec("P")
 
 
-def _guard(method: Callable[..., Awaitable[Result]]) -> Callable[..., Awaitable[Result]]:
+def command(method: Callable[P, Awaitable[Result]]) -> Callable[P, Awaitable[Result]]:
+    """Guard a public command: a store failure or a bug becomes an error Result (logged), never a raise."""
+
     @functools.wraps(method)
-    async def guarded(*args: Any, **kwargs: Any) -> Result:
+    async def guarded(*args: P.args, **kwargs: P.kwargs) -> Result:
         try:
             return await method(*args, **kwargs)
         except (RedisError, OSError):
@@ -44,16 +54,195 @@ def _guard(method: Callable[..., Awaitable[Result]]) -> Callable[..., Awaitable[
     return guarded
 
 
-class GameService(TimerMixin, InfoMixin, SettingsMixin):
-    """Challenges, games, the AI, timers, leaderboards, records.
+class GameService:
+    """Challenges, games, the AI, timers, leaderboards, records: a façade over named collaborators.
 
     ``GameService(store, clock=time.time, ai=None, challenge_ttl=600, turn_deadline=86400,
     quick_deadline=600, reminder_fractions=(0.5, 0.9), idem_ttl=3600, timer_lease=60,
     session_cache_size=2000)``; ``ai=None`` picks ``fevga.ai`` when present, else a random player.
     """
 
+    def __init__(
+        self,
+        store: Store,
+        clock: Clock = time.time,
+        ai: AiPlayer | None = None,
+        challenge_ttl: float = 600,
+        turn_deadline: float = 86400,
+        quick_deadline: float = 600,
+        reminder_fractions: tuple[float, ...] = (0.5, 0.9),
+        idem_ttl: int = 3600,
+        timer_lease: float = 60,
+        max_retries: int = 8,
+        session_cache_size: int = 2000,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.ai: AiPlayer = ai if ai is not None else default_ai()
+        self.options = Options(challenge_ttl, turn_deadline, quick_deadline, tuple(reminder_fractions), idem_ttl,
+                               timer_lease, max_retries, session_cache_size)
+        self.sessions = Sessions(store, clock, self.options)
+        self.flow = MatchFlow(store, clock, self.ai)
+        self.preferences = Settings(store, self.options, self.sessions, self.flow)
+        self.challenges = Challenges(store, clock, self.options, self.sessions, self.flow, self.preferences)
+        self.turns = Turns(store, clock, self.ai, self.sessions, self.flow)
+        self.timers = Timers(store, clock, self.options, self.sessions, self.flow, self.challenges)
+        self.info = Info(store, clock, self.sessions)
+        self.stream = Events(store)
 
-for _name in COMMANDS:
-    setattr(GameService, _name, _guard(getattr(GameService, _name)))
+    # --- challenges (Challenges) -------------------------------------------------------------
+    @command
+    async def challenge(self, actor: PlayerRef, place: Place, opponent: PlayerRef | None, length: int = 1,
+                        rules: Rules | None = None, idem: str | None = None, quick: bool = False) -> Result:
+        """Challenge ``opponent`` (None: an open challenge anyone here may take) to a match of ``length``."""
+        return await self.challenges.challenge(actor, place, opponent, length, rules, idem, quick)
 
-__all__ = ["GameService"]
+    @command
+    async def accept(self, actor: PlayerRef, place: Place, challenge_id: str | None = None,
+                     idem: str | None = None) -> Result:
+        """Take a challenge addressed to the actor, or an open one: the game starts at once."""
+        return await self.challenges.accept(actor, place, challenge_id, idem)
+
+    @command
+    async def decline(self, actor: PlayerRef, place: Place, challenge_id: str | None = None,
+                      idem: str | None = None) -> Result:
+        """The addressee turns a challenge down."""
+        return await self.challenges.decline(actor, place, challenge_id, idem)
+
+    @command
+    async def cancel(self, actor: PlayerRef, place: Place, challenge_id: str | None = None,
+                     idem: str | None = None) -> Result:
+        """The challenger takes a challenge back."""
+        return await self.challenges.cancel(actor, place, challenge_id, idem)
+
+    @command
+    async def play_ai(self, actor: PlayerRef, place: Place, level: str = "medium", length: int = 1,
+                      idem: str | None = None) -> Result:
+        """Start a game against the built-in AI (unrated); the human sits in seat 0."""
+        return await self.challenges.play_ai(actor, place, level, length, idem)
+
+    @command
+    async def rematch(self, actor: PlayerRef, place: Place, idem: str | None = None) -> Result:
+        """A new match with the same opponent, length and rules as the actor's last one here."""
+        return await self.challenges.rematch(actor, place, idem)
+
+    # --- playing (Turns) ---------------------------------------------------------------------
+    @command
+    async def move(self, actor: PlayerRef, place: Place, text: str, game_id: str | None = None,
+                   idem: str | None = None, version: int | None = None) -> Result:
+        """Play a whole turn written as text (``1/7 7/12``, ``1/7/12``, Greek letters, ``pass``)."""
+        return await self.turns.move(actor, place, text, game_id, idem, version)
+
+    @command
+    async def step(self, actor: PlayerRef, place: Place, game_id: str, version: int, from_point: int, die: int,
+                   idem: str | None = None) -> Result:
+        """Add one step (a checker from ``from_point`` with ``die``) to the play being built."""
+        return await self.turns.step(actor, place, game_id, version, from_point, die, idem)
+
+    @command
+    async def undo(self, actor: PlayerRef, place: Place, game_id: str | None = None, idem: str | None = None,
+                   version: int | None = None) -> Result:
+        """Take back the last step of the play being built."""
+        return await self.turns.undo(actor, place, game_id, idem, version)
+
+    @command
+    async def confirm(self, actor: PlayerRef, place: Place, game_id: str | None = None,
+                      idem: str | None = None, version: int | None = None) -> Result:
+        """Play the steps built so far once they make a whole legal play."""
+        return await self.turns.confirm(actor, place, game_id, idem, version)
+
+    @command
+    async def resign(self, actor: PlayerRef, place: Place, whole_match: bool = False, game_id: str | None = None,
+                     idem: str | None = None, version: int | None = None) -> Result:
+        """Give up the game (2 points while the resigner has borne off none, else 1) or the whole match."""
+        return await self.turns.resign(actor, place, whole_match, game_id, idem, version)
+
+    @command
+    async def resign_prompt(self, actor: PlayerRef, place: Place, game_id: str | None = None) -> Result:
+        """Ask before resigning: how many points it gives away, with a resign_confirm button."""
+        return await self.turns.resign_prompt(actor, place, game_id)
+
+    @command
+    async def abort(self, actor: PlayerRef, place: Place, game_id: str | None = None,
+                    idem: str | None = None) -> Result:
+        """Call the game off before both players have moved: no result, no rating change."""
+        return await self.turns.abort(actor, place, game_id, idem)
+
+    @command
+    async def claim(self, actor: PlayerRef, place: Place, game_id: str | None = None,
+                    idem: str | None = None) -> Result:
+        """After the mover's deadline, the waiting player claims the match (the mover resigns it)."""
+        return await self.turns.claim(actor, place, game_id, idem)
+
+    @command
+    async def board(self, actor: PlayerRef, place: Place, game_id: str | None = None) -> Result:
+        """The actor's game here as it stands (or his last finished one)."""
+        return await self.turns.board(actor, place, game_id)
+
+    @command
+    async def hint(self, actor: PlayerRef, place: Place, game_id: str | None = None, n: int = 3) -> Result:
+        """The AI's best plays for the actor's roll (only on his own turn)."""
+        return await self.turns.hint(actor, place, game_id, n)
+
+    @command
+    async def view_of(self, game_id: str) -> Result:
+        """The current view of a game by id, for redrawing after an event (no actor, no buttons checked)."""
+        return await self.turns.view_of(game_id)
+
+    # --- leaderboards and records (Info) -----------------------------------------------------
+    @command
+    async def top(self, place: Place, n: int = 10, global_: bool = False) -> Result:
+        """The best ``n`` players of this place's board (or the platform's global board)."""
+        return await self.info.top(place, n, global_)
+
+    @command
+    async def stats(self, who: PlayerRef, place: Place) -> Result:
+        """A player's rating, rank and record on this place's board and on the global one."""
+        return await self.info.stats(who, place)
+
+    @command
+    async def export(self, actor: PlayerRef, place: Place, game_id: str | None = None) -> Result:
+        """The actor's match here (running or last finished) as ``.mat``-like text in ``Msg('export')``."""
+        return await self.info.export(actor, place, game_id)
+
+    @command
+    async def record(self, game_id: str) -> Result:
+        """The full record of a match (``Msg('record', {'record': {...}})``), seeds of finished games revealed."""
+        return await self.info.record(game_id)
+
+    # --- settings (Settings) -----------------------------------------------------------------
+    @command
+    async def settings(self, actor: PlayerRef, place: Place) -> Result:
+        """Every setting that applies to the actor here, with its value."""
+        return await self.preferences.settings(actor, place)
+
+    @command
+    async def set_setting(self, actor: PlayerRef, place: Place, name: str, value: str, is_admin: bool = False,
+                          idem: str | None = None) -> Result:
+        """Change one setting; place settings need ``is_admin`` (a chat admin; always true in the terminal)."""
+        return await self.preferences.set_setting(actor, place, name, value, is_admin, idem)
+
+    async def lang(self, actor: PlayerRef | None, place: Place) -> str:
+        """The language to answer in: the player's choice, else the place's, else English."""
+        return await self.preferences.lang(actor, place)
+
+    # --- background (Timers, Events) ---------------------------------------------------------
+    async def tick(self, platform: str | None = None) -> list[Result]:
+        """Act on every due timer this instance claims (only ``platform``'s when given); notices to post."""
+        return await self.timers.tick(platform)
+
+    def platform_events(self, platform: str) -> AsyncIterator[dict[str, Any]]:
+        """Every game event of a platform (all its channels), from when iteration starts."""
+        return self.stream.platform_events(platform)
+
+    def events(self, place_or_game: Place | str, platform: str | None = None) -> AsyncIterator[dict[str, Any]]:
+        """Game events for a chat channel, one game, or (``platform=``) a platform; subscribes on iteration."""
+        return self.stream.events(place_or_game, platform)
+
+    async def subscribe_events(self, place_or_game: Place | str,
+                               platform: str | None = None) -> AsyncIterator[dict[str, Any]]:
+        """Like :meth:`events`, but subscribed already when this returns (nothing published after is missed)."""
+        return await self.stream.subscribe_events(place_or_game, platform)
+
+
+__all__ = ["GameService", "command"]

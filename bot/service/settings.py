@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from bot.storage.base import Commit
+from bot.storage.base import Commit, Store
 from fevga import FevgaError, Rules
 
 from . import keys
-from .core import Change
-from .flow import FlowMixin
+from .commits import Change
+from .config import Options
+from .flow import MatchFlow
 from .models import Msg, Place, PlayerRef, Result
+from .reads import Reads, read_one
 from .session import Session
+from .sessions import Sessions
 
 LANGUAGES = ("en", "el")
 MIN_DEADLINE_HOURS = 0.05  # 3 minutes
@@ -55,13 +58,19 @@ def normalise(name: str, value: str) -> tuple[str, str] | Result:
     return name, raw
 
 
-class SettingsMixin(FlowMixin):
+class Settings:
     """Read and change settings; they apply to games started afterwards (auto-play also at once)."""
+
+    def __init__(self, store: Store, options: Options, sessions: Sessions, flow: MatchFlow) -> None:
+        self.store = store
+        self.options = options
+        self.sessions = sessions
+        self.flow = flow
 
     async def place_defaults(self, place: Place) -> tuple[float, Rules]:
         """The turn deadline (seconds) and default rule variants of a place."""
-        (values,) = await self.store.read([("hgetall", keys.place_settings(place))])
-        deadline = self.turn_deadline
+        values = await read_one(self.store, lambda r: r.hgetall(keys.place_settings(place)))
+        deadline = self.options.turn_deadline
         if "deadline_hours" in values:
             deadline = float(values["deadline_hours"]) * 3600
         try:
@@ -73,24 +82,26 @@ class SettingsMixin(FlowMixin):
 
     async def lang(self, actor: PlayerRef | None, place: Place) -> str:
         """The language to answer in: the player's choice, else the place's, else English."""
-        reads = [("hgetall", keys.place_settings(place))]
-        if actor is not None:
-            reads.append(("hgetall", keys.player_settings(actor.platform, actor.user_id)))
-        got = await self.store.read(reads)
-        if actor is not None and got[1].get("lang") in LANGUAGES:
-            return str(got[1]["lang"])
-        found = got[0].get("place_lang")
+        reads = Reads()
+        here = reads.hgetall(keys.place_settings(place))
+        mine = reads.hgetall(keys.player_settings(actor.platform, actor.user_id)) if actor is not None else None
+        await reads.run(self.store)
+        if mine is not None and mine.value.get("lang") in LANGUAGES:
+            return str(mine.value["lang"])
+        found = here.value.get("place_lang")
         return str(found) if found in LANGUAGES else "en"
 
     async def settings(self, actor: PlayerRef, place: Place) -> Result:
         """Every setting that applies to the actor here, with its value."""
-        got = await self.store.read([("hgetall", keys.place_settings(place)),
-                                     ("hgetall", keys.player_settings(actor.platform, actor.user_id))])
-        defaults = {"deadline_hours": f"{self.turn_deadline / 3600:g}", "unlock_point": "13",
+        reads = Reads()
+        here = reads.hgetall(keys.place_settings(place))
+        mine = reads.hgetall(keys.player_settings(actor.platform, actor.user_id))
+        await reads.run(self.store)
+        defaults = {"deadline_hours": f"{self.options.turn_deadline / 3600:g}", "unlock_point": "13",
                     "strict_start_quarter": "off", "place_lang": "en", "autoplay": "off", "lang": "-"}
         messages = []
         for name, (where, _admin) in SETTINGS.items():
-            source = got[0] if where == "place" else got[1]
+            source = here.value if where == "place" else mine.value
             messages.append(Msg("setting_line", {"name": name, "value": source.get(name, defaults[name])}))
         return Result(ok=True, messages=messages, place=place)
 
@@ -115,9 +126,9 @@ class SettingsMixin(FlowMixin):
                 s.autoplay[seat] = on
                 change = Change(kind="settings")
                 if on and s.game.turn == seat and len(s.game.legal_plays()) == 1:
-                    await self.advance(s, change)  # his single legal play now goes by itself
-                    await self.rate(s, change)
+                    await self.flow.advance(s, change)  # his single legal play now goes by itself
+                    await self.flow.rate(s, change)
                 return change
 
-            await self.game_command(actor, place, None, None, apply)
+            await self.sessions.update(actor, place, None, None, apply)
         return Result(ok=True, messages=[Msg("setting_changed", {"name": name, "value": value})], place=place)

@@ -1,20 +1,24 @@
 """Playing a game: whole plays as text, the step builder (step / undo / confirm), resign, abort, claim,
-and the read-only board and hint."""
+and the read-only board, hint and redraw (view_of)."""
 
 from __future__ import annotations
 
+from bot.storage.base import Store
 from fevga import FevgaError, Play, format_play
 from fevga.notation import parse_moves
 from fevga.play import apply_moves_unordered
 
 from . import keys
-from .ai import ai_hint
-from .core import Change
-from .flow import FlowMixin
-from .models import Msg, Place, PlayerRef, Result
+from .ai import AiPlayer, ai_hint
+from .commits import Change
+from .config import Clock
+from .flow import MatchFlow
+from .models import Action, Msg, Place, PlayerRef, Result
+from .reads import read_one
 from .records import make_record, pack
 from .session import Session
-from .steps import StepError, build
+from .sessions import Loaded, Sessions
+from .steps import StepError, StepState, build
 from .views import abortable
 
 
@@ -23,11 +27,28 @@ def _turn_error(s: Session, seat: int) -> Result | None:
     if s.status != "play":
         return Result.error("game_over", game_id=s.id)
     if s.game.turn != seat:
-        last = next((r for r in reversed(s.game.history) if not r.is_pass), None)
-        already = last is not None and last.player == seat
+        already = last_play_by(s, seat)
         return Result.error("turn_already_played" if already else "not_your_turn",
                             player=s.players[s.game.turn].name, game_id=s.id)
     return None
+
+
+def last_play_by(s: Session, seat: int) -> bool:
+    """Whether the last non-pass turn of the current game was played by ``seat`` (the one last-play scan)."""
+    last = next((r for r in reversed(s.game.history) if not r.is_pass), None)
+    return last is not None and last.player == seat
+
+
+def resign_points(s: Session, seat: int) -> int:
+    """What resigning gives away: 2 (mars) while the resigner has borne off none, else 1."""
+    return 2 if s.game.view(seat).me_off == 0 else 1
+
+
+def build_steps(s: Session, pending: list[tuple[int, int]]) -> StepState:
+    """The step builder on the mover's roll with ``pending`` steps; raise StepError for a lost step."""
+    game = s.game
+    assert game.dice is not None
+    return build(game.position, game.dice, s.rules, game.legal_plays(), pending)
 
 
 def quick_parse(s: Session, text: str) -> Play | None:
@@ -49,8 +70,15 @@ def quick_parse(s: Session, text: str) -> Play | None:
     return None
 
 
-class PlayMixin(FlowMixin):
-    """move / step / undo / confirm / resign / abort / claim / board / hint."""
+class Turns:
+    """move / step / undo / confirm / resign / abort / claim on a player's game; board / hint / view_of read it."""
+
+    def __init__(self, store: Store, clock: Clock, ai: AiPlayer, sessions: Sessions, flow: MatchFlow) -> None:
+        self.store = store
+        self.clock = clock
+        self.ai = ai
+        self.sessions = sessions
+        self.flow = flow
 
     async def move(self, actor: PlayerRef, place: Place, text: str, game_id: str | None = None,
                    idem: str | None = None, version: int | None = None) -> Result:
@@ -69,12 +97,12 @@ class PlayMixin(FlowMixin):
             played = added[0]
             change.messages.append(Msg("played", {"player": actor.name, "dice": f"{dice[0]}-{dice[1]}" if dice else "",
                                                   "play": played.text()}))
-            self.note_passes(s, added[1:], change)
-            await self.advance(s, change)
-            await self.rate(s, change)
+            self.flow.note_passes(s, added[1:], change)
+            await self.flow.advance(s, change)
+            await self.flow.rate(s, change)
             return change
 
-        return await self.game_command(actor, place, game_id, idem, apply, version=version)
+        return await self.sessions.update(actor, place, game_id, idem, apply, version=version)
 
     async def step(self, actor: PlayerRef, place: Place, game_id: str, version: int, from_point: int, die: int,
                    idem: str | None = None) -> Result:
@@ -84,16 +112,14 @@ class PlayMixin(FlowMixin):
             err = _turn_error(s, seat)
             if err is not None:
                 return err
-            game = s.game
-            assert game.dice is not None
             try:
-                build(game.position, game.dice, s.rules, game.legal_plays(), [*s.pending, (from_point, die)])
+                build_steps(s, [*s.pending, (from_point, die)])
             except StepError:
                 return Result.error("bad_step", point=from_point, die=die, game_id=s.id)
             s.pending.append((int(from_point), int(die)))
             return Change(kind="step")
 
-        return await self.game_command(actor, place, game_id, idem, apply, version=version)
+        return await self.sessions.update(actor, place, game_id, idem, apply, version=version)
 
     async def undo(self, actor: PlayerRef, place: Place, game_id: str | None = None, idem: str | None = None,
                    version: int | None = None) -> Result:
@@ -108,7 +134,7 @@ class PlayMixin(FlowMixin):
             s.pending.pop()
             return Change(kind="step")
 
-        return await self.game_command(actor, place, game_id, idem, apply, version=version)
+        return await self.sessions.update(actor, place, game_id, idem, apply, version=version)
 
     async def confirm(self, actor: PlayerRef, place: Place, game_id: str | None = None,
                       idem: str | None = None, version: int | None = None) -> Result:
@@ -118,38 +144,37 @@ class PlayMixin(FlowMixin):
             err = _turn_error(s, seat)
             if err is not None:
                 return err
-            game = s.game
-            assert game.dice is not None
             try:
-                state = build(game.position, game.dice, s.rules, game.legal_plays(), s.pending)
+                state: StepState | None = build_steps(s, s.pending)
             except StepError:
                 state = None
             if state is None or state.play is None:
                 return Result.error("play_incomplete", game_id=s.id)
-            dice = game.dice
-            added = game.play(state.play, player=seat, at=self.clock())
+            dice = s.game.dice
+            assert dice is not None
+            added = s.game.play(state.play, player=seat, at=self.clock())
             change = Change(kind="move")
             change.messages.append(Msg("played", {"player": actor.name, "dice": f"{dice[0]}-{dice[1]}",
                                                   "play": format_play(state.play)}))
-            self.note_passes(s, added[1:], change)
-            await self.advance(s, change)
-            await self.rate(s, change)
+            self.flow.note_passes(s, added[1:], change)
+            await self.flow.advance(s, change)
+            await self.flow.rate(s, change)
             return change
 
-        return await self.game_command(actor, place, game_id, idem, apply, version=version)
+        return await self.sessions.update(actor, place, game_id, idem, apply, version=version)
 
     async def resign_prompt(self, actor: PlayerRef, place: Place, game_id: str | None = None) -> Result:
         """Ask before resigning: how many points it gives away, with a resign_confirm button."""
-        loaded = await self._locate(actor, place, game_id, None, take=False)
+        loaded = await self.sessions.locate(actor, place, game_id, None, take=False)
         s = loaded.session
         if s is None:
             return loaded.error or Result.error("no_game")
         seat = s.seat_of(actor)
         if s.status != "play" or seat is None:
             return Result.error("game_over", game_id=s.id)
-        points = 2 if s.game.view(seat).me_off == 0 else 1
-        result = self.view_only(s, loaded.version, [Msg("resign_confirm_prompt", {"points": points})])
-        result.actions[:] = [self.action("resign_confirm", s.id, loaded.version, points=points)]
+        points = resign_points(s, seat)
+        result = self.sessions.result(s, loaded.version, [Msg("resign_confirm_prompt", {"points": points})])
+        result.actions[:] = [Action("resign_confirm", s.id, loaded.version, "btn_resign_confirm", {"points": points})]
         return result
 
     async def resign(self, actor: PlayerRef, place: Place, whole_match: bool = False, game_id: str | None = None,
@@ -163,13 +188,13 @@ class PlayMixin(FlowMixin):
             change = Change(kind="resign")
             change.messages.append(Msg("resigned_match" if whole_match else "resigned",
                                        {"player": actor.name, "points": outcome.points}))
-            self.game_over(s, change, whole_match=whole_match, end="resigned")
-            await self.advance(s, change)
-            await self.rate(s, change)
+            self.flow.game_over(s, change, whole_match=whole_match, end="resigned")
+            await self.flow.advance(s, change)
+            await self.flow.rate(s, change)
             change.notify.append(s.players[seat ^ 1])
             return change
 
-        return await self.game_command(actor, place, game_id, idem, apply, version=version)
+        return await self.sessions.update(actor, place, game_id, idem, apply, version=version)
 
     async def abort(
         self, actor: PlayerRef, place: Place, game_id: str | None = None, idem: str | None = None
@@ -188,7 +213,7 @@ class PlayMixin(FlowMixin):
             change.notify.append(s.players[seat ^ 1])
             return change
 
-        return await self.game_command(actor, place, game_id, idem, apply)
+        return await self.sessions.update(actor, place, game_id, idem, apply)
 
     async def claim(
         self, actor: PlayerRef, place: Place, game_id: str | None = None, idem: str | None = None
@@ -202,34 +227,27 @@ class PlayMixin(FlowMixin):
                 return Result.error("claim_own_turn", game_id=s.id)
             if self.clock() < s.deadline:
                 return Result.error("claim_too_early", minutes=max(1, round((s.deadline - self.clock()) / 60)))
-            return await self.claim_change(s, seat ^ 1)
+            return await self.flow.claim(s, seat ^ 1)
 
-        return await self.game_command(actor, place, game_id, idem, apply)
-
-    async def claim_change(self, s: Session, late: int) -> Change:
-        """The late player resigns the match by timeout."""
-        s.game.resign(late)
-        change = Change(kind="claimed")
-        change.messages.append(Msg("claimed", {"player": s.players[late ^ 1].name, "late": s.players[late].name}))
-        self.game_over(s, change, whole_match=True, end="claimed")
-        await self.advance(s, change)
-        await self.rate(s, change)
-        return change
+        return await self.sessions.update(actor, place, game_id, idem, apply)
 
     async def board(self, actor: PlayerRef, place: Place, game_id: str | None = None) -> Result:
         """The actor's game here as it stands (or his last finished one)."""
-        loaded = await self._locate(actor, place, game_id, None, take=False)
+        loaded = await self.sessions.locate(actor, place, game_id, None, take=False)
         if loaded.session is None and loaded.error is not None and loaded.error.error_key == "no_game_here":
-            (gid,) = await self.store.read([("hget", keys.channel_last(place), actor.user_id)])
-            if gid is not None:
-                loaded, _ = await self._load(gid, take=False)
+            loaded = await self._last_game(actor, place, loaded)
         if loaded.session is None:
             return loaded.error or Result.error("no_game_here")
-        return self.view_only(loaded.session, loaded.version)
+        return self.sessions.result(loaded.session, loaded.version)
+
+    async def _last_game(self, actor: PlayerRef, place: Place, otherwise: Loaded) -> Loaded:
+        """The actor's last finished game here (for board), else ``otherwise``."""
+        gid = await read_one(self.store, lambda r: r.hget(keys.channel_last(place), actor.user_id))
+        return otherwise if gid is None else await self.sessions.load(gid, take=False)
 
     async def hint(self, actor: PlayerRef, place: Place, game_id: str | None = None, n: int = 3) -> Result:
         """The AI's best plays for the actor's roll (only on his own turn)."""
-        loaded = await self._locate(actor, place, game_id, None, take=False)
+        loaded = await self.sessions.locate(actor, place, game_id, None, take=False)
         s = loaded.session
         if s is None:
             return loaded.error or Result.error("no_game_here")
@@ -243,3 +261,10 @@ class PlayMixin(FlowMixin):
         messages = [Msg("hint_line", {"rank": i, "play": format_play(play), "equity": f"{score:+.3f}"})
                     for i, (play, score) in enumerate(options, 1)]
         return Result(ok=True, messages=messages, game_id=s.id, place=s.place)
+
+    async def view_of(self, game_id: str) -> Result:
+        """The current view of a game by id, for redrawing after an event (no actor, no buttons checked)."""
+        loaded = await self.sessions.load(game_id, take=False)
+        if loaded.session is None:
+            return loaded.error or Result.error("no_game")
+        return self.sessions.result(loaded.session, loaded.version)

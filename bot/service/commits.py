@@ -1,0 +1,82 @@
+"""What a command changed (:class:`Change`) and the atomic commit that stores it: the session at the next
+version, its timer, channel index updates, extra checks and writes, the idempotency record and the events."""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass, field
+
+from bot.storage.base import Commit
+from fevga import FevgaError
+
+from . import keys
+from .models import Msg, PlayerRef, Result
+from .reads import encode_result
+from .session import Session, encode
+
+
+@dataclass
+class Change:
+    """What a command did to a session, before it is committed."""
+
+    messages: list[Msg] = field(default_factory=list)
+    notify: list[PlayerRef] = field(default_factory=list)
+    kind: str = "update"
+    extra: Commit = field(default_factory=Commit)  # more checks and writes in the same atomic commit
+    finished: bool = False  # the match ended (or was aborted): free the channel index
+
+
+def error_result(exc: FevgaError) -> Result:
+    """An engine error as a Result (its key and arguments, never a traceback)."""
+    return Result(ok=False, messages=[Msg(exc.key, dict(exc.args_map))], error_key=exc.key)
+
+
+def new_id() -> str:
+    """A short random id (8 url-safe characters): fits in button payloads."""
+    return secrets.token_urlsafe(6)
+
+
+def next_timer(s: Session, reminder_fractions: tuple[float, ...]) -> float | None:
+    """When the session's timer should fire next: a reminder, the deadline, or never."""
+    if s.status != "play" or s.is_ai(s.game.turn) or s.expired:
+        return None
+    if s.reminded < len(reminder_fractions):
+        return s.turn_start + reminder_fractions[s.reminded] * s.deadline_secs
+    return s.deadline
+
+
+def game_event(s: Session, version: int, kind: str) -> bytes:
+    """A published event: what happened (``kind``) to which game, at which version, where."""
+    return json.dumps({"game_id": s.id, "version": version, "kind": kind, "platform": s.place.platform,
+                       "scope_id": s.place.scope_id, "channel_id": s.place.channel_id}).encode()
+
+
+def session_commit(s: Session, version: int, change: Change, reminder_fractions: tuple[float, ...]) -> Commit:
+    """Expect ``version``, write ``version + 1``, reset or drop the timer, publish the event."""
+    commit = Commit(checks=list(change.extra.checks))
+    commit.expect(keys.game(s.id), version)
+    commit.put_versioned(keys.game(s.id), version + 1, encode(s))
+    member = keys.timer("g", s.id, s.place.platform)
+    due = next_timer(s, reminder_fractions)
+    if due is None:
+        commit.zrem(keys.TIMERS, member)
+    else:
+        commit.zadd(keys.TIMERS, member, due)
+    if change.finished:
+        for seat in s.human_seats():
+            uid = s.players[seat].user_id
+            commit.hdel(keys.channel_games(s.place), uid, only_if=s.id)
+            commit.hset(keys.channel_last(s.place), uid, s.id)
+    commit.ops.extend(change.extra.ops)
+    published = game_event(s, version + 1, change.kind)
+    commit.publish(keys.place_events(s.place.platform, s.place.channel_id), published)
+    commit.publish(keys.game_events(s.id), published)
+    return commit
+
+
+def remember(commit: Commit, actor: PlayerRef, idem: str | None, result: Result, ttl: int) -> Commit:
+    """Store the command's result under its idempotency key, in the same commit."""
+    if idem:
+        commit.put(keys.idem(actor.platform, idem), encode_result(result), ttl)
+    return commit
