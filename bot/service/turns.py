@@ -34,8 +34,8 @@ def _turn_error(s: Session, seat: int) -> Result | None:
 
 
 def last_play_by(s: Session, seat: int) -> bool:
-    """Whether the last non-pass turn of the current game was played by ``seat`` (the one last-play scan)."""
-    last = next((r for r in reversed(s.game.history) if not r.is_pass), None)
+    """Whether the last non-pass turn of the current game was played by ``seat``."""
+    last = s.last_play()
     return last is not None and last.player == seat
 
 

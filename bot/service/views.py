@@ -23,7 +23,7 @@ def step_state(s: Session) -> StepState | None:
 def build_view(s: Session, version: int) -> GameView:
     """Everything needed to draw the session's current (or last) game."""
     game = s.game
-    last = next((r for r in reversed(game.history) if not r.is_pass), None)
+    last = s.last_play()
     outcome = game.outcome
     state = step_state(s)
     source = game.dice_source
