@@ -41,10 +41,6 @@ class Challenges:
         self.flow = flow
         self.settings = settings
 
-    async def _cached(self, actor: PlayerRef, idem: str | None) -> Result | None:
-        """The stored first result of this command when it is a retry (no round trip without a key)."""
-        return await read_one(self.store, lambda r: r.idem(actor.platform, idem)) if idem else None
-
     async def challenge(self, actor: PlayerRef, place: Place, opponent: PlayerRef | None, length: int = 1,
                         rules: Rules | None = None, idem: str | None = None, quick: bool = False) -> Result:
         """Challenge ``opponent`` (None: an open challenge anyone here may take) to a match of ``length``."""
@@ -135,7 +131,7 @@ class Challenges:
     async def accept(self, actor: PlayerRef, place: Place, challenge_id: str | None = None,
                      idem: str | None = None) -> Result:
         """Take a challenge addressed to the actor, or an open one: the game starts at once."""
-        cached = await self._cached(actor, idem)
+        cached = await self.sessions.retried(actor, idem)
         if cached is not None:
             return cached
         for _ in range(self.options.max_retries):
@@ -208,7 +204,7 @@ class Challenges:
     async def _withdraw(self, actor: PlayerRef, place: Place, challenge_id: str | None, idem: str | None,
                         role: Role) -> Result:
         """Decline (``to``) or cancel (``from``) a challenge: it is deleted, the other side told."""
-        cached = await self._cached(actor, idem)
+        cached = await self.sessions.retried(actor, idem)
         if cached is not None:
             return cached
         found = await self._here(actor, place, challenge_id, role, open_ok=False)
@@ -236,7 +232,7 @@ class Challenges:
             return Result.error("bad_level", levels=", ".join(LEVELS))
         if _bad_length(length):
             return Result.error("bad_length", max=MAX_LENGTH)
-        cached = await self._cached(actor, idem)
+        cached = await self.sessions.retried(actor, idem)
         if cached is not None:
             return cached
         ai = PlayerRef(AI_PLATFORM, level, f"AI ({level})")

@@ -15,7 +15,7 @@ from . import keys
 from .commits import Change, error_result, remember, session_commit
 from .config import Clock, Options
 from .models import Msg, Place, PlayerRef, Result
-from .reads import Reads
+from .reads import Reads, read_one
 from .session import CorruptSession, Session, decode
 from .views import actions_for, build_view
 
@@ -70,6 +70,10 @@ class Sessions:
         raw = reads.get(keys.game(gid))
         await reads.run(self.store)
         return self.decode(gid, raw.value, take)
+
+    async def retried(self, actor: PlayerRef, idem: str | None) -> Result | None:
+        """The stored first result of a command with idempotency key ``idem`` (no round trip without one)."""
+        return await read_one(self.store, lambda r: r.idem(actor.platform, idem)) if idem else None
 
     async def locate(
         self, actor: PlayerRef, place: Place, game_id: str | None, idem: str | None, take: bool = True
