@@ -12,6 +12,8 @@ from fevga import Play, Position, Rules
 from fevga.movegen import step_target
 from fevga.play import Step
 
+from .session import Session
+
 OFF = 25
 
 
@@ -105,3 +107,11 @@ def build(
                     options.setdefault(i + 1, []).append(d)
     play = targets.get((tuple(board), off)) if len(done) == n else None
     return StepState(tuple(done), tuple(left), options, play)
+
+
+def session_steps(s: Session, pending: list[tuple[int, int]]) -> StepState:
+    """The builder on the session's current roll with ``pending`` steps (the service's one call of
+    :func:`build`); raise StepError for a step no legal play continues."""
+    game = s.game
+    assert game.dice is not None
+    return build(game.position, game.dice, s.rules, game.legal_plays(), pending)

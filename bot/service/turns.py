@@ -18,7 +18,7 @@ from .reads import read_one
 from .records import make_record, pack
 from .session import Session
 from .sessions import Loaded, Sessions
-from .steps import StepError, StepState, build
+from .steps import StepError, StepState, session_steps
 from .views import abortable
 
 
@@ -42,13 +42,6 @@ def last_play_by(s: Session, seat: int) -> bool:
 def resign_points(s: Session, seat: int) -> int:
     """What resigning gives away: 2 (mars) while the resigner has borne off none, else 1."""
     return 2 if s.game.view(seat).me_off == 0 else 1
-
-
-def build_steps(s: Session, pending: list[tuple[int, int]]) -> StepState:
-    """The step builder on the mover's roll with ``pending`` steps; raise StepError for a lost step."""
-    game = s.game
-    assert game.dice is not None
-    return build(game.position, game.dice, s.rules, game.legal_plays(), pending)
 
 
 def quick_parse(s: Session, text: str) -> Play | None:
@@ -113,7 +106,7 @@ class Turns:
             if err is not None:
                 return err
             try:
-                build_steps(s, [*s.pending, (from_point, die)])
+                session_steps(s, [*s.pending, (from_point, die)])
             except StepError:
                 return Result.error("bad_step", point=from_point, die=die, game_id=s.id)
             s.pending.append((int(from_point), int(die)))
@@ -145,7 +138,7 @@ class Turns:
             if err is not None:
                 return err
             try:
-                state: StepState | None = build_steps(s, s.pending)
+                state: StepState | None = session_steps(s, s.pending)
             except StepError:
                 state = None
             if state is None or state.play is None:

@@ -6,7 +6,7 @@ from fevga.dice import FairDice
 
 from .models import Action, GameView
 from .session import Session
-from .steps import StepError, StepState, build
+from .steps import StepError, StepState, session_steps
 
 
 def step_state(s: Session) -> StepState | None:
@@ -15,9 +15,9 @@ def step_state(s: Session) -> StepState | None:
     if s.status != "play" or game.dice is None or game.is_over():
         return None
     try:
-        return build(game.position, game.dice, s.rules, game.legal_plays(), s.pending)
+        return session_steps(s, s.pending)
     except StepError:
-        return build(game.position, game.dice, s.rules, game.legal_plays(), [])
+        return session_steps(s, [])
 
 
 def build_view(s: Session, version: int) -> GameView:
