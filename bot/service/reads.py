@@ -75,6 +75,10 @@ class Reads:
         """How many members a sorted set has."""
         return self._add(("zcard", key), Handle())
 
+    def game(self, gid: str) -> Handle[tuple[str | None, bytes | None]]:
+        """A game's stored session by id, shaped like :meth:`game_via`: (gid, session or None)."""
+        return self._add(("get", keys.game(gid)), Handle(lambda raw: (gid, raw)))
+
     def game_via(self, index: str, field: str) -> Handle[tuple[str | None, bytes | None]]:
         """The game id an index hash field names and that game's stored session, in the same trip."""
         return self._add(("via", index, field, keys.GAME_PREFIX, keys.GAME_SUFFIX), Handle(_pair))

@@ -66,10 +66,8 @@ class Sessions:
 
     async def load(self, gid: str, take: bool = True) -> Loaded:
         """A game by id (no access check: timers, records, redraws)."""
-        reads = Reads()
-        raw = reads.get(keys.game(gid))
-        await reads.run(self.store)
-        return self.decode(gid, raw.value, take)
+        raw = await read_one(self.store, lambda r: r.get(keys.game(gid)))
+        return self.decode(gid, raw, take)
 
     async def retried(self, actor: PlayerRef, idem: str | None) -> Result | None:
         """The stored first result of a command with idempotency key ``idem`` (no round trip without one)."""
@@ -81,18 +79,14 @@ class Sessions:
         """The actor's game: ``game_id`` if given, else his running game in this channel (one round trip
         either way: the index lookup, the session it points to and the idempotency record are read together)."""
         reads = Reads()
-        by_id = reads.get(keys.game(game_id)) if game_id is not None else None
-        by_index = reads.game_via(keys.channel_games(place), actor.user_id) if game_id is None else None
+        here = keys.channel_games(place)
+        game = reads.game(game_id) if game_id is not None else reads.game_via(here, actor.user_id)
         cached = reads.idem(actor.platform, idem)
         await reads.run(self.store)
         if cached.value is not None:
             return Loaded(cached=cached.value)
-        if game_id is not None and by_id is not None:
-            loaded = self.decode(game_id, by_id.value, take)
-        else:
-            assert by_index is not None
-            found, raw = by_index.value
-            loaded = self.decode(found, raw, take) if found is not None else Loaded(error=Result.error("no_game_here"))
+        found, raw = game.value
+        loaded = self.decode(found, raw, take) if found is not None else Loaded(error=Result.error("no_game_here"))
         return _check_access(loaded, actor, place)
 
     # --- writing -----------------------------------------------------------------------------
