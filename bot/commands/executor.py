@@ -94,4 +94,4 @@ async def execute(
             return await service.settings(actor, place)
         case i.Settings(setting=name, value=value):
             return await service.set_setting(actor, place, name or "", value or "", is_admin=is_admin, idem=idem)
-    return _error("cmd_unknown", word=intent.name, suggestion="help")
+    return _error("cmd_unknown", word=intent.word or type(intent).__name__.lower(), suggestion="help")

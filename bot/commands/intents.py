@@ -19,10 +19,6 @@ class Intent:
 
     word: ClassVar[str] = ""
 
-    @property
-    def name(self) -> str:
-        return type(self).__name__.lower()
-
 
 @dataclass(frozen=True, slots=True)
 class Help(Intent):

@@ -71,3 +71,10 @@ def test_the_resign_button_asks_first_and_a_step_has_no_typed_form() -> None:
 def test_a_token_that_would_not_fit_a_button_is_refused() -> None:
     with pytest.raises(ValueError):
         encode(ButtonKind.UNDO, "g" * 70, 1)
+
+
+def test_every_intent_names_its_command_word() -> None:
+    words = {cls.__name__: cls.word for cls in i.Intent.__subclasses__()}
+    assert all(words.values()), words
+    named = (words["ShowBoard"], words["PlayAI"], words["ResignPrompt"], words["Step"])
+    assert named == ("board", "play", "resign", "step")
