@@ -1,48 +1,41 @@
 """Button tokens: a service Action packed into a short string (≤ 64 bytes, Telegram's limit) and back.
 
-A token carries the action, the game (or challenge) id and the state version, so a stale or forged
-button is recognised and changes nothing.
+A token carries the kind, the game (or challenge) id and the state version, so a stale or forged
+button is recognised and changes nothing. Decoding gives the same typed intent as the text the button
+stands for, which then runs through the one executor (``bot.commands.executor``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import assert_never
 
+from bot.button_kinds import ButtonKind
+from bot.commands import intents as i
 from bot.numbers import whole_number
 from bot.replies import TOKEN_MAX_BYTES
 
-CODES = {
-    "accept": "A",
-    "decline": "D",
-    "cancel": "C",
-    "step": "S",
-    "undo": "U",
-    "confirm": "K",
-    "resign": "R",
-    "resign_confirm": "Y",
-    "rematch": "M",
-    "claim": "L",
-    "abort": "B",
-    "hint": "H",
+CODES: dict[ButtonKind, str] = {
+    ButtonKind.ACCEPT: "A",
+    ButtonKind.DECLINE: "D",
+    ButtonKind.CANCEL: "C",
+    ButtonKind.STEP: "S",
+    ButtonKind.UNDO: "U",
+    ButtonKind.CONFIRM: "K",
+    ButtonKind.RESIGN: "R",
+    ButtonKind.RESIGN_CONFIRM: "Y",
+    ButtonKind.REMATCH: "M",
+    ButtonKind.CLAIM: "L",
+    ButtonKind.ABORT: "B",
+    ButtonKind.HINT: "H",
 }
-KINDS = {code: kind for kind, code in CODES.items()}
+KINDS: dict[str, ButtonKind] = {code: kind for kind, code in CODES.items()}
 
 
-@dataclass(frozen=True, slots=True)
-class Token:
-    """A decoded button: what to do, on which game, at which version, with which step."""
-
-    kind: str
-    game_id: str
-    version: int
-    from_point: int = 0
-    die: int = 0
-
-
-def encode(kind: str, game_id: str, version: int, from_point: int = 0, die: int = 0) -> str:
-    """``S.<game>.<version>.<from>.<die>``; raise ValueError if it would not fit a button."""
+def encode(kind: ButtonKind, game_id: str, version: int, from_point: int = 0, die: int = 0) -> str:
+    """``S.<game>.<version>.<from>.<die>`` (other kinds: ``<code>.<game>.<version>``); raise ValueError if it
+    would not fit a button."""
     parts = [CODES[kind], game_id, str(version)]
-    if kind == "step":
+    if kind is ButtonKind.STEP:
         parts += [str(from_point), str(die)]
     token = ".".join(parts)
     if len(token.encode()) > TOKEN_MAX_BYTES:
@@ -50,8 +43,40 @@ def encode(kind: str, game_id: str, version: int, from_point: int = 0, die: int 
     return token
 
 
-def decode(token: object) -> Token | None:
-    """The token's content, or None for anything that is not a token of ours."""
+def intent_of(kind: ButtonKind, game_id: str, version: int, from_point: int = 0, die: int = 0) -> i.Intent:
+    """The intent a button of ``kind`` stands for: the same one its text command gives, plus the button's
+    game (or challenge) and version. Every kind has one (mypy checks the match is exhaustive)."""
+    match kind:
+        case ButtonKind.STEP:
+            return i.Step(game_id, version, from_point, die)
+        case ButtonKind.ACCEPT:
+            return i.Accept(game_id)
+        case ButtonKind.DECLINE:
+            return i.Decline(game_id)
+        case ButtonKind.CANCEL:
+            return i.Cancel(game_id)
+        case ButtonKind.UNDO:
+            return i.Undo(game_id, version)
+        case ButtonKind.CONFIRM:
+            return i.Confirm(game_id, version)
+        case ButtonKind.RESIGN:
+            return i.ResignPrompt(game_id, version)
+        case ButtonKind.RESIGN_CONFIRM:
+            return i.Resign(game_id=game_id, version=version)
+        case ButtonKind.REMATCH:
+            return i.Rematch()
+        case ButtonKind.CLAIM:
+            return i.Claim(game_id)
+        case ButtonKind.ABORT:
+            return i.Abort(game_id)
+        case ButtonKind.HINT:
+            return i.Hint(game_id)
+        case _:
+            assert_never(kind)
+
+
+def decode(token: object) -> i.Intent | None:
+    """The intent a token stands for, or None for anything that is not a token of ours."""
     if not isinstance(token, str) or len(token.encode()) > TOKEN_MAX_BYTES:
         return None
     parts = token.split(".")
@@ -60,16 +85,16 @@ def decode(token: object) -> Token | None:
     numbers = [whole_number(part) for part in parts[2:]]
     if any(n is None or n < 0 for n in numbers):
         return None
-    kind = KINDS[parts[0]]
-    if not all(ch.isalnum() or ch in "-_" for ch in parts[1]):
+    kind, game_id = KINDS[parts[0]], parts[1]
+    if not all(ch.isalnum() or ch in "-_" for ch in game_id):
         return None
-    if kind == "step":
+    if kind is ButtonKind.STEP:
         if len(parts) != 5:
             return None
         version, from_point, die = (int(n or 0) for n in numbers)
         if not (1 <= from_point <= 24 and 1 <= die <= 6):
             return None
-        return Token(kind, parts[1], version, from_point, die)
+        return intent_of(kind, game_id, version, from_point, die)
     if len(parts) != 3:
         return None
-    return Token(kind, parts[1], int(numbers[0] or 0))
+    return intent_of(kind, game_id, int(numbers[0] or 0))

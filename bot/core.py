@@ -11,6 +11,7 @@ import json
 import logging
 import time
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -21,15 +22,14 @@ from bot.commands.grammar import parse_command
 from bot.i18n import translate
 from bot.presenter import present
 from bot.replay import replay_reply
-from bot.replies import Notice, Reply
-from bot.service import GameService, Place, PlayerRef, Result, keys
+from bot.replies import Handled, Notice, Reply
+from bot.service import GameService, Place, PlayerRef, keys
 from bot.storage import Commit, LocalRedis, Store, open_store
 from fevga import DEFAULT_RULES, Position, Rules, format_play, legal_plays
 
 if TYPE_CHECKING:
     from bot.config import Settings
 
-READY = True
 BOARD_REF_TTL = 60 * 60 * 24 * 30
 log = logging.getLogger("fevga.core")
 
@@ -112,71 +112,44 @@ class BotCore:
         mentions: Mapping[str, PlayerRef] | None = None,
         is_admin: bool = False,
         reply_to_game: str | None = None,
-    ) -> list[Reply]:
+    ) -> Handled:
         """Run one line of the command language; never raises (a failure becomes an error reply)."""
         lang = await self.language(actor, place)
+        parsed = parse_command(text)
+        if isinstance(parsed, intents.CommandError):
+            return Handled(None, [Reply(self.t(parsed.key, lang, **parsed.args), private=True, error=True)])
+        if isinstance(parsed, intents.Move) and reply_to_game is not None:
+            parsed = replace(parsed, game_id=reply_to_game)
+        replies = await self._run(actor, place, parsed, lang, idem, mentions, is_admin, text[:100])
+        return Handled(parsed, replies)
+
+    async def press(self, actor: PlayerRef, place: Place, token: str, *, idem: str | None = None) -> Handled:
+        """A button came back: its token decodes into the intent its text stands for, run the same way.
+        Stale, foreign or forged buttons get a private message and change nothing."""
+        lang = await self.language(actor, place)
+        intent = decode(token)
+        if intent is None:
+            return Handled(None, [Reply(self.t("button_unknown", lang), private=True, error=True)])
+        return Handled(intent, await self._run(actor, place, intent, lang, idem, None, False, token))
+
+    async def _run(
+        self, actor: PlayerRef, place: Place, intent: intents.Intent, lang: str, idem: str | None,
+        mentions: Mapping[str, PlayerRef] | None, is_admin: bool, source: str,
+    ) -> list[Reply]:
+        """Execute one intent and present its result; any failure becomes a private error reply."""
         try:
-            intent = parse_command(text)
-            if isinstance(intent, intents.CommandError):
-                return [Reply(self.t(intent.key, lang, **intent.args), private=True, error=True)]
             if isinstance(intent, intents.Replay):
                 return await replay_reply(self.service, actor, place, lang)
-            result = await execute(
-                self.service, actor, place, intent, idem=idem, mentions=mentions, is_admin=is_admin,
-                game_id=reply_to_game if isinstance(intent, intents.Move) else None,
-            )
+            result = await execute(self.service, actor, place, intent, idem=idem, mentions=mentions, is_admin=is_admin)
             if isinstance(intent, intents.Lang) and result.ok:
                 lang = intent.code
-            return await present(result, lang, actor, draw=self.draw)
-        except Exception:
-            log.exception("command failed", extra={"text": text[:100]})
-            return [Reply(self.t("internal_error", lang), private=True, error=True)]
-
-    async def press(self, actor: PlayerRef, place: Place, token: str, *, idem: str | None = None) -> list[Reply]:
-        """A button came back; stale, foreign or forged buttons get a private message and change nothing."""
-        lang = await self.language(actor, place)
-        decoded = decode(token)
-        if decoded is None:
-            return [Reply(self.t("button_unknown", lang), private=True, error=True)]
-        try:
-            result = await self._press(actor, place, decoded.kind, decoded.game_id, decoded.version,
-                                       decoded.from_point, decoded.die, idem)
             replies = await present(result, lang, actor, draw=self.draw)
-            if decoded.kind == "resign" and result.ok:
+            if isinstance(intent, intents.ResignPrompt) and result.ok:  # the question is for the resigner only
                 replies = [Reply(r.text, buttons=r.buttons, private=True) for r in replies]
             return replies
         except Exception:
-            log.exception("button failed", extra={"token": token})
+            log.exception("command failed", extra={"source": source})
             return [Reply(self.t("internal_error", lang), private=True, error=True)]
-
-    async def _press(
-        self, actor: PlayerRef, place: Place, kind: str, gid: str, version: int, from_point: int, die: int,
-        idem: str | None,
-    ) -> Result:
-        s = self.service
-        if kind == "accept":
-            return await s.accept(actor, place, challenge_id=gid, idem=idem)
-        if kind == "decline":
-            return await s.decline(actor, place, challenge_id=gid, idem=idem)
-        if kind == "cancel":
-            return await s.cancel(actor, place, challenge_id=gid, idem=idem)
-        if kind == "step":
-            return await s.step(actor, place, gid, version, from_point, die, idem=idem)
-        if kind == "undo":
-            return await s.undo(actor, place, game_id=gid, idem=idem, version=version)
-        if kind == "confirm":
-            return await s.confirm(actor, place, game_id=gid, idem=idem, version=version)
-        if kind == "resign":
-            return await s.resign_prompt(actor, place, game_id=gid)
-        if kind == "resign_confirm":
-            return await s.resign(actor, place, game_id=gid, idem=idem, version=version)
-        if kind == "rematch":
-            return await s.rematch(actor, place, idem=idem)
-        if kind == "claim":
-            return await s.claim(actor, place, idem=idem)
-        if kind == "abort":
-            return await s.abort(actor, place, idem=idem)
-        return await s.hint(actor, place)
 
     # --- games in a place --------------------------------------------------------------------
     async def turn_of(self, place: Place, players: Sequence[PlayerRef]) -> PlayerRef | None:

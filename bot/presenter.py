@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
+from bot.button_kinds import ButtonKind
 from bot.buttons import encode
 from bot.i18n import catalogue, translate
 from bot.replies import Button, Reply
@@ -12,15 +13,18 @@ from fevga import Position
 from renderers import BoardScene, render_board, render_text
 from renderers.labels import DEFAULT_LABELS
 
-STYLES = {
-    "accept": "success",
-    "confirm": "success",
-    "decline": "danger",
-    "resign": "danger",
-    "resign_confirm": "danger",
-    "step": "primary",
+STYLES: dict[ButtonKind, str] = {
+    ButtonKind.ACCEPT: "success",
+    ButtonKind.CONFIRM: "success",
+    ButtonKind.DECLINE: "danger",
+    ButtonKind.RESIGN: "danger",
+    ButtonKind.RESIGN_CONFIRM: "danger",
+    ButtonKind.STEP: "primary",
 }
-ROWS = {"step": 0, "undo": 1, "confirm": 1, "accept": 0, "decline": 0, "cancel": 0}
+ROWS: dict[ButtonKind, int] = {
+    ButtonKind.STEP: 0, ButtonKind.UNDO: 1, ButtonKind.CONFIRM: 1,
+    ButtonKind.ACCEPT: 0, ButtonKind.DECLINE: 0, ButtonKind.CANCEL: 0,
+}
 
 
 def perspective_for(view: GameView, actor: PlayerRef | None) -> int:
@@ -78,6 +82,7 @@ def caption(view: GameView, lang: str) -> str:
 
 
 def button(action: Action, lang: str) -> Button:
+    """The button for one service action: its translated label, its token, and where it goes."""
     payload = action.payload
     label = translate(action.label_key, lang, **payload)
     token = encode(

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from bot.button_kinds import ButtonKind
+from bot.commands.intents import Intent
 from bot.service.models import Place, PlayerRef
 
 TOKEN_MAX_BYTES = 64  # Telegram's callback_data limit; Discord custom ids allow 100
@@ -16,15 +18,11 @@ TOKEN_MAX_BYTES = 64  # Telegram's callback_data limit; Discord custom ids allow
 @dataclass(frozen=True, slots=True)
 class Button:
     """One button. ``token`` is opaque: hand it back to ``BotCore.press`` when the button is pressed.
-
-    ``kind`` lets a frontend lay buttons out: ``accept``, ``decline``, ``from`` (a point to move a checker
-    from), ``die`` (which die to use), ``play`` (a whole legal play), ``undo``, ``confirm``, ``resign``,
-    ``resign_confirm``, ``rematch``, ``claim``, ``hint``.
-    """
+    ``kind`` (a :class:`ButtonKind`) lets a frontend lay buttons out."""
 
     label: str
     token: str
-    kind: str
+    kind: ButtonKind
     style: str = "secondary"  # primary | secondary | success | danger
     row: int = 0
 
@@ -55,3 +53,17 @@ class Notice:
     place: Place
     reply: Reply
     direct_to: tuple[PlayerRef, ...] = field(default=())  # also send privately (reminders)
+
+
+@dataclass(frozen=True, slots=True)
+class Handled:
+    """What ``BotCore`` did with one line or button: the intent it read (None when it could not read one)
+    and the replies to show. Frontends use ``word`` instead of parsing the line again."""
+
+    intent: Intent | None
+    replies: list[Reply]
+
+    @property
+    def word(self) -> str | None:
+        """The command word that ran (``board``, ``top``, ``step``...), None when nothing could be read."""
+        return self.intent.word if self.intent is not None else None

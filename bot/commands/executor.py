@@ -1,4 +1,5 @@
-"""Carry out an intent on the game service. The one place where command words meet service calls."""
+"""Carry out an intent on the game service: the one place where commands meet service calls, whether the
+intent was typed (``grammar.parse_command``) or pressed (``bot.buttons.decode``)."""
 
 from __future__ import annotations
 
@@ -27,9 +28,9 @@ async def execute(
     idem: str | None = None,
     mentions: Mapping[str, PlayerRef] | None = None,
     is_admin: bool = False,
-    game_id: str | None = None,
 ) -> Result:
-    """Run one intent for ``actor`` in ``place`` and return the service's platform-neutral result."""
+    """Run one intent for ``actor`` in ``place`` and return the service's platform-neutral result.
+    (``Replay`` draws a GIF, not a Result: ``BotCore`` answers it through ``bot.replay``.)"""
     mentions = mentions or {}
     match intent:
         case i.Help(topic=topic):
@@ -53,22 +54,26 @@ async def execute(
             return await service.cancel(actor, place, challenge_id=cid, idem=idem)
         case i.PlayAI(level=level, length=length):
             return await service.play_ai(actor, place, level=level, length=length, idem=idem)
-        case i.Move(text=text):
-            return await service.move(actor, place, text, game_id=game_id, idem=idem)
-        case i.Undo():
-            return await service.undo(actor, place, game_id=game_id, idem=idem)
-        case i.Confirm():
-            return await service.confirm(actor, place, game_id=game_id, idem=idem)
+        case i.Move(text=text, game_id=gid):
+            return await service.move(actor, place, text, game_id=gid, idem=idem)
+        case i.Step(game_id=gid, version=version, from_point=from_point, die=die):
+            return await service.step(actor, place, gid, version, from_point, die, idem=idem)
+        case i.Undo(game_id=gid, version=version):
+            return await service.undo(actor, place, game_id=gid, idem=idem, version=version)
+        case i.Confirm(game_id=gid, version=version):
+            return await service.confirm(actor, place, game_id=gid, idem=idem, version=version)
         case i.ShowBoard():
             return await service.board(actor, place)
-        case i.Hint():
-            return await service.hint(actor, place)
-        case i.Resign(whole_match=whole):
-            return await service.resign(actor, place, whole_match=whole, idem=idem)
-        case i.Abort():
-            return await service.abort(actor, place, idem=idem)
-        case i.Claim():
-            return await service.claim(actor, place, idem=idem)
+        case i.Hint(game_id=gid):
+            return await service.hint(actor, place, game_id=gid)
+        case i.ResignPrompt(game_id=gid):
+            return await service.resign_prompt(actor, place, game_id=gid)
+        case i.Resign(whole_match=whole, game_id=gid, version=version):
+            return await service.resign(actor, place, whole_match=whole, game_id=gid, idem=idem, version=version)
+        case i.Abort(game_id=gid):
+            return await service.abort(actor, place, game_id=gid, idem=idem)
+        case i.Claim(game_id=gid):
+            return await service.claim(actor, place, game_id=gid, idem=idem)
         case i.Rematch():
             return await service.rematch(actor, place, idem=idem)
         case i.Top(global_=global_, count=count):
@@ -82,13 +87,11 @@ async def execute(
                 who = found
             return await service.stats(who, place)
         case i.Export():
-            return await service.export(actor, place, game_id=game_id)
-        case i.Replay():
-            return await service.export(actor, place, game_id=game_id)
+            return await service.export(actor, place)
         case i.Lang(code=code):
             return await service.set_setting(actor, place, "lang", code, is_admin=is_admin, idem=idem)
         case i.Settings(setting=None):
             return await service.settings(actor, place)
         case i.Settings(setting=name, value=value):
             return await service.set_setting(actor, place, name or "", value or "", is_admin=is_admin, idem=idem)
-    return _error("cmd_unknown", word=intent.name, suggestion="help")
+    return _error("cmd_unknown", word=intent.word or type(intent).__name__.lower(), suggestion="help")

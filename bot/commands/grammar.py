@@ -133,7 +133,7 @@ def _simple(factory: Callable[[], i.Intent]) -> Callable[[list[str]], i.Intent |
 def _with_id(factory: Callable[[str | None], i.Intent]) -> Callable[[list[str]], i.Intent | i.CommandError]:
     def parse(words: list[str]) -> i.Intent | i.CommandError:
         if len(words) > 1:
-            return i.CommandError("cmd_too_many_words", {"command": factory(None).name})
+            return i.CommandError("cmd_too_many_words", {"command": factory(None).word})
         return factory(words[0][:40] if words else None)
 
     return parse

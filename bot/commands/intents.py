@@ -1,9 +1,11 @@
-"""Typed intents: what a player asked for, whatever the chat (Discord, Telegram, terminal)."""
+"""Typed intents: what a player asked for, whatever the chat (Discord, Telegram, terminal) and whether
+typed or pressed: a button token decodes into the same intent as the text it stands for, with the game
+(or challenge) and state version the button was drawn for."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from fevga import Rules
 
@@ -13,27 +15,32 @@ LANGUAGES = ("en", "el")
 
 @dataclass(frozen=True, slots=True)
 class Intent:
-    """Base class of every intent."""
+    """Base class of every intent. ``word`` is the command word that asks for it (``board`` for ShowBoard)."""
 
-    @property
-    def name(self) -> str:
-        return type(self).__name__.lower()
+    word: ClassVar[str] = ""
 
 
 @dataclass(frozen=True, slots=True)
 class Help(Intent):
+    """Help, in general or on one command word."""
+
+    word: ClassVar[str] = "help"
     topic: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class ShowRules(Intent):
-    pass
+    """A summary of the rules of Fevga."""
+
+    word: ClassVar[str] = "rules"
 
 
 @dataclass(frozen=True, slots=True)
 class Challenge(Intent):
     """Challenge ``target`` (a mention or name the frontend resolves), or anyone when ``target`` is None.
     ``rules`` is None unless the player named a variant: then the place's default variants apply."""
+
+    word: ClassVar[str] = "challenge"
 
     target: str | None
     length: int = 1
@@ -42,99 +49,176 @@ class Challenge(Intent):
 
 @dataclass(frozen=True, slots=True)
 class Accept(Intent):
+    """Take a challenge (a button names it; typed, the one addressed to the actor or an open one)."""
+
+    word: ClassVar[str] = "accept"
     challenge_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Decline(Intent):
+    """Turn down a challenge addressed to the actor."""
+
+    word: ClassVar[str] = "decline"
     challenge_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Cancel(Intent):
+    """Take back the actor's own challenge."""
+
+    word: ClassVar[str] = "cancel"
     challenge_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class PlayAI(Intent):
+    """Start a match against the AI at ``level``."""
+
+    word: ClassVar[str] = "play"
     level: str = "medium"
     length: int = 1
 
 
 @dataclass(frozen=True, slots=True)
 class Move(Intent):
+    """A whole play typed as text (``1/7 7/12``, ``pass``); ``game_id`` when it replies to a game's board."""
+
+    word: ClassVar[str] = "move"
     text: str
+    game_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Step(Intent):
+    """One checker from ``from_point`` with ``die`` (a step button), on the board of ``version``."""
+
+    word: ClassVar[str] = "step"
+    game_id: str
+    version: int
+    from_point: int
+    die: int
 
 
 @dataclass(frozen=True, slots=True)
 class Undo(Intent):
-    pass
+    """Take back the last step of the play being built; a button names its game and the version it was drawn for."""
+
+    word: ClassVar[str] = "undo"
+    game_id: str | None = None
+    version: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Confirm(Intent):
-    pass
+    """Play the steps built so far; a button names its game and the version it was drawn for."""
+
+    word: ClassVar[str] = "confirm"
+    game_id: str | None = None
+    version: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class ShowBoard(Intent):
-    pass
+    """Show the actor's game here afresh."""
+
+    word: ClassVar[str] = "board"
 
 
 @dataclass(frozen=True, slots=True)
 class Hint(Intent):
-    pass
+    """The AI's best plays for the actor's roll; ``game_id`` (a button's game), else the actor's game here."""
+
+    word: ClassVar[str] = "hint"
+    game_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Resign(Intent):
+    """Give up the game (or the whole match); a confirmation button names its game and version."""
+
+    word: ClassVar[str] = "resign"
     whole_match: bool = False
+    game_id: str | None = None
+    version: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResignPrompt(Intent):
+    """The resign button: ask first how many points resigning gives away (privately)."""
+
+    word: ClassVar[str] = "resign"
+    game_id: str
+    version: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Abort(Intent):
-    pass
+    """Call the game off before both players moved; ``game_id`` (a button's game), else the actor's game here."""
+
+    word: ClassVar[str] = "abort"
+    game_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Claim(Intent):
-    pass
+    """Claim the match after the opponent's deadline; ``game_id`` (a button's game), else the actor's game here."""
+
+    word: ClassVar[str] = "claim"
+    game_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Rematch(Intent):
-    pass
+    """A new match like the actor's last one here."""
+
+    word: ClassVar[str] = "rematch"
 
 
 @dataclass(frozen=True, slots=True)
 class Top(Intent):
+    """The leaderboard of this place (or global)."""
+
+    word: ClassVar[str] = "top"
     global_: bool = False
     count: int = 10
 
 
 @dataclass(frozen=True, slots=True)
 class Stats(Intent):
+    """A player's rating and record."""
+
+    word: ClassVar[str] = "stats"
     target: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Export(Intent):
-    pass
+    """The actor's match here as a ``.mat`` file."""
+
+    word: ClassVar[str] = "export"
 
 
 @dataclass(frozen=True, slots=True)
 class Replay(Intent):
-    pass
+    """The actor's last game here as an animated GIF."""
+
+    word: ClassVar[str] = "replay"
 
 
 @dataclass(frozen=True, slots=True)
 class Lang(Intent):
+    """Set the language of this place."""
+
+    word: ClassVar[str] = "lang"
     code: str
 
 
 @dataclass(frozen=True, slots=True)
 class Settings(Intent):
     """``settings`` alone lists them; ``settings <name> <value>`` changes one."""
+
+    word: ClassVar[str] = "settings"
 
     setting: str | None = None
     value: str | None = None

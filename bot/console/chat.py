@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
+from bot.commands.intents import Challenge
 from bot.core import BotCore
 from bot.replies import Reply
 from bot.service.models import Place, PlayerRef
@@ -58,12 +59,12 @@ class ConsoleChat:
         mentions = {name: self.friend for name in ("friend", "@friend", "φίλος")}
         mentions.update({name: self.you for name in ("you", "@you", "me")})
         actor = await self.actor()
-        replies = await self.core.handle_text(actor, self.place, line, idem=None, mentions=mentions, is_admin=True)
-        for reply in replies:
+        handled = await self.core.handle_text(actor, self.place, line, idem=None, mentions=mentions, is_admin=True)
+        for reply in handled.replies:
             self.show(reply)
-        if line.strip().lower().startswith(("challenge friend", "challenge @friend", "ch friend")):
+        if isinstance(handled.intent, Challenge) and mentions.get((handled.intent.target or "").lower()) == self.friend:
             # Hot-seat: the friend sits at the same keyboard and accepts at once.
-            for reply in await self.core.handle_text(self.friend, self.place, "accept", idem=None):
+            for reply in (await self.core.handle_text(self.friend, self.place, "accept", idem=None)).replies:
                 self.show(reply)
 
     def show(self, reply: Reply) -> None:
@@ -83,7 +84,7 @@ class ConsoleChat:
             path.write_bytes(reply.document)
             self.say(f"[file: {path}]")
         if reply.buttons:
-            self.say("  " + "  ".join(f"[{b.label}]" for b in reply.buttons if b.kind not in ("from", "die")))
+            self.say("  " + "  ".join(f"[{b.label}]" for b in reply.buttons))
 
     async def run(self, read_line: Callable[[], str | None]) -> None:
         """Read lines until end of input or ``quit``."""

@@ -23,7 +23,7 @@ from .cog import FevgaCog
 from .command_text import CommandTranslator, text
 from .components import TokenButton, TokenSelect, orphan_token
 from .endpoints import point_discord_py, recommended_shards
-from .frontend import Frontend
+from .frontend import DiscordFrontend
 
 log = logging.getLogger(__name__)
 
@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 class FevgaBotMixin:
     """What both bot classes share; ``build_bot`` sets the attributes before ``start``."""
 
-    frontend: Frontend
+    frontend: DiscordFrontend
     background: Background
     sync_guild: int | None
     commands_synced: asyncio.Event
@@ -39,7 +39,7 @@ class FevgaBotMixin:
 
     def _fevga_init(self, core: BotCore, tick_seconds: float, sync: bool, sync_guild: int | None) -> None:
         client: discord.Client = self  # type: ignore[assignment]
-        self.frontend = Frontend(client, core)
+        self.frontend = DiscordFrontend(client, core)
         self.background = Background(self.frontend, core, tick_seconds)
         self.sync_guild = sync_guild
         self.commands_synced = asyncio.Event()
@@ -72,6 +72,11 @@ class FevgaBotMixin:
             log.error("syncing the application commands failed: HTTP %s, code %s", exc.status, exc.code)
         finally:
             self.commands_synced.set()
+
+    async def close(self) -> None:
+        """Let commands still being answered finish (bounded), then close the connection."""
+        await self.frontend.drain()
+        await super().close()  # type: ignore[misc]  # commands.Bot or AutoShardedBot, after this mixin
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
         """Clicks on components no longer on their message still get the core's 'out of date' answer."""

@@ -1,5 +1,5 @@
 """The core's own events on Discord: timers every ``tick_seconds`` (``core.tick``) and board updates
-published by any instance (``core.updates``), each shown through the ``Frontend``."""
+published by any instance (``core.updates``), each shown through the ``DiscordFrontend``."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from discord.ext import commands, tasks
 
 from bot.core import BotCore
 
-from .frontend import Frontend
+from .frontend import DiscordFrontend
 from .identity import PLATFORM
 
 log = logging.getLogger(__name__)
@@ -22,7 +22,7 @@ STOP_ATTEMPTS = 6
 class Background(commands.Cog):
     """Runs the tick loop and follows the update stream while the bot is connected."""
 
-    def __init__(self, frontend: Frontend, core: BotCore, tick_seconds: float = 30.0) -> None:
+    def __init__(self, frontend: DiscordFrontend, core: BotCore, tick_seconds: float = 30.0) -> None:
         self.frontend = frontend
         self.core = core
         self.tick_loop.change_interval(seconds=tick_seconds)

@@ -19,7 +19,7 @@ from bot.service.settings import SETTINGS
 
 from . import lines
 from .command_text import described
-from .frontend import Frontend
+from .frontend import DiscordFrontend
 
 Ctx = commands.Context[Any]
 Points = app_commands.Range[int, 1, 25]
@@ -28,9 +28,9 @@ HELP_TOPICS = [app_commands.Choice(name=c, value=c) for c in COMMANDS[:25]]
 
 
 class FevgaCog(commands.GroupCog, group_name="fevga", group_description=described("group")):
-    """The ``fevga`` command group; all work is done by the ``Frontend`` and the core."""
+    """The ``fevga`` command group; all work is done by the ``DiscordFrontend`` and the core."""
 
-    def __init__(self, frontend: Frontend) -> None:
+    def __init__(self, frontend: DiscordFrontend) -> None:
         self.frontend = frontend
         super().__init__()
 

@@ -51,8 +51,6 @@ TEXT: dict[str, tuple[str, str]] = {
     "settings.value": ("Its new value", "Η νέα τιμή"),
     # widget texts
     "ui.step": ("Move a checker…", "Μετακίνησε ένα πούλι…"),
-    "ui.from": ("Move a checker from…", "Μετακίνησε πούλι από…"),
-    "ui.play": ("Choose a whole play…", "Διάλεξε ολόκληρη κίνηση…"),
     "ui.failed": ("Something went wrong; please try again.", "Κάτι πήγε στραβά· δοκίμασε ξανά."),
     "ui.board": ("Board", "Ταμπλό"),
 }

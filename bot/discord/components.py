@@ -3,9 +3,8 @@
 A custom id carries the button's kind and the core's opaque token (game id and state version inside),
 so a button keeps working after a restart and an outdated one is answered by the core ("this button is
 out of date").
-``step`` buttons (move a checker from a point with a die), ``from`` buttons (points to move from) and
-``play`` buttons (whole plays) become select menus whose option values are the tokens, 25 to a menu;
-every other kind stays a button.
+``step`` buttons (move a checker from a point with a die) become select menus whose option values are
+the tokens, 25 to a menu; every other kind stays a button.
 """
 
 from __future__ import annotations
@@ -17,13 +16,14 @@ from typing import Any, Protocol, cast
 
 import discord
 
+from bot.button_kinds import ButtonKind
 from bot.replies import Button
 
 from .command_text import text
 
 MAX_ROWS, MAX_PER_ROW, MAX_OPTIONS = 5, 5, 25
 MAX_LABEL, MAX_OPTION_LABEL = 80, 100
-SELECT_KINDS = ("step", "from", "play")
+SELECT_KINDS: tuple[ButtonKind, ...] = (ButtonKind.STEP,)
 _STYLES = {
     "primary": discord.ButtonStyle.primary,
     "secondary": discord.ButtonStyle.secondary,
@@ -33,7 +33,7 @@ _STYLES = {
 
 
 class PressHandler(Protocol):
-    """What a component hands its token to (the bot's ``Frontend``)."""
+    """What a component hands its token to (the bot's ``DiscordFrontend``)."""
 
     async def on_press(self, interaction: discord.Interaction, token: str) -> None: ...
 
@@ -75,7 +75,7 @@ class TokenButton(discord.ui.DynamicItem[discord.ui.Button[Any]], template=r"fv:
 
 
 class TokenSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"fvs:(?P<kind>[a-z]+):(?P<tag>[0-9a-f]+)"):
-    """A select menu whose options' values are core tokens (points to move from, or whole plays)."""
+    """A select menu whose options' values are core tokens (a checker's point and a die each)."""
 
     def __init__(self, kind: str, options: Sequence[discord.SelectOption], placeholder: str | None = None) -> None:
         tag = format(zlib.crc32("\n".join(o.value for o in options).encode()), "x")
@@ -99,12 +99,6 @@ class TokenSelect(discord.ui.DynamicItem[discord.ui.Select[Any]], template=r"fvs
         values = list(self.item.values) or [str(v) for v in data.get("values", [])]
         if values:
             await _handler(interaction).on_press(interaction, str(values[0]))
-
-
-def _kind(kind: str) -> str:
-    """The kind as it may appear in a custom id (lower-case letters and _, at most 20)."""
-    cleaned = re.sub(r"[^a-z_]", "", kind.lower())[:20]
-    return cleaned or "button"
 
 
 def _shown_ids(message: discord.Message) -> set[str]:
@@ -137,9 +131,9 @@ def orphan_token(interaction: discord.Interaction) -> str | None:
     return None
 
 
-def _select(kind: str, buttons: Sequence[Button], lang: str) -> TokenSelect:
+def _select(kind: ButtonKind, buttons: Sequence[Button], lang: str) -> TokenSelect:
     options = [discord.SelectOption(label=_clip(b.label, MAX_OPTION_LABEL), value=b.token) for b in buttons]
-    return TokenSelect(kind, options, text(f"ui.{kind}", lang))
+    return TokenSelect(str(kind), options, text(f"ui.{kind}", lang))
 
 
 def _button_rows(buttons: Sequence[Button], free_rows: int) -> list[list[Button]]:
@@ -154,7 +148,7 @@ def _button_rows(buttons: Sequence[Button], free_rows: int) -> list[list[Button]
     return rows
 
 
-def build_view(buttons: Sequence[Button], lang: str = "en") -> discord.ui.View | None:
+def component_view(buttons: Sequence[Button], lang: str = "en") -> discord.ui.View | None:
     """A persistent view for a reply's buttons, within Discord's 5 rows of 5; None without buttons."""
     if not buttons:
         return None
@@ -162,8 +156,6 @@ def build_view(buttons: Sequence[Button], lang: str = "en") -> discord.ui.View |
     row = 0
     for kind in SELECT_KINDS:
         chosen = [b for b in buttons if b.kind == kind]
-        if kind == "play" and len(chosen) > MAX_OPTIONS:
-            continue  # too many whole plays to list: the other ways of moving remain
         for start in range(0, len(chosen), MAX_OPTIONS):
             if row >= MAX_ROWS - 1:
                 break  # keep a row for the buttons (undo, confirm, resign)
@@ -175,7 +167,7 @@ def build_view(buttons: Sequence[Button], lang: str = "en") -> discord.ui.View |
     for group in _button_rows(plain, MAX_ROWS - row):
         for b in group:
             style = _STYLES.get(b.style, discord.ButtonStyle.secondary)
-            item_b = TokenButton(b.token, kind=_kind(b.kind), label=b.label, style=style)
+            item_b = TokenButton(b.token, kind=str(b.kind), label=b.label, style=style)
             item_b.row = row
             view.add_item(item_b)
         row += 1

@@ -10,14 +10,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Iterable
+from collections.abc import Awaitable, Iterable, Iterator
 
 import discord
 
-from bot.commands.grammar import parse_command
-from bot.commands.intents import CommandError
 from bot.core import BotCore
-from bot.replies import Notice, Reply
+from bot.replies import Handled, Notice, Reply
 from bot.service.models import Place, PlayerRef
 
 from .answers import InteractionAnswer
@@ -29,24 +27,39 @@ from .rendering import Outgoing, direct_message, outgoing, ping_message
 log = logging.getLogger(__name__)
 DEFER_AFTER = 1.5  # seconds; Discord drops an interaction not answered within 3 s of its creation
 CHECK_MARK = "\N{WHITE HEAVY CHECK MARK}"
-INTENT_WORDS = {"showboard": "board", "showrules": "rules", "playai": "play"}  # intent class -> command word
+DRAIN_TIMEOUT = 10.0  # seconds the bot waits on close for commands still being answered
 
 
-def command_of(line: str) -> str | None:
-    """The command-language word a line runs ('top', 'move', ...), or None if it does not parse."""
-    intent = parse_command(line)
-    if isinstance(intent, CommandError):
-        return None
-    return INTENT_WORDS.get(intent.name, intent.name)
-
-
-class Frontend:
+class DiscordFrontend:
     """Runs commands, clicks and the core's own notices against one ``BotCore`` for one bot."""
 
     def __init__(self, client: discord.Client, core: BotCore) -> None:
         self.client = client
         self.core = core
         self.boards = Boards(client, core)
+        self._in_flight: set[asyncio.Task[object]] = set()
+
+    # ---- shutdown -----------------------------------------------------------------------------
+    @contextlib.contextmanager
+    def _handling(self) -> Iterator[None]:
+        """Mark the running task as answering a command until it is done (see ``drain``)."""
+        task = asyncio.current_task()
+        if task is not None:
+            self._in_flight.add(task)
+        try:
+            yield
+        finally:
+            if task is not None:
+                self._in_flight.discard(task)
+
+    async def drain(self, timeout: float = DRAIN_TIMEOUT) -> None:
+        """Wait (at most ``timeout`` s) for commands and clicks still being answered, so closing the bot
+        and then the core never cuts a reply or a board edit in half."""
+        pending = self._in_flight - {asyncio.current_task()}
+        if pending:
+            _, late = await asyncio.wait(pending, timeout=timeout)
+            if late:
+                log.warning("closing with %d command(s) still being answered", len(late))
 
     async def language(self, actor: PlayerRef | None, place: Place) -> str:
         try:
@@ -62,43 +75,42 @@ class Frontend:
         """A slash command, already written as one command-language line."""
         actor = player_of(interaction.user)
         place = interaction_place(interaction)
-        call = self.core.handle_text(
-            actor,
-            place,
-            line,
-            idem=str(interaction.id),
-            mentions=mention_map(users),
-            is_admin=is_admin(interaction.user, interaction.channel),
-        )
-        await self._interact(interaction, actor, place, call, command_of(line))
+        with self._handling():
+            call = self.core.handle_text(
+                actor,
+                place,
+                line,
+                idem=str(interaction.id),
+                mentions=mention_map(users),
+                is_admin=is_admin(interaction.user, interaction.channel),
+            )
+            await self._interact(interaction, actor, place, call)
 
     async def on_press(self, interaction: discord.Interaction, token: str) -> None:
         """A button or select option carrying a core token."""
         actor = player_of(interaction.user)
         place = interaction_place(interaction)
-        call = self.core.press(actor, place, token, idem=str(interaction.id))
-        await self._interact(interaction, actor, place, call, None)
+        with self._handling():
+            call = self.core.press(actor, place, token, idem=str(interaction.id))
+            await self._interact(interaction, actor, place, call)
 
     async def _interact(
-        self,
-        interaction: discord.Interaction,
-        actor: PlayerRef,
-        place: Place,
-        call: Awaitable[list[Reply]],
-        command: str | None,
+        self, interaction: discord.Interaction, actor: PlayerRef, place: Place, call: Awaitable[Handled]
     ) -> None:
-        answer = InteractionAnswer(interaction, self.boards, "en", command)
+        """Answer one interaction with what the core did, deferring first when the core is slow."""
+        answer = InteractionAnswer(interaction, self.boards, "en")
         task = asyncio.ensure_future(call)
         lang = asyncio.ensure_future(self.language(actor, place))  # read meanwhile: widget texts only
         try:
             done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
             if not done:
                 await answer.defer()
-            replies = await task
-            answer.lang = await (self.language(actor, place) if command == "lang" else lang)
-            await answer.deliver(replies)
+            handled = await task
+            answer.command = handled.word
+            answer.lang = await (self.language(actor, place) if handled.word == "lang" else lang)
+            await answer.deliver(handled.replies)
         except Exception:
-            log.exception("interaction %s (%s) failed", interaction.id, command)
+            log.exception("interaction %s (%s) failed", interaction.id, answer.command)
             task.cancel()
             await self._apologise(answer)
 
@@ -110,12 +122,16 @@ class Frontend:
     # ---- prefix commands --------------------------------------------------------------------
     async def on_prefix(self, message: discord.Message, line: str) -> None:
         """A prefix command (``!fevga challenge @bob 5``): the text after the prefix, as typed."""
+        with self._handling():
+            await self._prefix(message, line)
+
+    async def _prefix(self, message: discord.Message, line: str) -> None:
         actor = player_of(message.author)
         place = place_of(message.channel, message.author)
-        command = command_of(line)
+        command: str | None = None
         try:
             async with message.channel.typing():
-                replies = await self.core.handle_text(
+                handled = await self.core.handle_text(
                     actor,
                     place,
                     line,
@@ -123,8 +139,9 @@ class Frontend:
                     mentions=mention_map(message.mentions),
                     is_admin=is_admin(message.author, message.channel),
                 )
+            command = handled.word
             lang = await self.language(actor, place)
-            for reply in replies:
+            for reply in handled.replies:
                 await self._answer_message(message, reply, lang, command)
         except Exception:
             log.exception("prefix command in message %s (%s) failed", message.id, command)

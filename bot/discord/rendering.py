@@ -15,7 +15,7 @@ import discord
 
 from bot.replies import Reply
 
-from .components import build_view
+from .components import component_view
 from .identity import discord_ids
 
 MAX_CONTENT, MAX_TITLE, MAX_DESCRIPTION = 2000, 256, 4096
@@ -100,7 +100,7 @@ def board_message(reply: Reply, lang: str = "en") -> Outgoing:
     if reply.game_id:
         embed.set_footer(text=f"{reply.game_id} · v{reply.version}" if reply.version is not None else reply.game_id)
     prefix, ids = _mention_prefix(reply)
-    return Outgoing(prefix or None, embed, build_view(reply.buttons, lang), uploads, ids)
+    return Outgoing(prefix or None, embed, component_view(reply.buttons, lang), uploads, ids)
 
 
 def info_embed(reply: Reply) -> discord.Embed:
@@ -128,7 +128,7 @@ def text_message(reply: Reply, lang: str = "en", *, as_embed: bool = False) -> O
         content = prefix or None
     if content is None and embed is None and not uploads:
         content = "…"
-    return Outgoing(content, embed, build_view(reply.buttons, lang), uploads, ids)
+    return Outgoing(content, embed, component_view(reply.buttons, lang), uploads, ids)
 
 
 def outgoing(reply: Reply, lang: str = "en", *, command: str | None = None) -> Outgoing:

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.button_kinds import ButtonKind
+
 
 @dataclass(frozen=True, slots=True)
 class PlayerRef:
@@ -41,16 +43,25 @@ class Msg:
     args: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Action:
-    """Something a player may do now (a button): accept, decline, cancel, step, undo, confirm, resign,
-    resign_confirm, rematch, claim, hint. ``version`` makes a stale button fail cleanly."""
+    """Something a player may do now (a button), of a :class:`ButtonKind`. ``version`` makes a stale button
+    fail cleanly. ``kind`` may be given as the kind's word (stored results): an unknown word raises."""
 
-    kind: str
+    kind: ButtonKind
     game_id: str
     version: int
     label_key: str
     payload: dict[str, Any] = field(default_factory=dict)
+
+    def __init__(
+        self, kind: ButtonKind | str, game_id: str, version: int, label_key: str, payload: dict[str, Any] | None = None
+    ) -> None:
+        object.__setattr__(self, "kind", ButtonKind(kind))
+        object.__setattr__(self, "game_id", game_id)
+        object.__setattr__(self, "version", version)
+        object.__setattr__(self, "label_key", label_key)
+        object.__setattr__(self, "payload", {} if payload is None else payload)
 
 
 @dataclass(frozen=True, slots=True)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bot.button_kinds import ButtonKind
 from fevga.dice import FairDice
 
 from .models import Action, GameView
@@ -69,20 +70,20 @@ def actions_for(s: Session, view: GameView, now: float) -> list[Action]:
     out: list[Action] = []
     if s.status != "play":
         if s.status == "done":
-            out.append(Action("rematch", gid, v, "btn_rematch", {}))
+            out.append(Action(ButtonKind.REMATCH, gid, v, "btn_rematch", {}))
         return out
     if not s.is_ai(view.turn):
         for point, dice in sorted(view.legal_from.items()):
             for die in dice:
                 to = min(point + die, 25)
-                out.append(Action("step", gid, v, "btn_step", {"from_point": point, "die": die, "to": to}))
+                out.append(Action(ButtonKind.STEP, gid, v, "btn_step", {"from_point": point, "die": die, "to": to}))
         if view.pending:
-            out.append(Action("undo", gid, v, "btn_undo", {}))
+            out.append(Action(ButtonKind.UNDO, gid, v, "btn_undo", {}))
         if view.pending_complete:
-            out.append(Action("confirm", gid, v, "btn_confirm", {}))
-    out.append(Action("resign", gid, v, "btn_resign", {}))
+            out.append(Action(ButtonKind.CONFIRM, gid, v, "btn_confirm", {}))
+    out.append(Action(ButtonKind.RESIGN, gid, v, "btn_resign", {}))
     if abortable(s):
-        out.append(Action("abort", gid, v, "btn_abort", {}))
+        out.append(Action(ButtonKind.ABORT, gid, v, "btn_abort", {}))
     if now >= s.deadline:
-        out.append(Action("claim", gid, v, "btn_claim", {}))
+        out.append(Action(ButtonKind.CLAIM, gid, v, "btn_claim", {}))
     return out

@@ -41,7 +41,7 @@ class RateLimits:
 
 
 @dataclass
-class Frontend:
+class TelegramFrontend:
     """The parts of the Telegram frontend kept in ``application.bot_data["fevga"]``."""
 
     core: BotCore
@@ -59,10 +59,10 @@ def file_url_for(base_url: str) -> str:
     return f"{head}/file/{tail}" if head and tail else f"{trimmed}/file/bot"
 
 
-def frontend_of(application: Application[Any, Any, Any, Any, Any, Any]) -> Frontend:
-    """The Frontend attached to an Application built by build_application."""
+def frontend_of(application: Application[Any, Any, Any, Any, Any, Any]) -> TelegramFrontend:
+    """The TelegramFrontend attached to an Application built by build_application."""
     frontend = application.bot_data["fevga"]
-    assert isinstance(frontend, Frontend)
+    assert isinstance(frontend, TelegramFrontend)
     return frontend
 
 
@@ -123,7 +123,7 @@ def build_application(
     chats = ChatQueue()
     handlers = Handlers(core, delivery, chats)
     background = Background(core, delivery, chats)
-    application.bot_data["fevga"] = Frontend(core, delivery, handlers, background, tick_seconds)
+    application.bot_data["fevga"] = TelegramFrontend(core, delivery, handlers, background, tick_seconds)
     application.add_handler(CallbackQueryHandler(handlers.on_callback))
     application.add_handler(MessageHandler(filters.TEXT & filters.UpdateType.MESSAGE, handlers.on_text))
     application.add_error_handler(handlers.on_error)

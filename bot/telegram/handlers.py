@@ -121,12 +121,14 @@ class Handlers:
             mentions = await self._mentions(line, actor, message.from_user.username)
             is_admin = line.command in ADMIN_COMMANDS and await self._is_admin(message, message.from_user.id)
             game = await self._replied_game(message, bot.bot)
-            replies: list[Reply] = await self.core.handle_text(
+            handled = await self.core.handle_text(
                 actor, place, line.text, idem=str(update.update_id), mentions=mentions, is_admin=is_admin,
                 reply_to_game=game,
             )  # fmt: skip
-            fresh = line.command == "board"
-            await self.delivery.send(bot, message.chat.id, replies, reply_to=message.message_id, fresh_board=fresh)
+            fresh = handled.word == "board"  # the command the core read, not a second reading of the line
+            await self.delivery.send(
+                bot, message.chat.id, handled.replies, reply_to=message.message_id, fresh_board=fresh
+            )
         except Exception:
             log.exception("telegram_text_failed", chat_id=message.chat.id, command=line.command)
             with contextlib.suppress(Exception):
@@ -158,7 +160,7 @@ class Handlers:
                 await query.answer(clip(await self._foreign_button(actor, place, message, owner), MAX_ALERT), True)
                 answered = True
                 return
-            replies: list[Reply] = await self.core.press(actor, place, token, idem=query.id)
+            replies = (await self.core.press(actor, place, token, idem=query.id)).replies
             # An alert can carry no buttons: a private reply with buttons (the resign confirmation) is posted
             # in the chat instead, naming the player it is for, its buttons bound to him.
             private = [r for r in replies if r.private and not r.buttons]

@@ -8,28 +8,24 @@ from collections.abc import Iterable, Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot.button_kinds import ButtonKind
 from bot.logging_setup import get_logger
 from bot.replies import Button
 
 CALLBACK_DATA_MAX = 64  # bytes, Telegram's limit for callback_data
-POINTS_PER_ROW = 6
-PLAYS_PER_ROW = 2
 STEPS_PER_ROW = 4  # "13→16 (3)": a checker's point, where it lands, and the die
 _MAX_LABEL = 64
 
 # Groups of button kinds, laid out top to bottom; within a group buttons keep the core's order.
-_LAYOUT: tuple[tuple[tuple[str, ...], int], ...] = (
-    (("accept", "decline", "cancel"), 3),
-    (("from",), POINTS_PER_ROW),
-    (("die",), 6),
-    (("step",), STEPS_PER_ROW),
-    (("play",), PLAYS_PER_ROW),
-    (("undo", "confirm"), 2),
-    (("resign", "abort"), 2),
-    (("resign_confirm",), 2),
-    (("hint", "claim", "rematch"), 3),
+_LAYOUT: tuple[tuple[tuple[ButtonKind, ...], int], ...] = (
+    ((ButtonKind.ACCEPT, ButtonKind.DECLINE, ButtonKind.CANCEL), 3),
+    ((ButtonKind.STEP,), STEPS_PER_ROW),
+    ((ButtonKind.UNDO, ButtonKind.CONFIRM), 2),
+    ((ButtonKind.RESIGN, ButtonKind.ABORT), 2),
+    ((ButtonKind.RESIGN_CONFIRM,), 2),
+    ((ButtonKind.HINT, ButtonKind.CLAIM, ButtonKind.REMATCH), 3),
 )
-_KNOWN = frozenset(kind for kinds, _ in _LAYOUT for kind in kinds)
+LAID_OUT = frozenset(kind for kinds, _ in _LAYOUT for kind in kinds)  # every ButtonKind (a test checks)
 
 log = get_logger(__name__)
 
@@ -57,9 +53,6 @@ def keyboard(buttons: Sequence[Button]) -> InlineKeyboardMarkup | None:
     for kinds, width in _LAYOUT:
         group = [_inline(b) for b in usable if b.kind in kinds]
         rows.extend(_chunks(group, width))
-    others = [b for b in usable if b.kind not in _KNOWN]
-    for row in sorted({b.row for b in others}):
-        rows.extend(_chunks([_inline(b) for b in others if b.row == row], 4))
     return InlineKeyboardMarkup(rows)
 
 

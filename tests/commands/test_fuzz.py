@@ -49,7 +49,7 @@ class Fuzzer:
 
     async def press(self, token: str) -> None:
         self.count += 1
-        for reply in await self.core.press(ME, HERE, token):
+        for reply in (await self.core.press(ME, HERE, token)).replies:
             assert reply.text and "internal" not in reply.text.lower()
         decode(token)
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from bot.button_kinds import ButtonKind
+from bot.buttons import encode
+from bot.commands import intents as i
 from bot.core import BotCore
 from bot.service import Place, PlayerRef
 from fevga import format_play, legal_plays
@@ -32,3 +35,21 @@ async def test_username_directory_and_board_messages(core: BotCore) -> None:
     assert await core.board_message("g1") == "100:200"
     assert await core.game_for_board_message("100:200") == "g1"
     assert await core.board_message("g2") is None
+
+
+async def test_the_core_hands_back_the_intent_it_read_with_its_replies(core: BotCore) -> None:
+    started = await core.handle_text(ME, HERE, "/play ai easy 3")
+    assert started.intent == i.PlayAI("easy", 3) and started.word == "play" and started.replies
+    board = await core.handle_text(ME, HERE, "b", reply_to_game="ignored-for-non-moves")
+    assert board.intent == i.ShowBoard() and board.word == "board"
+    unreadable = await core.handle_text(ME, HERE, "resing")
+    assert unreadable.intent is None and unreadable.word is None and unreadable.replies[0].error
+    moved = await core.handle_text(ME, HERE, "1/7 7/12", reply_to_game="g-replied")
+    assert moved.intent == i.Move("1/7 7/12", game_id="g-replied")
+    view = board.replies[0]
+    assert view.game_id is not None and view.version is not None
+    prompt = await core.press(ME, HERE, encode(ButtonKind.RESIGN, view.game_id, view.version))
+    assert prompt.intent == i.ResignPrompt(view.game_id, view.version) and prompt.word == "resign"
+    assert prompt.replies and all(r.private for r in prompt.replies)
+    forged = await core.press(ME, HERE, "not a token")
+    assert forged.intent is None and forged.replies[0].error and forged.replies[0].private

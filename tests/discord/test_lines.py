@@ -7,7 +7,7 @@ import pytest
 from bot.commands import intents as i
 from bot.commands.grammar import parse_command
 from bot.discord import lines
-from bot.discord.frontend import command_of
+from bot.replies import Handled
 
 
 def test_challenge_lines_parse_to_the_intended_challenge() -> None:
@@ -54,6 +54,12 @@ def test_prefix_line_takes_what_follows_the_prefix() -> None:
     assert lines.prefix_line("!fevga  move 1/7   7/12", "!fevga ") == "move 1/7 7/12"
     assert lines.prefix_line("<@99> top", "<@99> ") == "top"
     assert lines.prefix_line("top", "!fevga ") == "top"
+
+
+def command_of(line: str) -> str | None:
+    """The word the frontend shows replies by: the one the core hands back with what it read."""
+    parsed = parse_command(line)
+    return Handled(None if isinstance(parsed, i.CommandError) else parsed, []).word
 
 
 def test_command_words_pick_how_replies_are_shown() -> None:

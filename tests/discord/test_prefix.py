@@ -3,10 +3,12 @@ exactly like the command language: the same lines give the same answers as the s
 
 from __future__ import annotations
 
-from typing import Any
+import asyncio
+from typing import Any, cast
 
 import pytest
 
+from bot.discord.frontend import DiscordFrontend
 from tests.fakes.discord import FakeDiscord
 
 from .conftest import BotFactory, World
@@ -46,3 +48,37 @@ async def test_mentioning_the_bot_works_without_the_message_content_intent(
         await fake.send_message(w.carol, w.general, f"{fake.bot_user.mention} help")
         helped = await fake.wait_for_message(w.general, lambda m: m.author.bot, after=ignored.id)
         assert helped.reference_id != ignored.id
+
+
+async def test_closing_waits_for_commands_still_being_answered_but_not_forever() -> None:
+    """The bot's close drains in-flight handlers first, so it never closes the core under a reply."""
+    frontend = DiscordFrontend(cast(Any, None), cast(Any, None))
+    release = asyncio.Event()
+    steps: list[str] = []
+
+    async def handler() -> None:
+        with frontend._handling():
+            await release.wait()
+            steps.append("answered")
+
+    running = asyncio.create_task(handler())
+    await asyncio.sleep(0)
+    draining = asyncio.create_task(frontend.drain(timeout=5))
+    await asyncio.sleep(0.05)
+    assert not draining.done()  # still waiting for the handler
+    release.set()
+    await draining
+    steps.append("drained")
+    assert steps == ["answered", "drained"] and running.done()
+
+    stuck = asyncio.create_task(_forever(frontend))
+    await asyncio.sleep(0)
+    started = asyncio.get_running_loop().time()
+    await frontend.drain(timeout=0.1)  # bounded: a stuck handler does not hold the shutdown
+    assert asyncio.get_running_loop().time() - started < 2 and not stuck.done()
+    stuck.cancel()
+
+
+async def _forever(frontend: DiscordFrontend) -> None:
+    with frontend._handling():
+        await asyncio.Event().wait()

@@ -31,7 +31,8 @@ async def test_a_move_made_elsewhere_redraws_the_board(
         for member in (w.alice, w.bob):
             plays = await legal_play_texts(other, member, w.general)
             if plays:
-                replies = await other.handle_text(player_ref(member), place_ref(w.general), f"move {plays[0]}")
+                handled = await other.handle_text(player_ref(member), place_ref(w.general), f"move {plays[0]}")
+                replies = handled.replies
                 assert replies and not replies[0].error
                 break
         else:

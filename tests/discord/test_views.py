@@ -5,7 +5,8 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.discord.components import TokenButton, TokenSelect, build_view
+from bot.button_kinds import ButtonKind
+from bot.discord.components import TokenButton, TokenSelect, component_view
 from bot.discord.rendering import board_message, outgoing, text_message
 from bot.replies import Button, Reply
 from bot.service.models import PlayerRef
@@ -13,34 +14,33 @@ from bot.service.models import PlayerRef
 PNG = b"\x89PNG\r\n\x1a\nfake"
 
 
-def _from(point: int) -> Button:
-    return Button(str(point), f"g1:7:f{point}", "from", row=0)
+def _step(point: int, die: int = 6) -> Button:
+    return Button(f"{point}→{point + die}", f"S.g1.7.{point}.{die}", ButtonKind.STEP, row=0)
 
 
-def test_from_and_play_buttons_become_selects_whose_values_are_the_tokens() -> None:
+def test_step_buttons_become_a_select_whose_values_are_the_tokens() -> None:
     buttons = (
-        *(_from(p) for p in (1, 5, 9)),
-        Button("1/7 7/12", "g1:7:p0", "play", row=1),
-        Button("1/12", "g1:7:p1", "play", row=1),
-        Button("Undo", "g1:7:u", "undo", row=2),
-        Button("Resign", "g1:7:r", "resign", "danger", row=2),
+        *(_step(p) for p in (1, 5, 9)),
+        Button("Undo", "U.g1.7", ButtonKind.UNDO, row=2),
+        Button("Resign", "R.g1.7", ButtonKind.RESIGN, "danger", row=2),
     )
-    view = build_view(buttons, "el")
+    view = component_view(buttons, "el")
     assert view is not None
     rows = view.to_components()
-    selects = [c["components"][0] for c in rows[:2]]
-    assert [s["type"] for s in selects] == [3, 3]
-    assert [o["value"] for o in selects[0]["options"]] == ["g1:7:f1", "g1:7:f5", "g1:7:f9"]
-    assert [o["label"] for o in selects[1]["options"]] == ["1/7 7/12", "1/12"]
-    assert selects[0]["custom_id"].startswith("fvs:from:") and selects[1]["custom_id"].startswith("fvs:play:")
-    assert selects[0]["placeholder"] == "Μετακίνησε πούλι από…"
-    plain = rows[2]["components"]
-    assert [(b["custom_id"], b["style"]) for b in plain] == [("fv:undo:g1:7:u", 2), ("fv:resign:g1:7:r", 4)]
+    select = rows[0]["components"][0]
+    assert select["type"] == 3
+    assert [o["value"] for o in select["options"]] == ["S.g1.7.1.6", "S.g1.7.5.6", "S.g1.7.9.6"]
+    assert [o["label"] for o in select["options"]] == ["1→7", "5→11", "9→15"]
+    assert select["custom_id"].startswith("fvs:step:")
+    assert select["placeholder"] == "Μετακίνησε ένα πούλι…"
+    plain = rows[1]["components"]
+    assert [(b["custom_id"], b["style"]) for b in plain] == [("fv:undo:U.g1.7", 2), ("fv:resign:R.g1.7", 4)]
 
 
 def test_layout_stays_within_five_rows_of_five() -> None:
-    buttons = tuple(Button(f"b{i}", f"t{i}", "die", row=i) for i in range(12)) + tuple(_from(p) for p in range(1, 25))
-    view = build_view(buttons)
+    others = tuple(Button(f"b{i}", f"t{i}", ButtonKind.HINT, row=i) for i in range(12))
+    buttons = others + tuple(_step(p, 1) for p in range(1, 25))
+    view = component_view(buttons)
     assert view is not None
     rows = view.to_components()
     assert len(rows) <= 5 and all(len(r["components"]) <= 5 for r in rows)
@@ -49,10 +49,13 @@ def test_layout_stays_within_five_rows_of_five() -> None:
     assert len(ids) == len(set(ids))
 
 
-def test_more_than_25_plays_are_not_offered_as_a_select() -> None:
-    plays = tuple(Button(f"p{i}", f"g:p{i}", "play") for i in range(26))
-    assert build_view(plays) is None
-    assert build_view(()) is None
+def test_more_than_25_steps_are_split_over_selects_and_no_buttons_give_no_view() -> None:
+    steps = tuple(_step(p, d) for p in range(1, 6) for d in range(1, 7))  # 30 steps
+    view = component_view(steps)
+    assert view is not None
+    sizes = [len(r["components"][0]["options"]) for r in view.to_components()]
+    assert sizes == [25, 5]
+    assert component_view(()) is None
 
 
 def test_dynamic_items_parse_their_own_custom_ids() -> None:
@@ -60,7 +63,7 @@ def test_dynamic_items_parse_their_own_custom_ids() -> None:
     assert button.custom_id == "fv:resign_confirm:g9:3:confirm" and len(button.item.label or "") == 80
     match = TokenButton.__discord_ui_compiled_template__.fullmatch(button.custom_id)
     assert match is not None and (match["kind"], match["token"]) == ("resign_confirm", "g9:3:confirm")
-    select = TokenSelect("from", [discord.SelectOption(label="1", value="a")])
+    select = TokenSelect("step", [discord.SelectOption(label="1", value="a")])
     assert TokenSelect.__discord_ui_compiled_template__.fullmatch(select.item.custom_id or "") is not None
     longest = TokenButton("x" * 64, kind="k" * 20)
     assert len(longest.custom_id) <= 100
@@ -72,7 +75,7 @@ def test_board_is_an_embed_showing_the_attached_picture() -> None:
         "alice played 1/7 7/12\nscore 0-0",
         image=PNG,
         image_name="board.png",
-        buttons=(Button("Undo", "t:u", "undo"),),
+        buttons=(Button("Undo", "t:u", ButtonKind.UNDO),),
         game_id="g1",
         version=4,
         caption="alice vs bob · bob to play 6-2",

@@ -21,6 +21,7 @@ def _emitted_keys() -> set[str]:
                 found |= set(re.findall(r'"([a-z0-9_]+)" if ', line))
                 found |= set(re.findall(r'else "([a-z0-9_]+)"', line))
         found |= {f"btn_{k}" for k in re.findall(r'Action\(\s*"([a-z_]+)"', text)}
+        found |= {f"btn_{k.lower()}" for k in re.findall(r"Action\(\s*ButtonKind\.([A-Z_]+)", text)}
     for path in (ROOT / "fevga").glob("*.py"):
         found |= set(re.findall(r'key\s*=\s*"([a-z0-9_]+)"', path.read_text(encoding="utf-8")))
     return found

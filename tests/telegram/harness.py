@@ -162,14 +162,14 @@ class CoreSpy:
         return getattr(self.real, name)
 
     async def handle_text(self, *args: Any, **kwargs: Any) -> Any:
-        replies = await self.real.handle_text(*args, **kwargs)
-        self.replies.extend(replies)
-        return replies
+        handled = await self.real.handle_text(*args, **kwargs)
+        self.replies.extend(handled.replies)
+        return handled
 
     async def press(self, *args: Any, **kwargs: Any) -> Any:
-        replies = await self.real.press(*args, **kwargs)
-        self.replies.extend(replies)
-        return replies
+        handled = await self.real.press(*args, **kwargs)
+        self.replies.extend(handled.replies)
+        return handled
 
     def last_board(self) -> Any:
         """The newest board reply the core gave (through a command or a button)."""

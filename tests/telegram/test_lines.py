@@ -8,11 +8,12 @@ from typing import Any
 import pytest
 from telegram import Message, MessageEntity, User
 
+from bot.button_kinds import ButtonKind
 from bot.replies import Button
 from bot.service.models import PlayerRef
 from bot.telegram.app import file_url_for
 from bot.telegram.command_list import COMMANDS, bot_commands
-from bot.telegram.keyboards import keyboard
+from bot.telegram.keyboards import LAID_OUT, keyboard
 from bot.telegram.lines import board_reply_ref, command_line
 from bot.telegram.texts import clip, split_text, utf16_len, with_mentions
 from tests.fakes.telegram import FakeMessage, FakeTelegram
@@ -106,16 +107,24 @@ def test_challenge_as_a_reply_names_the_replied_to_author(fake: FakeTelegram):
 
 
 def test_keyboard_layout_follows_the_button_kinds():
-    buttons = [Button(str(p), f"f{p}", "from") for p in range(1, 9)]
-    buttons += [Button("Resign", "r", "resign"), Button("3", "d3", "die"), Button("5", "d5", "die")]
-    buttons += [Button("Undo", "u", "undo"), Button("OK", "c", "confirm"), Button("x", "z" * 65, "confirm")]
+    buttons = [Button(f"{p}→{p + 3}", f"s{p}", ButtonKind.STEP) for p in range(1, 7)]
+    buttons += [Button("Resign", "r", ButtonKind.RESIGN), Button("Accept", "a", ButtonKind.ACCEPT)]
+    buttons += [Button("Undo", "u", ButtonKind.UNDO), Button("OK", "c", ButtonKind.CONFIRM)]
+    buttons += [Button("x", "z" * 65, ButtonKind.CONFIRM), Button("Again", "m", ButtonKind.REMATCH)]
     markup = keyboard(buttons)
     assert markup is not None
     rows = [[b.callback_data for b in row] for row in markup.inline_keyboard]
-    assert rows == [["f1", "f2", "f3", "f4", "f5", "f6"], ["f7", "f8"], ["d3", "d5"], ["u", "c"], ["r"]]
-    assert keyboard([]) is None and keyboard([Button("x", "z" * 65, "die")]) is None
-    steps = keyboard([Button(f"{p}→{p + 3} (3)", f"S.g.1.{p}.3", "step") for p in range(1, 7)])
+    assert rows == [["a"], ["s1", "s2", "s3", "s4"], ["s5", "s6"], ["u", "c"], ["r"], ["m"]]
+    assert keyboard([]) is None and keyboard([Button("x", "z" * 65, ButtonKind.HINT)]) is None
+    steps = keyboard([Button(f"{p}→{p + 3} (3)", f"S.g.1.{p}.3", ButtonKind.STEP) for p in range(1, 7)])
     assert steps is not None and [len(row) for row in steps.inline_keyboard] == [4, 2]
+
+
+def test_every_button_kind_has_a_place_on_the_keyboard():
+    assert set(ButtonKind) == LAID_OUT
+    markup = keyboard([Button(kind.value, kind.value, kind) for kind in ButtonKind])
+    assert markup is not None
+    assert sorted(b.callback_data for row in markup.inline_keyboard for b in row) == sorted(k.value for k in ButtonKind)
 
 
 def test_text_limits_and_mentions():

@@ -133,7 +133,7 @@ async def test_a_move_made_through_another_instance_updates_the_board(fake: Fake
     edits = len(board.history)
     play = a_legal_play(view, random.Random(5))
     # Another instance took this update: the change reaches this one only through core.updates().
-    replies = await core.real.handle_text(actor_ref(mover), group_place(room), play, idem="elsewhere-1")
+    replies = (await core.real.handle_text(actor_ref(mover), group_place(room), play, idem="elsewhere-1")).replies
     assert replies and replies[0].game_id == view.game_id
     await fake.wait_for(lambda: len(board.history) > edits, timeout=5, what="the board edited by the event")
     await fake.settle(quiet=0.3)
