@@ -155,6 +155,8 @@ class LocalRedis:
             "--protected-mode", "yes",
             "--logfile", str(self.data_dir / "redis.log"),
         ]  # fmt: skip
+        if self._pipe is not None:  # left from a server that died on its own
+            os.close(self._pipe)
         read_end, self._pipe = os.pipe()  # we hold the write end; EOF tells the watchdog we are gone
         try:
             self.process = subprocess.Popen(

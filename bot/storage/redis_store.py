@@ -279,6 +279,8 @@ class RedisStore(Store):
         if block_ms > 0:
             args += ["BLOCK", block_ms]
         raw = await self._call(*args, "STREAMS", stream, ">", timeout=block_ms / 1000 + self._socket_timeout)
+        if isinstance(raw, dict):  # RESP3 answers a map stream -> entries
+            return _entries(next(iter(raw.values()), None))
         return _entries(raw[0][1]) if raw else []
 
     async def ack(self, stream: str, group: str, *ids: str) -> int:
