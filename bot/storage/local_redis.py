@@ -101,8 +101,16 @@ class LocalRedis:
 
     def start(self, timeout: float = 10.0) -> None:
         """Start the server (or attach to the live owner's) and wait until it answers PING."""
-        if self.shared or (self.process is not None and self.process.poll() is None):
+        if self.shared:
             return
+        if self.process is not None and self.process.poll() is None:
+            if self._ping(self.port):
+                return
+            try:  # the server died on its own: its watchdog follows it within a moment
+                self.process.wait(2.0)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait()
         self.data_dir.mkdir(parents=True, exist_ok=True)
         if self._lock is None:
             fd = os.open(self.data_dir / "redis.lock", os.O_RDWR | os.O_CREAT, 0o600)
