@@ -108,6 +108,7 @@ class RedisStore(Store):
         pool = self.client.connection_pool
         conn = await pool.get_connection()
         try:
+            await self._drop_if_stale(conn)
             await conn.send_command(*args)
             try:
                 return await conn.read_response(timeout=timeout)
@@ -125,6 +126,20 @@ class RedisStore(Store):
             raise
         finally:
             await pool.release(conn)
+
+    @staticmethod
+    async def _drop_if_stale(conn: Any) -> None:
+        """Disconnect a pooled connection the server already closed (EOF or data waiting), so the next
+        send reconnects instead of writing into a dead socket and losing track of the outcome. (Some
+        redis-py versions skip this check in the pool.)"""
+        if not conn.is_connected:
+            return
+        try:
+            stale = await conn.can_read()
+        except (RedisConnectionError, OSError):
+            stale = True
+        if stale:
+            await conn.disconnect()
 
     def pool_stats(self) -> dict[str, int]:
         """Connections of the command pool: ``in_use`` (checked out) and ``idle``, for health and tests."""

@@ -76,3 +76,18 @@ async def test_from_url_keeps_its_defaults_and_the_plain_constructor_works(own_r
     plain = RedisStore(store.client)  # the old constructor still works (tests and benchmarks use it)
     assert await plain.commit(Commit().put("k", b"v")) and await plain.read([("get", "k")]) == [b"v"]
     await store.close()
+
+
+async def test_the_first_commit_after_a_restart_is_not_unknown(own_redis: LocalRedis) -> None:
+    """A pooled connection the killed server closed is noticed before sending: the commit is applied."""
+    store = RedisStore.from_url(own_redis.url)
+    try:
+        assert await store.commit(Commit().put("a", b"1"))
+        assert own_redis.server_pid is not None
+        os.kill(own_redis.server_pid, signal.SIGKILL)
+        await asyncio.sleep(0.3)
+        await asyncio.to_thread(own_redis.start)
+        assert await store.commit(Commit().put("a", b"2"))
+        assert await store.read([("get", "a")]) == [b"2"]
+    finally:
+        await store.close()

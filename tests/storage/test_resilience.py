@@ -54,3 +54,32 @@ async def test_a_300_command_burst_queues_instead_of_failing(own_redis: LocalRed
         assert stats["in_use"] == 0 and 1 <= stats["idle"] <= 64
     finally:
         await store.close()
+
+
+@pytest.mark.timeout(30)
+async def test_a_subscription_survives_a_redis_restart(own_redis: LocalRedis) -> None:
+    from bot.storage.base import Commit
+
+    store = RedisStore.from_url(own_redis.url)
+    stream = await store.subscribe("fevga:ev:test")
+    pending: asyncio.Future[bytes] | None = None
+    try:
+        assert await store.commit(Commit().publish("fevga:ev:test", b"before"))
+        assert await asyncio.wait_for(anext(stream), 5) == b"before"
+        assert own_redis.server_pid is not None
+        os.kill(own_redis.server_pid, signal.SIGKILL)
+        pending = asyncio.ensure_future(anext(stream))
+        await asyncio.sleep(0.3)
+        await asyncio.to_thread(own_redis.start)
+        deadline = time.monotonic() + 10
+        while not pending.done():  # resubscribed at some point after the restart: publish until heard
+            assert time.monotonic() < deadline
+            await store.commit(Commit().publish("fevga:ev:test", b"after"))
+            await asyncio.sleep(0.1)
+        assert pending.result() == b"after"
+    finally:
+        if pending is not None and not pending.done():
+            pending.cancel()
+            await asyncio.gather(pending, return_exceptions=True)
+        await stream.aclose()  # type: ignore[attr-defined]
+        await store.close()
