@@ -28,6 +28,7 @@ from tests.storage.workload import Workload, burst
 
 
 async def bench_burst(url: str, in_flight: int) -> None:
+    """Print errors and time of ``in_flight`` commands sent at once."""
     store = RedisStore.from_url(url)
     began = time.perf_counter()
     results = await burst(store, in_flight)
@@ -39,6 +40,7 @@ async def bench_burst(url: str, in_flight: int) -> None:
 
 
 async def bench_kills(server: LocalRedis, kills: int, games: int) -> None:
+    """Print recovery figures for ``kills`` kill -9 / restart rounds under load."""
     store = RedisStore.from_url(server.url)
     await store.client.flushall()  # the burst's games hold the same channels
     load = Workload.on(store, games)
@@ -67,6 +69,7 @@ async def bench_kills(server: LocalRedis, kills: int, games: int) -> None:
 
 
 def main() -> None:
+    """Run both benchmarks on a private redis-server."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--burst", type=int, default=300)
     parser.add_argument("--kills", type=int, default=3)

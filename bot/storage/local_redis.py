@@ -93,10 +93,12 @@ class LocalRedis:
 
     @property
     def url(self) -> str:
+        """The ``redis://`` URL of the server."""
         return f"redis://127.0.0.1:{self.port}/0"
 
     @property
     def pidfile(self) -> Path:
+        """Where the owner records its pid, the watchdog and server pids, and the port."""
         return self.data_dir / "redis.pid"
 
     def start(self, timeout: float = 10.0) -> None:
@@ -136,6 +138,7 @@ class LocalRedis:
         raise RuntimeError(f"{self.data_dir} is locked by another process whose redis-server does not answer")
 
     def _read_pidfile(self) -> dict[str, Any] | None:
+        """The recorded owner, pids and port, or None when absent or unreadable."""
         try:
             info = json.loads(self.pidfile.read_text())
         except (OSError, ValueError):
@@ -152,6 +155,7 @@ class LocalRedis:
                 terminate(pid)
 
     def _spawn(self, timeout: float) -> None:
+        """Start redis-server under the watchdog and wait until it answers; record it in the pidfile."""
         args = [
             self.executable,
             "--bind", "127.0.0.1",
@@ -189,6 +193,7 @@ class LocalRedis:
         raise RuntimeError("redis-server did not start in time")
 
     def _write_pidfile(self) -> None:
+        """Record owner, watchdog, server pids and port (atomically: write, then rename)."""
         assert self.process is not None
         info = {"owner": os.getpid(), "supervisor": self.process.pid, "server": self.server_pid, "port": self.port}
         tmp = self.pidfile.with_suffix(".tmp")
@@ -196,6 +201,7 @@ class LocalRedis:
         os.replace(tmp, self.pidfile)
 
     def _ping(self, port: int) -> bool:
+        """True when a Redis server answers PING on ``port``."""
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.2) as sock:
                 sock.sendall(b"PING\r\n")

@@ -199,6 +199,7 @@ class MemoryStore(Store):
         return True
 
     def _stream(self, key: str) -> MemoryStream:
+        """The stream at ``key``, created empty when missing (as XADD / MKSTREAM do)."""
         if key not in self.streams:
             self.streams[key] = MemoryStream(lambda: int(self.clock() * 1000))
         return self.streams[key]

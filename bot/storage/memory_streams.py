@@ -22,10 +22,12 @@ class _Group:
 
 
 def _id(pos: tuple[int, int]) -> str:
+    """An entry position as a Redis stream id (``<ms>-<seq>``)."""
     return f"{pos[0]}-{pos[1]}"
 
 
 def _pos(entry_id: str) -> tuple[int, int]:
+    """A Redis stream id as a comparable position."""
     ms, _, seq = entry_id.partition("-")
     return int(ms), int(seq or 0)
 

@@ -32,6 +32,7 @@ LOST = (RedisConnectionError, RedisTimeoutError, OSError, asyncio.TimeoutError) 
 
 
 def _text(value: Any) -> str:
+    """Redis bytes (or a number) as text."""
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
@@ -152,6 +153,7 @@ class RedisStore(Store):
         return await self._retrying(lambda: self._read_once(requests))
 
     async def _read_once(self, requests: Sequence[Read]) -> list[Any]:
+        """One attempt at :meth:`read`: one pipeline whose connection goes back to the pool, whatever happens."""
         async with self.client.pipeline(transaction=False) as pipe:  # the connection always goes back
             for req in requests:
                 kind, key = req[0], req[1]

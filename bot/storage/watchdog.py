@@ -47,6 +47,7 @@ def main(argv: list[str]) -> int:
     print(server.pid, flush=True)
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
+        """Asked to stop: stop the server first."""
         sys.exit(stop(server))
 
     signal.signal(signal.SIGTERM, on_signal)

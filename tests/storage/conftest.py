@@ -22,6 +22,7 @@ class Clock:
 
 @pytest.fixture
 def clock() -> Clock:
+    """A hand-moved clock for the MemoryStore."""
     return Clock()
 
 

@@ -19,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _start_bot(data_dir: Path, first: int) -> tuple[subprocess.Popen[str], int]:
+    """Start a stand-in bot on ``data_dir`` writing from ``first``; the process and its Redis port."""
     bot = subprocess.Popen([sys.executable, "-m", "tests.storage.bot_process", str(data_dir), str(first)],
                            cwd=ROOT, stdout=subprocess.PIPE, text=True)
     assert bot.stdout is not None
@@ -38,6 +39,7 @@ def _kill_after_writes(bot: subprocess.Popen[str], writes: int) -> list[int]:
 
 
 def _wait_for(check: object, timeout: float) -> bool:
+    """Poll ``check()`` until true (True) or ``timeout`` seconds pass (False)."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if check():  # type: ignore[operator]

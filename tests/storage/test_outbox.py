@@ -13,6 +13,7 @@ OUT = "fevga:{o}:out"
 
 
 async def _add(store: Store, n: int) -> None:
+    """Commit ``n`` outbox entries numbered 0..n-1."""
     for i in range(n):
         assert await store.commit(Commit().xadd(OUT, {"n": str(i), "blob": b"\x00\xff"}))
 

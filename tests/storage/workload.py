@@ -34,9 +34,11 @@ class Workload:
 
     @classmethod
     def on(cls, store: Store, games: int = 20) -> Workload:
+        """A workload on a fresh GameService over ``store``."""
         return cls(GameService(store, ai=RandomAI(seed=1)), games)
 
     def seat(self, n: int) -> tuple[Place, PlayerRef, PlayerRef]:
+        """Channel ``n`` and its two players."""
         place = Place("discord", "load", f"c{n}")
         return place, PlayerRef("discord", f"a{n}", f"a{n}"), PlayerRef("discord", f"b{n}", f"b{n}")
 
@@ -47,6 +49,7 @@ class Workload:
         return await self.service.accept(b, place)
 
     async def setup(self) -> None:
+        """Start every game."""
         for n in range(self.games):
             assert (await self.start_game(n)).ok
 
@@ -65,6 +68,7 @@ class Workload:
         return result.view if result.ok else None
 
     async def player(self, n: int) -> None:
+        """Keep playing game ``n`` until stopped; after a failure, look at the board again."""
         rng = random.Random(n)
         view: GameView | None = None
         while not self.stop.is_set():
@@ -72,6 +76,7 @@ class Workload:
             await asyncio.sleep(0.005 if view is not None else 0.02)
 
     async def run(self) -> None:
+        """Play every game concurrently until ``stop`` is set."""
         await asyncio.gather(*(self.player(n) for n in range(self.games)))
 
     def rate(self, since: float, until: float = float("inf")) -> tuple[float, int]:
@@ -80,6 +85,7 @@ class Workload:
         return (sum(o.ok for o in window) / len(window) if window else 0.0), len(window)
 
     def last_failure(self) -> float | None:
+        """When the last failed command ended, if any."""
         failed = [o.at for o in self.outcomes if not o.ok]
         return max(failed) if failed else None
 
@@ -92,6 +98,7 @@ async def burst(store: Store, in_flight: int = 300) -> list[Result]:
     rng = random.Random(5)
 
     async def one(n: int) -> Result:
+        """Game ``n``'s command of the burst."""
         place, a, _ = load.seat(n)
         view = views[n].view
         if n % 2 or view is None or view.dice is None:
