@@ -104,8 +104,10 @@ class Commit:
         return self
 
     # --- writes ----------------------------------------------------------------------------
-    def put(self, key: str, value: bytes, ttl: int = 0) -> Commit:
-        """Set the string ``key`` (expiring after ``ttl`` seconds when > 0)."""
+    def put(self, key: str, value: bytes, ttl: float = 0) -> Commit:
+        """Set the string ``key`` (expiring after ``ttl`` whole seconds when > 0)."""
+        if isinstance(ttl, float) and ttl.is_integer():
+            ttl = int(ttl)
         self.ops.append(("set", key, value, ttl))
         return self
 

@@ -78,3 +78,10 @@ async def test_a_bad_redis_script_error_is_not_half_applied(own_redis: object) -
         assert await store.client.dbsize() == 1
     finally:
         await store.close()
+
+
+async def test_a_whole_float_ttl_is_accepted_and_expires(store: Store) -> None:
+    assert await store.commit(Commit().put("k", b"v", ttl=60.0))
+    assert await store.read([("get", "k")]) == [b"v"]
+    if isinstance(store, RedisStore):
+        assert 0 < await store.client.ttl("k") <= 60
