@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from .base import Commit, Store
+from .base import Commit, CommitOutcomeUnknown, DamagedKey, DamagedValue, Entry, Store
 from .local_redis import LocalRedis, redis_server_path
 from .memory import MemoryStore
 from .redis_store import RedisStore
@@ -34,4 +34,7 @@ def open_store(redis_url: str | None, data_dir: str | Path = "data/redis") -> tu
     return MemoryStore(), None
 
 
-__all__ = ["MEMORY_WARNING", "Commit", "LocalRedis", "MemoryStore", "RedisStore", "Store", "open_store"]
+__all__ = [
+    "MEMORY_WARNING", "Commit", "CommitOutcomeUnknown", "DamagedKey", "DamagedValue", "Entry", "LocalRedis",
+    "MemoryStore", "RedisStore", "Store", "open_store",
+]  # fmt: skip

@@ -3,6 +3,25 @@
 The service never talks to Redis directly. It reads with :meth:`Store.read` (one pipelined round trip)
 and writes with :meth:`Store.commit`: a list of checks (a versioned value still has the version the
 command read, a hash field is still free) and a list of writes, applied all together or not at all.
+
+How a commit can end (both stores):
+
+* ``True``: every check held and every write was applied.
+* ``False``: a check failed (a version moved on, a field is taken); nothing was written.
+* :class:`DamagedKey` (a ``ValueError``): a key holds the wrong Redis type for what the commit does with
+  it (say a hash where a session string should be); nothing was written. Not a connectivity problem.
+* ``ValueError``: the commit itself is malformed (negative TTL, a score that is not a number, ...);
+  nothing was written.
+* ``redis.exceptions.ConnectionError`` / ``TimeoutError`` (``RedisError``): the commit was *not sent*
+  (server refused the connection, no pooled connection within the wait deadline); nothing was applied
+  and it is safe to retry.
+* :class:`CommitOutcomeUnknown` (a ``RedisError``): the commit was sent but no answer came back (socket
+  timeout, connection lost). It may or may not have been applied: do NOT retry blindly; read the
+  versioned value (or the idempotency record written by the same commit) to find out.
+
+Outbox (Redis Streams): :meth:`Commit.xadd` appends a stream entry inside the same atomic commit, and
+:meth:`Store.ensure_group`, :meth:`Store.consume`, :meth:`Store.ack`, :meth:`Store.reclaim` read it
+through a consumer group (at-least-once delivery: ack after handling, reclaim a dead consumer's entries).
 """
 
 from __future__ import annotations
@@ -11,6 +30,8 @@ import abc
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
+
+from redis.exceptions import RedisError
 
 # Read requests (tuples, to stay cheap on the hot path):
 #   ("get", key)              -> bytes | None
@@ -24,6 +45,28 @@ from typing import Any
 #                               an index lookup and the value it points to, in the same round trip
 Read = tuple[Any, ...]
 
+# A stream entry as the outbox methods return it: (entry id, fields).
+Entry = tuple[str, dict[str, bytes]]
+
+MAX_VERSION_DIGITS = 18  # a version fits in 64 bits; a longer "number" is damage, not a version
+
+
+class DamagedKey(ValueError):
+    """A stored key has the wrong type for what a commit or read does with it; nothing was written."""
+
+    def __init__(self, key: str) -> None:
+        super().__init__(f"stored key {key!r} is damaged (wrong type)")
+        self.key = key
+
+
+class DamagedValue(ValueError):
+    """A stored value cannot be decoded within its bounds (bad prefix, too large, corrupt compression)."""
+
+
+class CommitOutcomeUnknown(RedisError):
+    """A commit was sent but its answer was lost: it may or may not have been applied. Do not retry
+    blindly; re-read the versioned value or the idempotency record it writes to find out."""
+
 
 def versioned(version: int, blob: bytes) -> bytes:
     """A versioned value as stored: ``b"<version>:"`` then the payload."""
@@ -31,11 +74,15 @@ def versioned(version: int, blob: bytes) -> bytes:
 
 
 def split_versioned(raw: bytes) -> tuple[int, bytes]:
-    """Inverse of :func:`versioned`; raise ValueError when the value has no version prefix."""
-    head, sep, blob = raw.partition(b":")
-    if not sep or not head.isdigit():
-        raise ValueError("stored value has no version prefix")
-    return int(head), blob
+    """Inverse of :func:`versioned`; raise DamagedValue (a ValueError) when the value has no sane version
+    prefix (ASCII digits, at most 18 of them: a bounded number, looked at in a bounded prefix)."""
+    if not isinstance(raw, bytes | bytearray | memoryview):
+        raise DamagedValue("stored value is not bytes")
+    colon = bytes(raw[: MAX_VERSION_DIGITS + 1]).find(b":")
+    head = bytes(raw[:colon]) if colon > 0 else b""
+    if not head or not head.isdigit():
+        raise DamagedValue("stored value has no version prefix")
+    return int(head), bytes(raw[colon + 1 :])
 
 
 @dataclass
@@ -57,18 +104,24 @@ class Commit:
         return self
 
     # --- writes ----------------------------------------------------------------------------
-    def put(self, key: str, value: bytes, ttl: int = 0) -> Commit:
+    def put(self, key: str, value: bytes, ttl: float = 0) -> Commit:
+        """Set the string ``key`` (expiring after ``ttl`` whole seconds when > 0)."""
+        if isinstance(ttl, float) and ttl.is_integer():
+            ttl = int(ttl)
         self.ops.append(("set", key, value, ttl))
         return self
 
     def put_versioned(self, key: str, version: int, blob: bytes, ttl: int = 0) -> Commit:
+        """Set ``key`` to ``blob`` under ``version`` (see :func:`versioned`)."""
         return self.put(key, versioned(version, blob), ttl)
 
     def delete(self, key: str) -> Commit:
+        """Delete ``key`` (any type)."""
         self.ops.append(("del", key))
         return self
 
     def hset(self, key: str, name: str, value: str) -> Commit:
+        """Set the field ``name`` of the hash ``key``."""
         self.ops.append(("hset", key, name, value))
         return self
 
@@ -78,15 +131,24 @@ class Commit:
         return self
 
     def zadd(self, key: str, member: str, score: float) -> Commit:
+        """Add ``member`` with ``score`` to the sorted set ``key``."""
         self.ops.append(("zadd", key, member, float(score)))
         return self
 
     def zrem(self, key: str, member: str) -> Commit:
+        """Remove ``member`` from the sorted set ``key``."""
         self.ops.append(("zrem", key, member))
         return self
 
     def publish(self, channel: str, message: bytes) -> Commit:
+        """Publish ``message`` on the pub/sub ``channel`` (fire and forget: missed if nobody listens)."""
         self.ops.append(("pub", channel, message))
+        return self
+
+    def xadd(self, stream: str, fields: dict[str, bytes | str], maxlen: int = 10_000) -> Commit:
+        """Append an entry to the stream ``stream`` (the outbox), trimmed to about ``maxlen`` entries
+        (``maxlen=0``: no trim). Durable, unlike :meth:`publish`; read it with a consumer group."""
+        self.ops.append(("xadd", stream, dict(fields), int(maxlen)))
         return self
 
 
@@ -115,6 +177,28 @@ class Store(abc.ABC):
     async def subscribe(self, channel: str, pattern: bool = False) -> AsyncIterator[bytes]:
         """Subscribe now; the iterator yields the messages published on ``channel`` (a glob pattern
         such as ``fevga:ev:p:discord:*`` when ``pattern``) from then on."""
+
+    # --- outbox (streams with a consumer group) -------------------------------------------------
+    @abc.abstractmethod
+    async def ensure_group(self, stream: str, group: str) -> None:
+        """Create the consumer group ``group`` on ``stream`` (and the stream) unless it exists; a new
+        group starts from the stream's first entry, so nothing committed before is missed."""
+
+    @abc.abstractmethod
+    async def consume(self, stream: str, group: str, consumer: str, count: int = 10,
+                      block_ms: int = 0) -> list[Entry]:
+        """Entries of ``stream`` never delivered to ``group`` yet, now pending for ``consumer`` until
+        acked; waits up to ``block_ms`` (0 = do not wait) when there are none."""
+
+    @abc.abstractmethod
+    async def ack(self, stream: str, group: str, *ids: str) -> int:
+        """Mark entries handled (they are not delivered again); the number acked."""
+
+    @abc.abstractmethod
+    async def reclaim(self, stream: str, group: str, consumer: str, min_idle_ms: int,
+                      count: int = 10) -> list[Entry]:
+        """Take over up to ``count`` entries pending (unacked) for longer than ``min_idle_ms`` with any
+        consumer of ``group`` (a dead one), now pending for ``consumer``."""
 
     async def close(self) -> None:  # noqa: B027 - optional hook, nothing to release by default
         """Release connections."""

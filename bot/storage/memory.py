@@ -14,7 +14,10 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
-from .base import Commit, Read, Store, split_versioned
+from .base import Commit, DamagedKey, Entry, Read, Store, split_versioned
+from .memory_streams import MemoryStream
+
+_NEEDS = {"set": "string", "hset": "hash", "hdel": "hash", "zadd": "zset", "zrem": "zset", "xadd": "stream"}
 
 
 class _SortedSet:
@@ -59,8 +62,25 @@ class MemoryStore(Store):
         self.strings: dict[str, tuple[bytes, float]] = {}  # key -> (value, expires at or 0)
         self.hashes: dict[str, dict[str, str]] = {}
         self.zsets: dict[str, _SortedSet] = {}
+        self.streams: dict[str, MemoryStream] = {}
         self.queues: dict[str, list[asyncio.Queue[bytes]]] = {}
         self.patterns: set[str] = set()
+
+    def _type(self, key: str) -> str:
+        """The Redis type of ``key`` ("none" when absent or empty)."""
+        if self._get(key) is not None:
+            return "string"
+        if self.hashes.get(key):
+            return "hash"
+        zset = self.zsets.get(key)
+        if zset is not None and zset.scores:
+            return "zset"
+        return "stream" if key in self.streams else "none"
+
+    def _need(self, key: str, kind: str) -> None:
+        """Raise DamagedKey (as Redis's WRONGTYPE) unless ``key`` is absent or of type ``kind``."""
+        if self._type(key) not in ("none", kind):
+            raise DamagedKey(key)
 
     def _get(self, key: str) -> bytes | None:
         item = self.strings.get(key)
@@ -79,6 +99,7 @@ class MemoryStore(Store):
         out: list[Any] = []
         for req in requests:
             kind, key = req[0], req[1]
+            self._need(key, "string" if kind == "get" else "hash" if kind in ("hget", "hgetall", "via") else "zset")
             if kind == "get":
                 out.append(self._get(key))
             elif kind == "hget":
@@ -93,7 +114,10 @@ class MemoryStore(Store):
                 out.append(self.zsets[key].scores.get(req[2]) if key in self.zsets else None)
             elif kind == "via":
                 found = self.hashes.get(key, {}).get(req[2])
-                out.append([found, None if found is None else self._get(f"{req[3]}{found}{req[4]}")])
+                target = f"{req[3]}{found}{req[4]}"
+                if found is not None:
+                    self._need(target, "string")
+                out.append([found, None if found is None else self._get(target)])
             elif kind == "zcard":
                 out.append(len(self.zsets[key].scores) if key in self.zsets else 0)
             else:
@@ -109,7 +133,37 @@ class MemoryStore(Store):
         except ValueError:
             return -1
 
+    def _validate(self, commit: Commit) -> None:
+        """Everything the Redis commit script checks before its first write: each key's type (tracked
+        through the ops in order) and each input. Raise DamagedKey / ValueError; change nothing."""
+        planned: dict[str, str] = {}
+
+        def fits(key: str, kind: str) -> None:
+            if planned.setdefault(key, self._type(key)) not in ("none", kind):
+                raise DamagedKey(key)
+
+        for check in commit.checks:
+            fits(check[1], "string" if check[0] == "v" else "hash")
+        for n, op in enumerate(commit.ops, 1):
+            kind = op[0]
+            if kind == "pub":
+                continue
+            if kind == "del":
+                planned[op[1]] = "none"
+                continue
+            if kind not in _NEEDS:
+                raise ValueError(f"malformed commit op #{n}: {kind!r}")
+            fits(op[1], _NEEDS[kind])
+            bad = (kind == "set" and not (isinstance(op[3], int) and op[3] >= 0)) or (
+                kind == "zadd" and op[3] != op[3]) or (
+                kind == "xadd" and (not op[2] or not isinstance(op[3], int) or op[3] < 0))
+            if bad:
+                raise ValueError(f"malformed commit op #{n}: {kind!r}")
+            if kind in ("set", "hset", "zadd", "xadd"):
+                planned[op[1]] = _NEEDS[kind]
+
     async def commit(self, commit: Commit) -> bool:
+        self._validate(commit)
         for check in commit.checks:
             if check[0] == "v" and self._version(check[1]) != check[2]:
                 return False
@@ -121,7 +175,8 @@ class MemoryStore(Store):
             if kind == "set":
                 self.strings[op[1]] = (op[2], now + op[3] if op[3] else 0.0)
             elif kind == "del":
-                self.strings.pop(op[1], None)
+                for table in (self.strings, self.hashes, self.zsets, self.streams):
+                    table.pop(op[1], None)
             elif kind == "hset":
                 self.hashes.setdefault(op[1], {})[op[2]] = op[3]
             elif kind == "hdel":
@@ -132,6 +187,8 @@ class MemoryStore(Store):
                 self._zset(op[1]).add(op[2], op[3])
             elif kind == "zrem":
                 self._zset(op[1]).remove(op[2])
+            elif kind == "xadd":
+                self._stream(op[1]).add(op[2], op[3])
             elif kind == "pub":
                 for queue in self.queues.get(op[1], []):
                     queue.put_nowait(op[2])
@@ -140,6 +197,42 @@ class MemoryStore(Store):
                         for queue in self.queues.get(pattern, []):
                             queue.put_nowait(op[2])
         return True
+
+    def _stream(self, key: str) -> MemoryStream:
+        """The stream at ``key``, created empty when missing (as XADD / MKSTREAM do)."""
+        if key not in self.streams:
+            self.streams[key] = MemoryStream(lambda: int(self.clock() * 1000))
+        return self.streams[key]
+
+    async def ensure_group(self, stream: str, group: str) -> None:
+        self._need(stream, "stream")
+        self._stream(stream).ensure_group(group)
+
+    async def consume(self, stream: str, group: str, consumer: str, count: int = 10,
+                      block_ms: int = 0) -> list[Entry]:
+        self._need(stream, "stream")
+        if stream not in self.streams:
+            raise ValueError(f"NOGROUP no stream {stream!r}")
+        state = self.streams[stream]
+        got = state.deliver(group, consumer, count)
+        if got or block_ms <= 0:
+            return got
+        try:
+            await asyncio.wait_for(state.changed.wait(), block_ms / 1000)
+        except TimeoutError:
+            return []
+        return state.deliver(group, consumer, count)
+
+    async def ack(self, stream: str, group: str, *ids: str) -> int:
+        self._need(stream, "stream")
+        return self.streams[stream].ack(group, ids) if stream in self.streams else 0
+
+    async def reclaim(self, stream: str, group: str, consumer: str, min_idle_ms: int,
+                      count: int = 10) -> list[Entry]:
+        self._need(stream, "stream")
+        if stream not in self.streams:
+            raise ValueError(f"NOGROUP no stream {stream!r}")
+        return self.streams[stream].reclaim(group, consumer, min_idle_ms, count)
 
     async def due(self, key: str, now: float, limit: int) -> list[str]:
         return self.zsets[key].due(now, limit) if key in self.zsets else []

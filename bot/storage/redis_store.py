@@ -1,110 +1,188 @@
-"""The Redis store (``redis.asyncio``): pipelined reads, one Lua script per commit, pub/sub events.
+"""The Redis store (``redis.asyncio``): pipelined reads, one Lua script per commit, pub/sub, stream outbox.
 
-A commit is one EVALSHA: the script checks every version and hash field, then applies every write,
-so it is atomic and costs one round trip. Values are bytes (``decode_responses=False``).
+A commit is one EVALSHA: the script validates every key type, input and version before its first
+write, so it is atomic and costs one round trip. The connection pool is bounded and *waits* (with a
+deadline) for a free connection instead of refusing; every connection goes back to the pool, also on
+errors. Idempotent reads are retried with exponential backoff; a commit never is (see base.py for how
+a commit can end). Values are bytes (``decode_responses=False``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import AsyncIterator, Sequence
-from typing import Any
+import logging
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from typing import Any, TypeVar
 
 import redis.asyncio as aioredis
+from redis.asyncio.retry import Retry
+from redis.backoff import ExponentialBackoff, NoBackoff
+from redis.exceptions import ConnectionError as RedisConnectionError
+from redis.exceptions import NoScriptError, ResponseError
+from redis.exceptions import TimeoutError as RedisTimeoutError
 
-from .base import Commit, Read, Store
+from .base import Commit, CommitOutcomeUnknown, DamagedKey, Entry, Read, Store
+from .scripts import CLAIM_LUA, COMMIT_LUA, VIA_LUA
 
-# KEYS are every key the commit touches; ARGV[1] is the JSON spec with key and argument indexes,
-# the values (binary) follow in ARGV[2..]. Returns 0 when applied, else the 1-based failing check.
-COMMIT_LUA = """
-local spec = cjson.decode(ARGV[1])
-for i, c in ipairs(spec[1]) do
-  local k = KEYS[c[2]]
-  if c[1] == 'v' then
-    local s = redis.call('GET', k)
-    local v = 0
-    if s then v = tonumber(string.match(s, '^(%d+):')) or -1 end
-    if v ~= c[3] then return i end
-  elseif redis.call('HEXISTS', k, c[3]) == 1 then
-    return i
-  end
-end
-for _, o in ipairs(spec[2]) do
-  local op = o[1]
-  if op == 'set' then
-    if o[4] > 0 then redis.call('SET', KEYS[o[2]], ARGV[o[3]], 'EX', o[4])
-    else redis.call('SET', KEYS[o[2]], ARGV[o[3]]) end
-  elseif op == 'del' then redis.call('DEL', KEYS[o[2]])
-  elseif op == 'hset' then redis.call('HSET', KEYS[o[2]], o[3], o[4])
-  elseif op == 'hdel' then
-    if o[4] == '' or redis.call('HGET', KEYS[o[2]], o[3]) == o[4] then redis.call('HDEL', KEYS[o[2]], o[3]) end
-  elseif op == 'zadd' then redis.call('ZADD', KEYS[o[2]], o[4], o[3])
-  elseif op == 'zrem' then redis.call('ZREM', KEYS[o[2]], o[3])
-  elseif op == 'pub' then redis.call('PUBLISH', o[2], ARGV[o[3]])
-  end
-end
-return 0
-"""
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 
-VIA_LUA = """
-local id = redis.call('HGET', KEYS[1], ARGV[1])
-if not id then return {false, false} end
-return {id, redis.call('GET', ARGV[2] .. id .. ARGV[3])}
-"""
-
-CLAIM_LUA = """
-local s = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if s and tonumber(s) <= tonumber(ARGV[2]) then
-  redis.call('ZADD', KEYS[1], ARGV[3], ARGV[1])
-  return 1
-end
-return 0
-"""
+LOST = (RedisConnectionError, RedisTimeoutError, OSError, asyncio.TimeoutError)  # the answer may be lost
 
 
 def _text(value: Any) -> str:
+    """Redis bytes (or a number) as text."""
     return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def _field(value: Any) -> Any:
+    """A hash field name/value or zset member as the commit script wants it (a string)."""
+    return str(value) if isinstance(value, int | float) else value
+
+
+def _entries(raw: Any) -> list[Entry]:
+    """Stream entries as Redis returns them (``[[id, [f, v, ...]], ...]``), skipping deleted ones."""
+    out: list[Entry] = []
+    for item in raw or []:
+        if not item or item[1] is None:
+            continue
+        flat = item[1]
+        out.append((_text(item[0]), {_text(flat[i]): flat[i + 1] for i in range(0, len(flat), 2)}))
+    return out
 
 
 class RedisStore(Store):
     """Store on a Redis server (standalone or Sentinel; keys carry hash tags for Cluster later)."""
 
-    def __init__(self, client: aioredis.Redis) -> None:
+    def __init__(self, client: aioredis.Redis, *, read_retries: int = 3, sub_client: aioredis.Redis | None = None,
+                 ) -> None:
         self.client = client
         self._commit = client.register_script(COMMIT_LUA)
         self._claim = client.register_script(CLAIM_LUA)
         self._via = client.register_script(VIA_LUA)
+        self._read_retry = Retry(ExponentialBackoff(cap=0.5, base=0.02), read_retries)
+        self._sub_client = sub_client
+        self._socket_timeout: float = client.connection_pool.connection_kwargs.get("socket_timeout") or 5.0
 
     @classmethod
-    def from_url(cls, url: str) -> RedisStore:
-        return cls(aioredis.Redis.from_url(url, decode_responses=False))
+    def from_url(
+        cls,
+        url: str,
+        *,
+        max_connections: int = 64,
+        pool_timeout: float = 5.0,
+        socket_timeout: float = 5.0,
+        socket_connect_timeout: float = 2.0,
+        health_check_interval: float = 15.0,
+        read_retries: int = 3,
+    ) -> RedisStore:
+        """A store on ``url`` with a bounded pool of ``max_connections`` that waits up to ``pool_timeout``
+        seconds for a free connection; a commit whose answer takes over ``socket_timeout`` seconds raises
+        :class:`CommitOutcomeUnknown`. Pub/sub uses a pool of its own (a subscription holds a connection)."""
+        options: dict[str, Any] = {
+            "decode_responses": False,
+            "socket_timeout": socket_timeout,
+            "socket_connect_timeout": socket_connect_timeout,
+            "health_check_interval": health_check_interval,
+            "retry": Retry(NoBackoff(), 0),  # never resend a command under the hood: reads retry above
+        }
+        pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=max_connections, timeout=pool_timeout,
+                                                        **options)
+        sub_options = dict(options, retry=Retry(ExponentialBackoff(cap=1.0, base=0.05), 5), socket_timeout=None)
+        sub_client = aioredis.Redis.from_pool(aioredis.ConnectionPool.from_url(url, **sub_options))
+        return cls(aioredis.Redis.from_pool(pool), read_retries=read_retries, sub_client=sub_client)
 
+    # --- plumbing -----------------------------------------------------------------------------------
+    async def _retrying(self, do: Callable[[], Awaitable[T]]) -> T:
+        """Run an idempotent read, retrying connection errors with exponential backoff."""
+
+        async def fail(error: Exception) -> None:
+            log.debug("store read failed, retrying: %s", error)
+
+        return await self._read_retry.call_with_retry(do, fail)
+
+    async def _call(self, *args: Any, timeout: float | None = None, unknown: bool = False) -> Any:
+        """One command on a pooled connection that always goes back to the pool. With ``unknown``, an
+        answer lost after sending raises :class:`CommitOutcomeUnknown`; failures before sending (no
+        connection, refused, health check) raise the usual connection errors: nothing was sent."""
+        pool = self.client.connection_pool
+        conn = await pool.get_connection()
+        try:
+            await self._drop_if_stale(conn)
+            await conn.send_command(*args)
+            try:
+                return await conn.read_response(timeout=timeout)
+            except ResponseError:
+                raise
+            except LOST as exc:
+                await conn.disconnect()
+                if unknown:
+                    raise CommitOutcomeUnknown(f"{args[0]} sent but its answer was lost: {exc}") from exc
+                raise
+        except ResponseError:
+            raise
+        except BaseException:
+            await conn.disconnect()  # a cancelled or broken exchange may leave an answer in the socket
+            raise
+        finally:
+            await pool.release(conn)
+
+    @staticmethod
+    async def _drop_if_stale(conn: Any) -> None:
+        """Disconnect a pooled connection the server already closed (EOF or data waiting), so the next
+        send reconnects instead of writing into a dead socket and losing track of the outcome. (Some
+        redis-py versions skip this check in the pool.)"""
+        if not conn.is_connected:
+            return
+        try:
+            stale = await conn.can_read()
+        except (RedisConnectionError, OSError):
+            stale = True
+        if stale:
+            await conn.disconnect()
+
+    def pool_stats(self) -> dict[str, int]:
+        """Connections of the command pool: ``in_use`` (checked out) and ``idle``, for health and tests."""
+        pool = self.client.connection_pool
+        return {"in_use": len(getattr(pool, "_in_use_connections", ())),
+                "idle": len(getattr(pool, "_available_connections", ()))}
+
+    # --- reads --------------------------------------------------------------------------------------
     async def read(self, requests: Sequence[Read]) -> list[Any]:
-        pipe = self.client.pipeline(transaction=False)
-        for req in requests:
-            kind, key = req[0], req[1]
-            if kind == "get":
-                pipe.get(key)
-            elif kind == "hget":
-                pipe.hget(key, req[2])
-            elif kind == "hgetall":
-                pipe.hgetall(key)
-            elif kind == "ztop":
-                pipe.zrevrange(key, 0, req[2] - 1, withscores=True)
-            elif kind == "zrank":
-                pipe.zrevrank(key, req[2])
-            elif kind == "zscore":
-                pipe.zscore(key, req[2])
-            elif kind == "zcard":
-                pipe.zcard(key)
-            elif kind == "via":
-                await self._via(keys=[key], args=[req[2], req[3], req[4]], client=pipe)
-            else:
-                raise ValueError(f"unknown read {kind!r}")
-        raw = await pipe.execute()
+        return await self._retrying(lambda: self._read_once(requests))
+
+    async def _read_once(self, requests: Sequence[Read]) -> list[Any]:
+        """One attempt at :meth:`read`: one pipeline whose connection goes back to the pool, whatever happens."""
+        async with self.client.pipeline(transaction=False) as pipe:  # the connection always goes back
+            for req in requests:
+                kind, key = req[0], req[1]
+                if kind == "get":
+                    pipe.get(key)
+                elif kind == "hget":
+                    pipe.hget(key, req[2])
+                elif kind == "hgetall":
+                    pipe.hgetall(key)
+                elif kind == "ztop":
+                    pipe.zrevrange(key, 0, req[2] - 1, withscores=True)
+                elif kind == "zrank":
+                    pipe.zrevrank(key, req[2])
+                elif kind == "zscore":
+                    pipe.zscore(key, req[2])
+                elif kind == "zcard":
+                    pipe.zcard(key)
+                elif kind == "via":
+                    await self._via(keys=[key], args=[req[2], req[3], req[4]], client=pipe)
+                else:
+                    raise ValueError(f"unknown read {kind!r}")
+            raw = await pipe.execute(raise_on_error=False)
         out: list[Any] = []
         for req, value in zip(requests, raw, strict=True):
             kind = req[0]
+            if isinstance(value, ResponseError):
+                if "WRONGTYPE" in str(value):
+                    raise DamagedKey(req[1])
+                raise value
             if kind == "hget":
                 out.append(None if value is None else _text(value))
             elif kind == "hgetall":
@@ -119,6 +197,7 @@ class RedisStore(Store):
                 out.append(value)
         return out
 
+    # --- commit -------------------------------------------------------------------------------------
     async def commit(self, commit: Commit) -> bool:
         keys: list[str] = []
         index: dict[str, int] = {}
@@ -130,48 +209,72 @@ class RedisStore(Store):
                 index[key] = len(keys)
             return index[key]
 
-        def arg(value: bytes) -> int:
+        def arg(value: bytes | str) -> int:
             argv.append(value)
             return len(argv)
 
-        checks = [[c[0], k(c[1]), c[2]] for c in commit.checks]
+        checks = [[c[0], k(c[1]), _field(c[2]) if c[0] == "h" else c[2]] for c in commit.checks]
         ops: list[list[Any]] = []
         for op in commit.ops:
             kind = op[0]
             if kind == "set":
-                ops.append(["set", k(op[1]), arg(op[2]), int(op[3])])
+                ops.append(["set", k(op[1]), arg(op[2]), op[3]])
             elif kind == "del":
                 ops.append(["del", k(op[1])])
             elif kind in ("hset", "hdel"):
-                ops.append([kind, k(op[1]), op[2], op[3]])
+                ops.append([kind, k(op[1]), _field(op[2]), _field(op[3])])
             elif kind == "zadd":
-                ops.append(["zadd", k(op[1]), op[2], repr(op[3])])
+                ops.append(["zadd", k(op[1]), _field(op[2]), repr(float(op[3]))])
             elif kind == "zrem":
-                ops.append(["zrem", k(op[1]), op[2]])
+                ops.append(["zrem", k(op[1]), _field(op[2])])
             elif kind == "pub":
                 ops.append(["pub", op[1], arg(op[2])])
+            elif kind == "xadd":
+                first = len(argv) + 1
+                for name, value in op[2].items():
+                    arg(name)
+                    arg(value)
+                ops.append(["xadd", k(op[1]), op[3], first, len(op[2])])
+            else:
+                raise ValueError(f"unknown commit op {kind!r}")
         argv[0] = json.dumps([checks, ops], separators=(",", ":"))
-        failed = await self._commit(keys=keys, args=argv)
-        return int(failed) == 0
+        try:
+            result = await self._call("EVALSHA", self._commit.sha, len(keys), *keys, *argv, unknown=True)
+        except NoScriptError:  # not run at all: load the script, then send the commit once
+            await self._call("SCRIPT", "LOAD", COMMIT_LUA)
+            result = await self._call("EVALSHA", self._commit.sha, len(keys), *keys, *argv, unknown=True)
+        if isinstance(result, list):
+            if _text(result[0]) == "type":
+                raise DamagedKey(_text(result[1]))
+            raise ValueError(f"malformed commit op #{int(result[1])}: {commit.ops[int(result[1]) - 1][:2]!r}")
+        return int(result) == 0
 
+    # --- timers -------------------------------------------------------------------------------------
     async def due(self, key: str, now: float, limit: int) -> list[str]:
-        members = await self.client.zrangebyscore(key, "-inf", now, start=0, num=limit)
+        members = await self._retrying(lambda: self.client.zrangebyscore(key, "-inf", now, start=0, num=limit))
         return [_text(m) for m in members]
 
     async def claim(self, key: str, member: str, now: float, lease: float) -> bool:
         return int(await self._claim(keys=[key], args=[member, repr(now), repr(now + lease)])) == 1
 
+    # --- pub/sub ------------------------------------------------------------------------------------
     async def subscribe(self, channel: str, pattern: bool = False) -> AsyncIterator[bytes]:
-        pubsub = self.client.pubsub(ignore_subscribe_messages=True)
-        if pattern:
-            await pubsub.psubscribe(channel)
-        else:
-            await pubsub.subscribe(channel)
+        client = self._sub_client or self.client
+        pubsub = client.pubsub(ignore_subscribe_messages=True)
+        await self._retrying(lambda: pubsub.psubscribe(channel) if pattern else pubsub.subscribe(channel))
 
         async def messages() -> AsyncIterator[bytes]:
+            delay = 0.05
             try:
                 while True:  # get_message with a timeout, not listen(): a cancel then always gets through
-                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                    try:
+                        message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                    except LOST as exc:  # Redis went away: wait, then reconnect (which resubscribes)
+                        log.debug("subscription to %s lost (%s); reconnecting", channel, exc)
+                        await asyncio.sleep(delay)
+                        delay = min(delay * 2, 1.0)
+                        continue
+                    delay = 0.05
                     if message is not None and message.get("type") in ("message", "pmessage"):
                         yield message["data"]
             finally:
@@ -179,5 +282,43 @@ class RedisStore(Store):
 
         return messages()
 
+    # --- outbox -------------------------------------------------------------------------------------
+    async def ensure_group(self, stream: str, group: str) -> None:
+        try:
+            await self._retrying(lambda: self._call("XGROUP", "CREATE", stream, group, "0", "MKSTREAM"))
+        except ResponseError as exc:
+            if "BUSYGROUP" not in str(exc):
+                raise
+
+    async def consume(self, stream: str, group: str, consumer: str, count: int = 10,
+                      block_ms: int = 0) -> list[Entry]:
+        args: list[Any] = ["XREADGROUP", "GROUP", group, consumer, "COUNT", count]
+        if block_ms > 0:
+            args += ["BLOCK", block_ms]
+        raw = await self._call(*args, "STREAMS", stream, ">", timeout=block_ms / 1000 + self._socket_timeout)
+        if isinstance(raw, dict):  # RESP3 answers a map stream -> entries
+            return _entries(next(iter(raw.values()), None))
+        return _entries(raw[0][1]) if raw else []
+
+    async def ack(self, stream: str, group: str, *ids: str) -> int:
+        if not ids:
+            return 0
+        return int(await self._retrying(lambda: self._call("XACK", stream, group, *ids)))
+
+    async def reclaim(self, stream: str, group: str, consumer: str, min_idle_ms: int,
+                      count: int = 10) -> list[Entry]:
+        out: list[Entry] = []
+        cursor = "0-0"
+        for _ in range(100):  # bounded walk over the pending list
+            raw = await self._call("XAUTOCLAIM", stream, group, consumer, min_idle_ms, cursor,
+                                   "COUNT", count - len(out))
+            out += _entries(raw[1])
+            cursor = _text(raw[0])
+            if cursor == "0-0" or len(out) >= count:
+                break
+        return out
+
     async def close(self) -> None:
         await self.client.aclose()
+        if self._sub_client is not None:
+            await self._sub_client.aclose()
