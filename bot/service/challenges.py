@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from typing import Literal
 
+from bot.button_kinds import ButtonKind
 from bot.storage.base import Commit, Store, split_versioned
 from fevga import FairDice, Game, Rules
 from fevga.match import MAX_LENGTH
@@ -75,10 +76,10 @@ class Challenges:
                                    "channel_id": place.channel_id}).encode())
         args = {"player": actor.name, "opponent": opponent.name if opponent else "", "length": length,
                 "challenge_id": cid, "minutes": round(ttl / 60)}
-        actions = [Action("accept", cid, 1, "btn_accept", {"challenge_id": cid})]
+        actions = [Action(ButtonKind.ACCEPT, cid, 1, "btn_accept", {"challenge_id": cid})]
         if opponent is not None:
-            actions.append(Action("decline", cid, 1, "btn_decline", {"challenge_id": cid}))
-        actions.append(Action("cancel", cid, 1, "btn_cancel", {"challenge_id": cid}))
+            actions.append(Action(ButtonKind.DECLINE, cid, 1, "btn_decline", {"challenge_id": cid}))
+        actions.append(Action(ButtonKind.CANCEL, cid, 1, "btn_cancel", {"challenge_id": cid}))
         result = Result(ok=True, messages=[Msg("challenge_open" if opponent is None else "challenge_sent", args)],
                         actions=actions, to_notify=[opponent] if opponent else [], place=place)
         await self.store.commit(self.sessions.remember(commit, actor, idem, result))

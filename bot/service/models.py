@@ -43,10 +43,10 @@ class Msg:
     args: dict[str, Any] = field(default_factory=dict)
 
 
-@dataclass(frozen=True, slots=True, init=False)
+@dataclass(frozen=True, slots=True)
 class Action:
     """Something a player may do now (a button), of a :class:`ButtonKind`. ``version`` makes a stale button
-    fail cleanly. ``kind`` may be given as the kind's word (stored results): an unknown word raises."""
+    fail cleanly."""
 
     kind: ButtonKind
     game_id: str
@@ -54,14 +54,11 @@ class Action:
     label_key: str
     payload: dict[str, Any] = field(default_factory=dict)
 
-    def __init__(
-        self, kind: ButtonKind | str, game_id: str, version: int, label_key: str, payload: dict[str, Any] | None = None
-    ) -> None:
-        object.__setattr__(self, "kind", ButtonKind(kind))
-        object.__setattr__(self, "game_id", game_id)
-        object.__setattr__(self, "version", version)
-        object.__setattr__(self, "label_key", label_key)
-        object.__setattr__(self, "payload", {} if payload is None else payload)
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Action:
+        """An action as stored in a result (its kind as the kind's word; an unknown word raises ValueError)."""
+        return cls(ButtonKind(data["kind"]), str(data["game_id"]), int(data["version"]), str(data["label_key"]),
+                   dict(data.get("payload") or {}))
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +135,7 @@ class Result:
             ok=bool(data["ok"]),
             messages=[Msg(m["key"], dict(m["args"])) for m in data.get("messages", [])],
             view=_view_from_dict(view) if view else None,
-            actions=[Action(**a) for a in data.get("actions", [])],
+            actions=[Action.from_dict(a) for a in data.get("actions", [])],
             to_notify=[PlayerRef(**p) for p in data.get("to_notify", [])],
             game_id=data.get("game_id"),
             error_key=data.get("error_key"),

@@ -3,6 +3,7 @@ and the read-only board, hint and redraw (view_of)."""
 
 from __future__ import annotations
 
+from bot.button_kinds import ButtonKind
 from bot.storage.base import Store
 from fevga import FevgaError, Play, format_play
 from fevga.notation import parse_moves
@@ -167,7 +168,8 @@ class Turns:
             return Result.error("game_over", game_id=s.id)
         points = resign_points(s, seat)
         result = self.sessions.result(s, loaded.version, [Msg("resign_confirm_prompt", {"points": points})])
-        result.actions[:] = [Action("resign_confirm", s.id, loaded.version, "btn_resign_confirm", {"points": points})]
+        confirm = Action(ButtonKind.RESIGN_CONFIRM, s.id, loaded.version, "btn_resign_confirm", {"points": points})
+        result.actions[:] = [confirm]
         return result
 
     async def resign(self, actor: PlayerRef, place: Place, whole_match: bool = False, game_id: str | None = None,
