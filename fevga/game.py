@@ -7,10 +7,9 @@ from dataclasses import dataclass
 from .board import Board, Outcome
 from .dice import DiceSource, FairDice, Roll
 from .errors import GameStateError
-from .notation import format_play
 from .play import Play, Step
 from .position import Position
-from .rules import DEFAULT_RULES, Rules
+from .rules import DEFAULT_RULES, OFF, Rules
 
 MAX_AUTO_PASSES = 500  # both sides shut in for this long cannot happen under R3; a guard, not a rule
 
@@ -29,7 +28,7 @@ class TurnRecord:
         return not self.steps
 
     def text(self) -> str:
-        return "pass" if not self.steps else " ".join(f"{a}/{'off' if b == 25 else b}" for a, b in self.steps)
+        return "pass" if not self.steps else " ".join(f"{a}/{'off' if b == OFF else b}" for a, b in self.steps)
 
 
 class Game:
@@ -154,29 +153,29 @@ class Game:
         added.extend(self.history[before:])
         return added
 
+    @property
+    def last_play(self) -> TurnRecord | None:
+        """The last turn that moved checkers (forced passes skipped), or None before any."""
+        return next((r for r in reversed(self.history) if not r.is_pass), None)
+
+    def resign_points(self, seat: int) -> int:
+        """Points the opponent gets if ``seat`` resigns now: 2 (mars) while he has borne off none, else 1."""
+        if seat not in (0, 1):
+            raise GameStateError("player is 0 or 1", key="bad_turn")
+        return 2 if self.view(seat).me_off == 0 else 1
+
     def resign(self, player: int) -> Outcome:
         """``player`` gives up: the opponent gets 2 points while he has borne off none, else 1."""
         if self._outcome is not None:
             raise GameStateError("the game is over", key="game_over")
         if player not in (0, 1):
             raise GameStateError("player is 0 or 1", key="bad_turn")
-        borne_off = self.view(player).me_off
-        mars = borne_off == 0
+        points = self.resign_points(player)
         self.resigned_by = player
-        self._outcome = Outcome(player ^ 1, 2 if mars else 1, mars, resigned=True)
+        self._outcome = Outcome(player ^ 1, points, points == 2, resigned=True)
         self.dice = None
         return self._outcome
-
-    def last_play_text(self) -> str | None:
-        for record in reversed(self.history):
-            if not record.is_pass:
-                return record.text()
-        return None
 
     def __repr__(self) -> str:
         return f"<Game turn={self.turn} dice={self.dice} position={self.position.id()} over={self.is_over()}>"
 
-
-def describe(play: Play) -> str:
-    """Short human text of a play (chains and repeats joined)."""
-    return format_play(play, compact=True)
