@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .board import Board, Outcome
+from .builder import PendingStep, StepState
 from .dice import DiceSource, FairDice, Roll
 from .errors import GameStateError
 from .play import Play, Step
@@ -109,6 +111,12 @@ class Game:
         if self.dice is None:
             return []
         return self.board.legal_plays(self.dice)
+
+    def step_options(self, pending: Sequence[PendingStep]) -> StepState:
+        """The step builder for the turn in play (see ``Board.step_options``); empty once the game is over."""
+        if self.dice is None:
+            return StepState((), (), {}, None)
+        return self.board.step_options(self.dice, pending)
 
     def is_over(self) -> bool:
         return self._outcome is not None

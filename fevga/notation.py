@@ -88,12 +88,22 @@ def parse_moves(text: str) -> list[Step] | None:
 
 
 def parse_play(
-    text: str, position: Position, dice: tuple[int, int], rules: Rules = DEFAULT_RULES
+    text: str,
+    position: Position,
+    dice: tuple[int, int],
+    rules: Rules = DEFAULT_RULES,
+    *,
+    plays: list[Play] | None = None,
 ) -> Play:
-    """The legal play that ``text`` describes, in any step order; raise a ValueError saying why not."""
+    """The legal play that ``text`` describes, in any step order; raise a ValueError saying why not.
+
+    ``plays`` are the legal plays of ``position`` and ``dice`` when the caller has them already
+    (``Board.parse`` passes its cache), so they are not generated again.
+    """
     dice = check_dice(dice)
     moves = parse_moves(text)
-    plays = legal_plays(position, dice, rules)
+    if plays is None:
+        plays = legal_plays(position, dice, rules)
     if moves is None:
         if plays[0].is_pass:
             return plays[0]
