@@ -14,7 +14,7 @@ from .errors import IllegalStepError
 from .play import Play
 from .position import Position
 from .rules import Rules
-from .steps import Step, apply_step
+from .steps import Step, apply_step, next_steps
 
 PendingStep = tuple[int, int]  # (from point, die) as clicked
 
@@ -53,24 +53,10 @@ def step_options(
         if depth == n:
             return (tuple(b), o) in targets
         key = (tuple(b), o, rest)
-        if key in memo:
-            return memo[key]
-        ok = False
-        for d in sorted(set(rest)):
-            after = list(rest)
-            after.remove(d)
-            for i in range(24):
-                if b[i] <= 0:
-                    continue
-                nb = list(b)
-                moved = apply_step(nb, o, i, d, rules)
-                if not isinstance(moved, int) and completes(nb, moved[1], tuple(after), depth + 1):
-                    ok = True
-                    break
-            if ok:
-                break
-        memo[key] = ok
-        return ok
+        if key not in memo:
+            steps = next_steps(b, o, rest, rules)
+            memo[key] = any(completes(nb, no, after, depth + 1) for _i, _d, nb, no, after in steps)
+        return memo[key]
 
     for src, die in pending:
         if die not in left or not 1 <= src <= 24 or len(done) >= n:
@@ -85,15 +71,8 @@ def step_options(
         done.append((src, moved[0]))
     options: dict[int, list[int]] = {}
     if len(done) < n:
-        for d in sorted(set(left)):
-            rest = list(left)
-            rest.remove(d)
-            for i in range(24):
-                if board[i] <= 0:
-                    continue
-                nb = list(board)
-                moved = apply_step(nb, off, i, d, rules)
-                if not isinstance(moved, int) and completes(nb, moved[1], tuple(rest), len(done) + 1):
-                    options.setdefault(i + 1, []).append(d)
+        for i, d, nb, no, after in next_steps(board, off, tuple(left), rules):
+            if completes(nb, no, after, len(done) + 1):
+                options.setdefault(i + 1, []).append(d)
     play = targets.get((tuple(board), off)) if len(done) == n else None
     return StepState(tuple(done), tuple(left), options, play)

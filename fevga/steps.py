@@ -4,6 +4,8 @@ it, and the canonical order of a play's steps. Move generation, diagnosis, the s
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from .rules import CHECKERS, OFF, Rules
 
 Step = tuple[int, int]  # (from point, to point) in the mover's numbering; to == OFF bears off
@@ -84,6 +86,24 @@ def apply_step(board: list[int], off: int, i: int, d: int, rules: Rules) -> tupl
         return OFF, off + 1
     board[t] += 1
     return t + 1, off
+
+
+def next_steps(
+    board: list[int], off: int, dice_left: tuple[int, ...], rules: Rules
+) -> Iterator[tuple[int, int, list[int], int, tuple[int, ...]]]:
+    """Every legal single step from this state, dice in rising order then points 1-24: (index, die,
+    board after (a new list), borne-off count after, dice left after)."""
+    for d in sorted(set(dice_left)):
+        rest = list(dice_left)
+        rest.remove(d)
+        after = tuple(rest)
+        for i in range(24):
+            if board[i] <= 0:
+                continue
+            nb = list(board)
+            moved = apply_step(nb, off, i, d, rules)
+            if not isinstance(moved, int):
+                yield i, d, nb, moved[1], after
 
 
 def undo_step(board: list[int], i: int, dst: int) -> None:
