@@ -25,6 +25,8 @@ from .steps import (
     all_home,
     holds_start_quarter,
     is_unlocked,
+    landing,
+    state_facts,
     step_target,
 )
 
@@ -113,39 +115,26 @@ def _explore(position: Position, dice: tuple[int, int], rules: Rules) -> Ends:
     orders: list[tuple[int, ...]] = [(a, a, a, a)] if a == b else [(a, b), (b, a)]
     steps: list[Step] = []
 
-    unlock_index = rules.unlock_point - 1
     strict = rules.strict_start_quarter
 
     def walk(off: int, left: tuple[int, ...]) -> None:
         d = left[0]
         rest = left[1:]
-        # Facts of this state that every step from it shares (rules 3 and 4).
-        unlocked = off > 0
-        home = True
-        lowest = -1
-        for j in range(24):
-            if board[j] > 0:
-                if lowest < 0:
-                    lowest = j
-                if j < 18:
-                    home = False
-                if j >= unlock_index:
-                    unlocked = True
-        runner_locked = not unlocked and board[0] < CHECKERS - off
+        lowest, home, runner_locked = state_facts(board, off, rules)
         for i in range(lowest, 24):
+            # ``landing(board, i, d, lowest, home, runner_locked, rules) < 0`` inlined: the hot path.
             if board[i] <= 0 or (i == 0 and runner_locked):
                 continue
             t = i + d
             if t < OFF_INDEX:
-                if board[t] < 0:
-                    continue
-                if strict and step_target(board, off, i, d, rules) < 0:
+                if board[t] < 0 or (strict and landing(board, i, d, lowest, home, runner_locked, rules) < 0):
                     continue
             elif not home or (t > OFF_INDEX and i > lowest):
                 continue
-            board[i] -= 1
-            if t >= OFF_INDEX:
+            else:
                 t = OFF_INDEX
+            board[i] -= 1
+            if t == OFF_INDEX:
                 new_off = off + 1
                 dst = OFF
             else:

@@ -44,14 +44,30 @@ def holds_start_quarter(board: list[int] | tuple[int, ...]) -> bool:
     return board[0] > 0 and board[1] > 0 and board[2] > 0 and board[3] > 0 and board[4] > 0 and board[5] > 0
 
 
-def step_target(board: list[int], off: int, i: int, d: int, rules: Rules) -> int:
-    """Index where a step of ``d`` from index ``i`` lands (OFF_INDEX = off), or a negative reason code.
+def state_facts(board: list[int] | tuple[int, ...], off: int, rules: Rules) -> tuple[int, bool, bool]:
+    """What every step from this state shares: (index of the mover's rearmost checker or -1,
+    all home (rule 4), runner locked (rule 3: the runner has left and nothing reached the unlock point))."""
+    unlock_index = rules.unlock_point - 1
+    unlocked = off > 0
+    home = True
+    lowest = -1
+    for j in range(24):
+        if board[j] > 0:
+            if lowest < 0:
+                lowest = j
+            if j < 18:
+                home = False
+            if j >= unlock_index:
+                unlocked = True
+    return lowest, home, not unlocked and board[0] < CHECKERS - off
 
-    Judges rules 2-4 (and R1 per step in the strict variant) on the board as it is now.
-    """
+
+def landing(board: list[int], i: int, d: int, lowest: int, home: bool, runner_locked: bool, rules: Rules) -> int:
+    """THE rule of one step (rules 2-4, strict R1), given the state's facts (see ``state_facts``):
+    the index a step of ``d`` from index ``i`` lands on (OFF_INDEX = off), or a negative reason code."""
     if board[i] <= 0:
         return NO_CHECKER
-    if i == 0 and board[0] < CHECKERS - off and not is_unlocked(board, off, rules.unlock_point):
+    if i == 0 and runner_locked:
         return RUNNER_LOCK
     t = i + d
     if t < OFF_INDEX:
@@ -66,13 +82,18 @@ def step_target(board: list[int], off: int, i: int, d: int, rules: Rules) -> int
             if bad:
                 return STRICT_R1
         return t
-    if not all_home(board):
+    if not home:
         return NOT_ALL_HOME
-    if t > OFF_INDEX:
-        for j in range(18, i):
-            if board[j] > 0:
-                return OVERSHOOT
+    if t > OFF_INDEX and i > lowest:  # a higher die bears off only the rearmost checker
+        return OVERSHOOT
     return OFF_INDEX
+
+
+def step_target(board: list[int], off: int, i: int, d: int, rules: Rules) -> int:
+    """Index where a step of ``d`` from index ``i`` lands (OFF_INDEX = off), or a negative reason code,
+    judged on the board as it is now (``landing`` with this state's facts)."""
+    lowest, home, runner_locked = state_facts(board, off, rules)
+    return landing(board, i, d, lowest, home, runner_locked, rules)
 
 
 def apply_step(board: list[int], off: int, i: int, d: int, rules: Rules) -> tuple[int, int] | int:
