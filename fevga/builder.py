@@ -30,6 +30,7 @@ class StepState:
 
 
 def _dice_list(dice: tuple[int, int]) -> list[int]:
+    """The dice to spend this turn: four of a double, else the two."""
     return [dice[0]] * 4 if dice[0] == dice[1] else [dice[0], dice[1]]
 
 

@@ -118,6 +118,7 @@ def _explore(position: Position, dice: tuple[int, int], rules: Rules) -> Ends:
     strict = rules.strict_start_quarter
 
     def walk(off: int, left: tuple[int, ...]) -> None:
+        """Play the die ``left[0]`` from every checker that may move, record the end, go deeper."""
         d = left[0]
         rest = left[1:]
         lowest, home, runner_locked = state_facts(board, off, rules)

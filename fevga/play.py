@@ -101,6 +101,7 @@ class Play:
 
     @property
     def is_pass(self) -> bool:
+        """True for the empty play (nothing could move)."""
         return not self._steps
 
     def _key(self) -> tuple[Position, Position]:
@@ -150,4 +151,5 @@ def format_play(play: Play, *, compact: bool = False) -> str:
 
 
 def _fmt(point: int) -> str:
+    """A point as written in a play: its number, or ``off``."""
     return "off" if point == OFF else str(point)
