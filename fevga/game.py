@@ -9,9 +9,9 @@ from .board import Board, Outcome
 from .builder import PendingStep, StepState
 from .dice import DiceSource, FairDice, Roll
 from .errors import GameStateError
-from .play import Play, Step
+from .play import Play, Step, format_steps
 from .position import Position
-from .rules import DEFAULT_RULES, OFF, Rules
+from .rules import DEFAULT_RULES, Rules
 
 MAX_AUTO_PASSES = 500  # both sides shut in for this long cannot happen under R3; a guard, not a rule
 
@@ -30,7 +30,8 @@ class TurnRecord:
         return not self.steps
 
     def text(self) -> str:
-        return "pass" if not self.steps else " ".join(f"{a}/{'off' if b == OFF else b}" for a, b in self.steps)
+        """The steps as written (``1/7 7/12``), or ``pass``."""
+        return format_steps(self.steps)
 
 
 class Game:

@@ -7,7 +7,7 @@ from .position import Position
 from .rules import DEFAULT_RULES, OFF, Rules
 from .steps import Step, canonical_order
 
-__all__ = ["Play", "Step", "apply_moves_unordered", "apply_steps", "format_play"]
+__all__ = ["Play", "Step", "apply_moves_unordered", "apply_steps", "format_play", "format_steps"]
 
 
 def apply_steps(start: Position, steps: tuple[Step, ...]) -> Position:
@@ -128,10 +128,8 @@ def format_play(play: Play, *, compact: bool = False) -> str:
     With ``compact``, a checker's consecutive steps become a chain and equal steps a repeat:
     ``1/7/12``, ``1/6(2)``.
     """
-    if not play.steps:
-        return "pass"
-    if not compact:
-        return " ".join(f"{a}/{_fmt(b)}" for a, b in play.steps)
+    if not play.steps or not compact:
+        return format_steps(play.steps)
     chains: list[list[int]] = []
     for a, b in play.steps:
         for chain in chains:
@@ -148,6 +146,11 @@ def format_play(play: Play, *, compact: bool = False) -> str:
             parts.append(key)
         counts[key] = counts.get(key, 0) + 1
     return " ".join(f"{k}({counts[k]})" if counts[k] > 1 else k for k in parts)
+
+
+def format_steps(steps: tuple[Step, ...]) -> str:
+    """Steps as written, in the order given: ``1/7 7/12``, ``19/off``; ``pass`` for none."""
+    return " ".join(f"{a}/{_fmt(b)}" for a, b in steps) if steps else "pass"
 
 
 def _fmt(point: int) -> str:
