@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+import fevga.board
 from fevga import (
     Board,
     FixedDice,
@@ -147,3 +148,21 @@ def test_last_play_skips_passes_and_resign_points_follow_borne_off() -> None:
     assert game.resign_points(0) == 1 and game.resign_points(1) == 2
     outcome = game.resign(1)
     assert outcome.points == 2 and outcome.mars
+
+
+def test_game_play_text_parses_on_the_cached_plays(monkeypatch: pytest.MonkeyPatch) -> None:
+    game = Game.new(dice=FixedDice([(6, 5), (6, 5), (4, 2)]))
+    game.legal_plays()
+    real = fevga.board.legal_plays
+    generated: list[Position] = []
+
+    def counting(position: Position, *args: object) -> list[Play]:
+        generated.append(position)
+        return real(position, *args)  # type: ignore[arg-type]  # dice, rules passed through
+
+    monkeypatch.setattr("fevga.board.legal_plays", counting)
+    monkeypatch.setattr("fevga.notation.legal_plays", counting)
+    start = game.position
+    game.play("7/12 1/7")
+    assert start not in generated  # only the next player's position was generated
+    assert len(generated) == 1
