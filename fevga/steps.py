@@ -100,8 +100,11 @@ def apply_step(board: list[int], off: int, i: int, d: int, rules: Rules) -> tupl
     """Play die ``d`` from index ``i`` on ``board`` in place: (point reached, borne-off count after),
     or the negative reason code (board untouched) when the step is illegal now."""
     t = step_target(board, off, i, d, rules)
-    if t < 0:
-        return t
+    return t if t < 0 else _move(board, off, i, t)
+
+
+def _move(board: list[int], off: int, i: int, t: int) -> tuple[int, int]:
+    """Move a checker from index ``i`` to index ``t`` (OFF_INDEX = off): (point reached, borne-off count)."""
     board[i] -= 1
     if t == OFF_INDEX:
         return OFF, off + 1
@@ -113,7 +116,9 @@ def next_steps(
     board: list[int], off: int, dice_left: tuple[int, ...], rules: Rules
 ) -> Iterator[tuple[int, int, list[int], int, tuple[int, ...]]]:
     """Every legal single step from this state, dice in rising order then points 1-24: (index, die,
-    board after (a new list), borne-off count after, dice left after)."""
+    board after (a new list), borne-off count after, dice left after). The state's facts are
+    worked out once for all its steps."""
+    lowest, home, runner_locked = state_facts(board, off, rules)
     for d in sorted(set(dice_left)):
         rest = list(dice_left)
         rest.remove(d)
@@ -121,10 +126,10 @@ def next_steps(
         for i in range(24):
             if board[i] <= 0:
                 continue
-            nb = list(board)
-            moved = apply_step(nb, off, i, d, rules)
-            if not isinstance(moved, int):
-                yield i, d, nb, moved[1], after
+            t = landing(board, i, d, lowest, home, runner_locked, rules)
+            if t >= 0:
+                nb = list(board)
+                yield i, d, nb, _move(nb, off, i, t)[1], after
 
 
 def undo_step(board: list[int], i: int, dst: int) -> None:
