@@ -1,12 +1,14 @@
 """Fevga (Greek backgammon) rules engine: positions, legal plays, notation, games, matches, dice."""
 
 from .board import Board, Outcome
+from .builder import StepState, step_options
 from .dice import FairDice, FixedDice, RandomDice, verify
 from .errors import (
     DiceError,
     FevgaError,
     GameStateError,
     IllegalPlayError,
+    IllegalStepError,
     NotationError,
     PositionError,
     SerializationError,
@@ -30,6 +32,7 @@ __all__ = [
     "Game",
     "GameStateError",
     "IllegalPlayError",
+    "IllegalStepError",
     "Match",
     "NotationError",
     "Outcome",
@@ -39,6 +42,7 @@ __all__ = [
     "RandomDice",
     "Rules",
     "SerializationError",
+    "StepState",
     "TurnRecord",
     "dumps",
     "format_play",
@@ -50,5 +54,6 @@ __all__ = [
     "match_to_dict",
     "opponent_point",
     "parse_play",
+    "step_options",
     "verify",
 ]

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from .builder import PendingStep, StepState, step_options
 from .errors import GameStateError, IllegalPlayError
-from .movegen import legal_plays
-from .notation import format_play, parse_play
-from .play import Play
+from .movegen import check_dice, legal_plays
+from .notation import parse_play
+from .play import Play, format_play
 from .position import Position
 from .rules import CHECKERS, DEFAULT_RULES, Rules
 
@@ -38,17 +40,29 @@ class Board:
         """The position as ``player`` sees it (his own numbering)."""
         return self.position if player == self.turn else self.position.flip()
 
-    def legal_plays(self, dice: tuple[int, int]) -> list[Play]:
-        """Legal plays of the side to move (remembered for the last position and dice asked)."""
+    def _plays(self, dice: tuple[int, int]) -> list[Play]:
+        """The cached legal plays of the side to move (generated once per position and dice)."""
         cache = self._cache
         if cache is not None and cache[0] is self.position and cache[1] == dice:
-            return list(cache[2])
+            return cache[2]
         plays = legal_plays(self.position, dice, self.rules)
         self._cache = (self.position, dice, plays)
-        return list(plays)
+        return plays
+
+    def legal_plays(self, dice: tuple[int, int]) -> list[Play]:
+        """Legal plays of the side to move (remembered for the last position and dice asked)."""
+        return list(self._plays(dice))
 
     def parse(self, text: str, dice: tuple[int, int]) -> Play:
-        return parse_play(text, self.position, dice, self.rules)
+        """The legal play ``text`` names (see ``parse_play``), matched against the cached plays."""
+        dice = check_dice(dice)
+        return parse_play(text, self.position, dice, self.rules, plays=self._plays(dice))
+
+    def step_options(self, dice: tuple[int, int], pending: Sequence[PendingStep]) -> StepState:
+        """The step builder on the cached plays: apply the pending (from point, die) steps and list
+        the next ones; raise IllegalStepError for a step no legal play can use."""
+        dice = check_dice(dice)
+        return step_options(self.position, dice, self.rules, self._plays(dice), pending)
 
     def push(self, play: Play, *, check: bool = True) -> None:
         """Make ``play`` for the side to move, then hand the turn over."""
@@ -56,7 +70,7 @@ class Board:
             raise GameStateError("the game is over", key="game_over")
         if play.start != self.position:
             raise IllegalPlayError("that play is for another position", key="wrong_position", rule="")
-        if check and play not in self.legal_plays(play.dice):
+        if check and play not in self._plays(play.dice):
             raise IllegalPlayError(f"{format_play(play)} is not a legal play", key="illegal_play", rule="")
         self.move_stack.append(play)
         self.position = play.result.flip()

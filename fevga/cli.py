@@ -2,17 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from collections.abc import Callable
-from typing import Any, TextIO
+from typing import Any
 
-from .errors import FevgaError
-from .movegen import check_dice, legal_plays
-from .notation import format_play
-from .play import Play
-from .position import Position
-from .rules import Rules
+from .ai.cli import bestplay_line
+from .jsonlines import play_entry, read_request, serve
+from .movegen import legal_plays
+
+__all__ = ["COMMANDS", "main", "play_entry", "plays_line", "read_request", "serve"]
 
 USAGE = """usage: python -m fevga plays|bestplay < positions.jsonl
 
@@ -23,36 +21,8 @@ bestplay answers {"play": {...one entry of plays...}} (or {"play": null} when no
 Invalid input answers {"error": "..."}."""
 
 
-def read_request(obj: Any) -> tuple[Position, tuple[int, int], Rules]:
-    """Validate one input object into (position, dice, rules); raise FevgaError saying what is wrong."""
-    if not isinstance(obj, dict):
-        raise FevgaError("each line must be a JSON object", key="bad_request")
-    for name in ("me", "opp", "dice"):
-        if not isinstance(obj.get(name), list):
-            raise FevgaError(f"{name!r} must be a list", key="bad_request")
-    me_off = obj.get("me_off", 0)
-    opp_off = obj.get("opp_off", 0)
-    position = Position.from_lists(obj["me"], obj["opp"], me_off, opp_off)
-    dice = obj["dice"]
-    if len(dice) != 2:
-        raise FevgaError("'dice' must hold two numbers", key="bad_dice")
-    rules = Rules.from_dict(obj)
-    return position, check_dice((dice[0], dice[1])), rules
-
-
-def play_entry(play: Play) -> dict[str, Any]:
-    """One entry of ``plays``: the steps and the position they leave (still the mover's view)."""
-    result = play.result
-    return {
-        "steps": format_play(play),
-        "me": result.me,
-        "me_off": result.me_off,
-        "opp": result.opp,
-        "opp_off": result.opp_off,
-    }
-
-
 def plays_line(obj: Any) -> dict[str, Any]:
+    """Answer ``{"plays": [...]}``: every legal play of the request, ``[]`` when the turn passes."""
     position, dice, rules = read_request(obj)
     plays = legal_plays(position, dice, rules)
     if plays[0].is_pass:
@@ -60,29 +30,11 @@ def plays_line(obj: Any) -> dict[str, Any]:
     return {"plays": [play_entry(p) for p in plays]}
 
 
-def _bestplay_line(obj: Any) -> dict[str, Any]:
-    from .ai.cli import bestplay_line
-
-    return bestplay_line(obj)
-
-
-COMMANDS: dict[str, Callable[[Any], dict[str, Any]]] = {"plays": plays_line, "bestplay": _bestplay_line}
-
-
-def serve(command: Callable[[Any], dict[str, Any]], stdin: TextIO, stdout: TextIO) -> None:
-    """Answer every input line with exactly one output line, errors included."""
-    for line in stdin:
-        try:
-            answer = command(json.loads(line))
-        except json.JSONDecodeError as exc:
-            answer = {"error": f"not valid JSON: {exc.msg}"}
-        except (FevgaError, ValueError, TypeError) as exc:
-            answer = {"error": str(exc)}
-        stdout.write(json.dumps(answer, separators=(",", ":")) + "\n")
-        stdout.flush()
+COMMANDS: dict[str, Callable[[Any], dict[str, Any]]] = {"plays": plays_line, "bestplay": bestplay_line}
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command over stdin/stdout; 2 with the usage for a wrong command line."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1 or args[0] not in COMMANDS:
         print(USAGE, file=sys.stderr)

@@ -6,21 +6,20 @@ import itertools
 from collections.abc import Iterator
 
 from .errors import IllegalPlayError
-from .movegen import (
+from .movegen import holds_before_opp_start, opponent_can_move
+from .play import Play, Step, apply_steps
+from .position import Position
+from .rules import OFF, Rules
+from .steps import (
     BLOCKED,
     NO_CHECKER,
     NOT_ALL_HOME,
     OVERSHOOT,
     RUNNER_LOCK,
     STRICT_R1,
-    holds_before_opp_start,
+    apply_step,
     holds_start_quarter,
-    opponent_can_move,
-    step_target,
 )
-from .play import Play, Step, apply_steps
-from .position import Position
-from .rules import OFF, Rules
 
 
 def _decompositions(src: int, dst: int, dice: tuple[int, ...]) -> Iterator[tuple[list[int], tuple[int, ...]]]:
@@ -119,17 +118,13 @@ def explain_illegal(
         off = position.me_off
         failed = False
         for n, (src, d) in enumerate(seq):
-            t = step_target(board, off, src - 1, d, rules)
-            if t < 0:
+            moved = apply_step(board, off, src - 1, d, rules)
+            if isinstance(moved, int):
                 if deepest is None or n > deepest[0]:
-                    deepest = (n, _step_message(t, src, d, rules))
+                    deepest = (n, _step_message(moved, src, d, rules))
                 failed = True
                 break
-            board[src - 1] -= 1
-            if t == 24:
-                off += 1
-            else:
-                board[t] += 1
+            off = moved[1]
         if failed:
             continue
         return _end_of_play_error(board, off, position, dice, rules, seq, best)

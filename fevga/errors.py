@@ -55,3 +55,9 @@ class SerializationError(FevgaError):
     """Stored data is corrupt, tampered with, or of an unknown version."""
 
     key = "corrupt_data"
+
+
+class IllegalStepError(IllegalPlayError):
+    """A (from point, die) step of the step builder that cannot be part of any legal play."""
+
+    key = "bad_step"

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .board import Board, Outcome
+from .builder import PendingStep, StepState
 from .dice import DiceSource, FairDice, Roll
 from .errors import GameStateError
-from .notation import format_play
-from .play import Play, Step
+from .play import Play, Step, format_steps
 from .position import Position
 from .rules import DEFAULT_RULES, Rules
 
@@ -29,7 +30,8 @@ class TurnRecord:
         return not self.steps
 
     def text(self) -> str:
-        return "pass" if not self.steps else " ".join(f"{a}/{'off' if b == 25 else b}" for a, b in self.steps)
+        """The steps as written (``1/7 7/12``), or ``pass``."""
+        return format_steps(self.steps)
 
 
 class Game:
@@ -111,6 +113,12 @@ class Game:
             return []
         return self.board.legal_plays(self.dice)
 
+    def step_options(self, pending: Sequence[PendingStep]) -> StepState:
+        """The step builder for the turn in play (see ``Board.step_options``); empty once the game is over."""
+        if self.dice is None:
+            return StepState((), (), {}, None)
+        return self.board.step_options(self.dice, pending)
+
     def is_over(self) -> bool:
         return self._outcome is not None
 
@@ -154,29 +162,29 @@ class Game:
         added.extend(self.history[before:])
         return added
 
+    @property
+    def last_play(self) -> TurnRecord | None:
+        """The last turn that moved checkers (forced passes skipped), or None before any."""
+        return next((r for r in reversed(self.history) if not r.is_pass), None)
+
+    def resign_points(self, seat: int) -> int:
+        """Points the opponent gets if ``seat`` resigns now: 2 (mars) while he has borne off none, else 1."""
+        if seat not in (0, 1):
+            raise GameStateError("player is 0 or 1", key="bad_turn")
+        return 2 if self.view(seat).me_off == 0 else 1
+
     def resign(self, player: int) -> Outcome:
         """``player`` gives up: the opponent gets 2 points while he has borne off none, else 1."""
         if self._outcome is not None:
             raise GameStateError("the game is over", key="game_over")
         if player not in (0, 1):
             raise GameStateError("player is 0 or 1", key="bad_turn")
-        borne_off = self.view(player).me_off
-        mars = borne_off == 0
+        points = self.resign_points(player)
         self.resigned_by = player
-        self._outcome = Outcome(player ^ 1, 2 if mars else 1, mars, resigned=True)
+        self._outcome = Outcome(player ^ 1, points, points == 2, resigned=True)
         self.dice = None
         return self._outcome
-
-    def last_play_text(self) -> str | None:
-        for record in reversed(self.history):
-            if not record.is_pass:
-                return record.text()
-        return None
 
     def __repr__(self) -> str:
         return f"<Game turn={self.turn} dice={self.dice} position={self.position.id()} over={self.is_over()}>"
 
-
-def describe(play: Play) -> str:
-    """Short human text of a play (chains and repeats joined)."""
-    return format_play(play, compact=True)

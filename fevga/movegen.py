@@ -2,26 +2,51 @@
 bearing off, R1/R2 on the final position, maximum dice, higher die, R3).
 
 The generator walks every order of steps depth-first on one mutable board, remembering visited
-(position, dice left) states, so permutations that meet again are expanded once.
+(position, dice left) states, so permutations that meet again are expanded once. Its inner loop
+judges each step with the facts of the state computed once (the same rule as
+``fevga.steps.step_target``, which it calls for the strict variant); see docs/engine.md.
 """
 
 from __future__ import annotations
 
 from .errors import DiceError
-from .play import Play, Step
+from .play import Play
 from .position import Position
-from .rules import CHECKERS, DEFAULT_RULES, Rules
+from .rules import CHECKERS, DEFAULT_RULES, OFF, Rules
+from .steps import (
+    BLOCKED,
+    NO_CHECKER,
+    NOT_ALL_HOME,
+    OFF_INDEX,
+    OVERSHOOT,
+    RUNNER_LOCK,
+    STRICT_R1,
+    Step,
+    all_home,
+    holds_start_quarter,
+    is_unlocked,
+    landing,
+    state_facts,
+    step_target,
+)
 
-# Reasons a single step is illegal (negative codes of step_target).
-NO_CHECKER = -1
-BLOCKED = -2
-RUNNER_LOCK = -3
-NOT_ALL_HOME = -4
-OVERSHOOT = -5
-STRICT_R1 = -6
-
-_OFF_INDEX = 24  # step_target's answer for a step that bears off
-
+__all__ = [
+    "BLOCKED",
+    "NOT_ALL_HOME",
+    "NO_CHECKER",
+    "OVERSHOOT",
+    "RUNNER_LOCK",
+    "STRICT_R1",
+    "all_home",
+    "check_dice",
+    "holds_before_opp_start",
+    "holds_start_quarter",
+    "is_unlocked",
+    "legal_plays",
+    "opponent_can_move",
+    "opponent_targets",
+    "step_target",
+]
 
 def check_dice(dice: tuple[int, int]) -> tuple[int, int]:
     """Return the dice as a pair of ints 1..6, or raise DiceError."""
@@ -35,65 +60,11 @@ def check_dice(dice: tuple[int, int]) -> tuple[int, int]:
     return a, b
 
 
-def is_unlocked(board: list[int] | tuple[int, ...], off: int, unlock_point: int) -> bool:
-    """True once the mover has a checker on his ``unlock_point`` or beyond, or borne off."""
-    if off:
-        return True
-    for i in range(unlock_point - 1, 24):
-        if board[i] > 0:
-            return True
-    return False
-
-
-def all_home(board: list[int] | tuple[int, ...]) -> bool:
-    """True when none of the mover's checkers stands on points 1-18."""
-    for i in range(18):
-        if board[i] > 0:
-            return False
-    return True
-
-
-def holds_start_quarter(board: list[int] | tuple[int, ...]) -> bool:
-    """R1: the mover holds all six of his points 1-6."""
-    return board[0] > 0 and board[1] > 0 and board[2] > 0 and board[3] > 0 and board[4] > 0 and board[5] > 0
-
-
 def holds_before_opp_start(board: list[int] | tuple[int, ...]) -> bool:
     """R2: the mover holds all six of his points 14-19 (the opponent's 2-7)."""
     return (
         board[13] > 0 and board[14] > 0 and board[15] > 0 and board[16] > 0 and board[17] > 0 and board[18] > 0
     )
-
-
-def step_target(board: list[int], off: int, i: int, d: int, rules: Rules) -> int:
-    """Index where a step of ``d`` from index ``i`` lands (24 = off), or a negative reason code.
-
-    Judges rules 2-4 (and R1 per step in the strict variant) on the board as it is now.
-    """
-    if board[i] <= 0:
-        return NO_CHECKER
-    if i == 0 and board[0] < CHECKERS - off and not is_unlocked(board, off, rules.unlock_point):
-        return RUNNER_LOCK
-    t = i + d
-    if t < 24:
-        if board[t] < 0:
-            return BLOCKED
-        if rules.strict_start_quarter:
-            board[i] -= 1
-            board[t] += 1
-            bad = holds_start_quarter(board)
-            board[t] -= 1
-            board[i] += 1
-            if bad:
-                return STRICT_R1
-        return t
-    if not all_home(board):
-        return NOT_ALL_HOME
-    if t > 24:
-        for j in range(18, i):
-            if board[j] > 0:
-                return OVERSHOOT
-    return _OFF_INDEX
 
 
 def opponent_can_move(board: tuple[int, ...] | list[int], opp_off: int, rules: Rules) -> bool:
@@ -127,7 +98,7 @@ def opponent_can_move(board: tuple[int, ...] | list[int], opp_off: int, rules: R
             if t <= 24:
                 if board[(t + 11) % 24] <= 0:
                     return True
-            elif home and (t == 25 or q == first):
+            elif home and (t == OFF or q == first):
                 return True
     return False
 
@@ -144,41 +115,29 @@ def _explore(position: Position, dice: tuple[int, int], rules: Rules) -> Ends:
     orders: list[tuple[int, ...]] = [(a, a, a, a)] if a == b else [(a, b), (b, a)]
     steps: list[Step] = []
 
-    unlock_index = rules.unlock_point - 1
     strict = rules.strict_start_quarter
 
     def walk(off: int, left: tuple[int, ...]) -> None:
+        """Play the die ``left[0]`` from every checker that may move, record the end, go deeper."""
         d = left[0]
         rest = left[1:]
-        # Facts of this state that every step from it shares (rules 3 and 4).
-        unlocked = off > 0
-        home = True
-        lowest = -1
-        for j in range(24):
-            if board[j] > 0:
-                if lowest < 0:
-                    lowest = j
-                if j < 18:
-                    home = False
-                if j >= unlock_index:
-                    unlocked = True
-        runner_locked = not unlocked and board[0] < CHECKERS - off
+        lowest, home, runner_locked = state_facts(board, off, rules)
         for i in range(lowest, 24):
+            # ``landing(board, i, d, lowest, home, runner_locked, rules) < 0`` inlined: the hot path.
             if board[i] <= 0 or (i == 0 and runner_locked):
                 continue
             t = i + d
-            if t < 24:
-                if board[t] < 0:
+            if t < OFF_INDEX:
+                if board[t] < 0 or (strict and landing(board, i, d, lowest, home, runner_locked, rules) < 0):
                     continue
-                if strict and step_target(board, off, i, d, rules) < 0:
-                    continue
-            elif not home or (t > 24 and i > lowest):
+            elif not home or (t > OFF_INDEX and i > lowest):
                 continue
+            else:
+                t = OFF_INDEX
             board[i] -= 1
-            if t >= 24:
-                t = _OFF_INDEX
+            if t == OFF_INDEX:
                 new_off = off + 1
-                dst = 25
+                dst = OFF
             else:
                 board[t] += 1
                 new_off = off
@@ -199,7 +158,7 @@ def _explore(position: Position, dice: tuple[int, int], rules: Rules) -> Ends:
                     seen.add(seen_key)
                     walk(new_off, rest)
             steps.pop()
-            if t != _OFF_INDEX:
+            if t != OFF_INDEX:
                 board[t] -= 1
             board[i] += 1
 
@@ -235,7 +194,7 @@ def legal_plays(position: Position, dice: tuple[int, int], rules: Rules = DEFAUL
             allowed = higher
     opp_off = position.opp_off
     plays = [
-        Play._trusted(position, dice, steps, Position._trusted(board, off, opp_off))
+        Play._trusted(position, dice, steps, Position._trusted(board, off, opp_off), rules)
         for board, off, steps, _ in allowed
     ]
     if len(opponent_targets(position.board, opp_off, rules)) > best:
@@ -268,8 +227,3 @@ def opponent_targets(board: tuple[int, ...], opp_off: int, rules: Rules) -> set[
                 targets.add((t + 11) % 24)
     return targets
 
-
-def max_steps(position: Position, dice: tuple[int, int], rules: Rules = DEFAULT_RULES) -> int:
-    """The number of steps every legal play of this roll uses (0 when the turn passes)."""
-    plays = legal_plays(position, dice, rules)
-    return len(plays[0].steps)

@@ -10,9 +10,11 @@ import unicodedata
 from .diagnose import explain_illegal
 from .errors import IllegalPlayError, NotationError
 from .movegen import check_dice, legal_plays
-from .play import Play, Step, apply_moves_unordered
+from .play import Play, Step, apply_moves_unordered, format_play
 from .position import Position
 from .rules import DEFAULT_RULES, OFF, Rules
+
+__all__ = ["ACCEPTED_FORMS", "GREEK_POINTS", "format_play", "parse_moves", "parse_play"]
 
 GREEK_POINTS = "αβγδεζηθικλμνξοπρστυφχψω"
 MAX_TEXT = 200
@@ -86,12 +88,22 @@ def parse_moves(text: str) -> list[Step] | None:
 
 
 def parse_play(
-    text: str, position: Position, dice: tuple[int, int], rules: Rules = DEFAULT_RULES
+    text: str,
+    position: Position,
+    dice: tuple[int, int],
+    rules: Rules = DEFAULT_RULES,
+    *,
+    plays: list[Play] | None = None,
 ) -> Play:
-    """The legal play that ``text`` describes, in any step order; raise a ValueError saying why not."""
+    """The legal play that ``text`` describes, in any step order; raise a ValueError saying why not.
+
+    ``plays`` are the legal plays of ``position`` and ``dice`` when the caller has them already
+    (``Board.parse`` passes its cache), so they are not generated again.
+    """
     dice = check_dice(dice)
     moves = parse_moves(text)
-    plays = legal_plays(position, dice, rules)
+    if plays is None:
+        plays = legal_plays(position, dice, rules)
     if moves is None:
         if plays[0].is_pass:
             return plays[0]
@@ -111,35 +123,3 @@ def parse_play(
             if play.result == result:
                 return play
     raise explain_illegal(position, dice, rules, moves, plays)
-
-
-def format_play(play: Play, *, compact: bool = False) -> str:
-    """Steps as ``1/7 7/12`` (``19/off`` to bear off, ``pass`` for none).
-
-    With ``compact``, a checker's consecutive steps become a chain and equal steps a repeat:
-    ``1/7/12``, ``1/6(2)``.
-    """
-    if not play.steps:
-        return "pass"
-    if not compact:
-        return " ".join(f"{a}/{_fmt(b)}" for a, b in play.steps)
-    chains: list[list[int]] = []
-    for a, b in play.steps:
-        for chain in chains:
-            if chain[-1] == a and a != OFF:
-                chain.append(b)
-                break
-        else:
-            chains.append([a, b])
-    parts: list[str] = []
-    counts: dict[str, int] = {}
-    for chain in chains:
-        key = "/".join(_fmt(p) for p in chain)
-        if key not in counts:
-            parts.append(key)
-        counts[key] = counts.get(key, 0) + 1
-    return " ".join(f"{k}({counts[k]})" if counts[k] > 1 else k for k in parts)
-
-
-def _fmt(point: int) -> str:
-    return "off" if point == OFF else str(point)

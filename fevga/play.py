@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from .errors import IllegalPlayError
 from .position import Position
-from .rules import OFF
+from .rules import DEFAULT_RULES, OFF, Rules
+from .steps import Step, canonical_order
 
-Step = tuple[int, int]
+__all__ = ["Play", "Step", "apply_moves_unordered", "apply_steps", "format_play", "format_steps"]
 
 
 def apply_steps(start: Position, steps: tuple[Step, ...]) -> Position:
@@ -55,9 +56,11 @@ class Play:
     """One turn's play: ``start`` position, ``dice``, ``steps`` and the ``result`` (mover's view).
 
     Two plays are equal when they start from and leave the same positions, whatever the step order.
+    ``steps`` always reads in the canonical order (see ``fevga.steps.canonical_order``), worked out
+    on first use so the move generator's hot path does not pay for it.
     """
 
-    __slots__ = ("dice", "result", "start", "steps")
+    __slots__ = ("_rules", "_steps", "dice", "result", "start")
 
     def __init__(
         self,
@@ -65,25 +68,41 @@ class Play:
         dice: tuple[int, int],
         steps: tuple[Step, ...] = (),
         result: Position | None = None,
+        rules: Rules = DEFAULT_RULES,
     ) -> None:
         self.start = start
         self.dice = (int(dice[0]), int(dice[1]))
-        self.steps = tuple((int(a), int(b)) for a, b in steps)
-        self.result = result if result is not None else apply_steps(start, self.steps)
+        self._steps = tuple((int(a), int(b)) for a, b in steps)
+        self._rules: Rules | None = rules  # None once _steps is in canonical order
+        self.result = result if result is not None else apply_steps(start, self._steps)
 
     @classmethod
-    def _trusted(cls, start: Position, dice: tuple[int, int], steps: tuple[Step, ...], result: Position) -> Play:
+    def _trusted(
+        cls, start: Position, dice: tuple[int, int], steps: tuple[Step, ...], result: Position, rules: Rules
+    ) -> Play:
         """Build without conversions, for the move generator's hot path."""
         play = object.__new__(cls)
         play.start = start
         play.dice = dice
-        play.steps = steps
+        play._steps = steps
+        play._rules = rules
         play.result = result
         return play
 
     @property
+    def steps(self) -> tuple[Step, ...]:
+        """The (from, to) steps in canonical order (the same for every way of playing them)."""
+        rules = self._rules
+        if rules is not None:
+            start = self.start
+            self._steps = canonical_order(start.board, start.me_off, self._steps, self.dice, rules)
+            self._rules = None
+        return self._steps
+
+    @property
     def is_pass(self) -> bool:
-        return not self.steps
+        """True for the empty play (nothing could move)."""
+        return not self._steps
 
     def _key(self) -> tuple[Position, Position]:
         return (self.start, self.result)
@@ -100,6 +119,40 @@ class Play:
         return f"Play({self.start!r}, {self.dice!r}, {self.steps!r})"
 
     def __str__(self) -> str:
-        from .notation import format_play
-
         return format_play(self)
+
+
+def format_play(play: Play, *, compact: bool = False) -> str:
+    """Steps as ``1/7 7/12`` in canonical order (``19/off`` to bear off, ``pass`` for none).
+
+    With ``compact``, a checker's consecutive steps become a chain and equal steps a repeat:
+    ``1/7/12``, ``1/6(2)``.
+    """
+    if not play.steps or not compact:
+        return format_steps(play.steps)
+    chains: list[list[int]] = []
+    for a, b in play.steps:
+        for chain in chains:
+            if chain[-1] == a and a != OFF:
+                chain.append(b)
+                break
+        else:
+            chains.append([a, b])
+    parts: list[str] = []
+    counts: dict[str, int] = {}
+    for chain in chains:
+        key = "/".join(_fmt(p) for p in chain)
+        if key not in counts:
+            parts.append(key)
+        counts[key] = counts.get(key, 0) + 1
+    return " ".join(f"{k}({counts[k]})" if counts[k] > 1 else k for k in parts)
+
+
+def format_steps(steps: tuple[Step, ...]) -> str:
+    """Steps as written, in the order given: ``1/7 7/12``, ``19/off``; ``pass`` for none."""
+    return " ".join(f"{a}/{_fmt(b)}" for a, b in steps) if steps else "pass"
+
+
+def _fmt(point: int) -> str:
+    """A point as written in a play: its number, or ``off``."""
+    return "off" if point == OFF else str(point)

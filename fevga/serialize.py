@@ -12,7 +12,7 @@ from .errors import FevgaError, SerializationError
 from .game import Game, TurnRecord
 from .match import Match
 from .position import Position
-from .rules import Rules
+from .rules import OFF, Rules
 
 VERSION = 1
 
@@ -125,7 +125,7 @@ def _parse_steps(text: str) -> tuple[tuple[int, int], ...]:
     steps = []
     for part in text.split(" "):
         a, b = part.split("/")
-        steps.append((int(a), 25 if b == "off" else int(b)))
+        steps.append((int(a), OFF if b == "off" else int(b)))
     return tuple(steps)
 
 

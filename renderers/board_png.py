@@ -11,11 +11,14 @@ from functools import partial
 
 from PIL import Image, ImageDraw
 
+from fevga.position import Position
+from fevga.rules import OFF
+
 from . import sprites
 from .fonts import fit, font, printable
 from .layers import Kit, kit
 from .layout import DEFAULT_SIZE, VISIBLE_STACK, Box, checker_centre, label_box
-from .scene import OFF, BoardScene
+from .scene import BoardScene
 from .theme import RGB
 
 PNG_COMPRESS_LEVEL = 3  # zlib level: level 3 keeps the default board under 30 KB in about 2 ms
@@ -30,13 +33,15 @@ def render_board(scene: BoardScene, perspective: int, size: int = DEFAULT_SIZE, 
 
 
 def warm_up(sizes: tuple[int, ...] = (DEFAULT_SIZE,), themes: tuple[str, ...] = ("classic",)) -> None:
-    """Build the cached layers ahead of time (about 0.3 s each), e.g. in a thread at start-up."""
-    from .samples import mid_game
+    """Build the cached layers ahead of time (about 0.3 s each), e.g. in a thread at start-up.
 
+    The warm-up scene is the engine's start position with dice, so no demo data is imported here.
+    """
+    scene = BoardScene(Position.start(), turn=0, dice=(6, 5))
     for size in sizes:
         for name in themes:
             for perspective in (0, 1):
-                render_board_image(mid_game(), perspective, size=size, theme=name)
+                render_board_image(scene, perspective, size=size, theme=name)
 
 
 def render_board_image(

@@ -24,7 +24,7 @@ def scene_from_game(
     theme: str = DEFAULT_THEME,
 ) -> BoardScene:
     """The scene of ``game`` as it stands: position, turn and dice, last play, result."""
-    last = next((r for r in reversed(game.history) if not r.is_pass), None)
+    last = game.last_play
     outcome = game.outcome
     return BoardScene(
         position=game.view(0),

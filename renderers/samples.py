@@ -8,10 +8,19 @@ enough to exercise the replay.
 from __future__ import annotations
 
 import random
+import sys
+from pathlib import Path
 
+from fevga.dice import RandomDice
+from fevga.game import Game
 from fevga.position import Position, opponent_point
+from fevga.rules import OFF
 
-from .scene import OFF, BoardScene
+from .board_png import render_board
+from .from_game import replay_scenes
+from .replay import render_replay
+from .scene import BoardScene
+from .text_board import render_text
 
 NAMES = ("Νίκος", "Maria")
 
@@ -48,7 +57,7 @@ def bear_off() -> BoardScene:
         turn=1,
         dice=(4, 4),
         names=NAMES,
-        last_play_steps=((19, 25), (24, 25)),
+        last_play_steps=((19, OFF), (24, OFF)),
         last_mover=0,
         match_length=7,
         score=(3, 3),
@@ -63,7 +72,7 @@ def finished_mars() -> BoardScene:
         pos,
         turn=None,
         names=NAMES,
-        last_play_steps=((23, 25), (24, 25)),
+        last_play_steps=((23, OFF), (24, OFF)),
         last_mover=1,
         match_length=3,
         score=(0, 2),
@@ -145,10 +154,6 @@ def _random_step(rng: random.Random, own: list[int], other: list[int], die: int)
 
 def random_game_scenes(seed: int = 2) -> list[BoardScene]:
     """A whole legal game between two random players (fevga's move generator picks the plays)."""
-    from fevga import Game, RandomDice
-
-    from .from_game import replay_scenes
-
     rng = random.Random(seed)
     game = Game.new(dice=RandomDice(seed))
     while not game.is_over():
@@ -158,12 +163,6 @@ def random_game_scenes(seed: int = 2) -> list[BoardScene]:
 
 def write_samples(directory: str) -> list[str]:
     """Write the README's sample pictures and a text board into ``directory``."""
-    from pathlib import Path
-
-    from .board_png import render_board
-    from .replay import render_replay
-    from .text_board import render_text
-
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     files = {
@@ -180,6 +179,4 @@ def write_samples(directory: str) -> list[str]:
 
 
 if __name__ == "__main__":
-    import sys
-
     print("\n".join(write_samples(sys.argv[1] if len(sys.argv) > 1 else "docs/render-samples")))

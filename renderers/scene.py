@@ -7,11 +7,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from fevga.position import Position, opponent_point
+from fevga.rules import OFF
 
 from .labels import label
 from .theme import get_theme
 
-OFF = 25  # a step's "to" that bears a checker off
 DEFAULT_THEME = "classic"
 
 

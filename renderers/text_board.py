@@ -10,9 +10,10 @@ from __future__ import annotations
 import unicodedata
 
 from fevga.position import opponent_point
+from fevga.rules import OFF
 
 from .layout import VISIBLE_STACK
-from .scene import OFF, BoardScene
+from .scene import BoardScene
 
 GLYPHS = ("○", "●")  # player 0 (light checkers), player 1 (dark checkers): fixed per player
 TOP_LEFT = tuple(range(12, 6, -1))

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from fevga.cli import play_entry, read_request
 from fevga.errors import FevgaError
+from fevga.jsonlines import play_entry, read_request
 
 from . import get_player
 
