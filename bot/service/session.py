@@ -14,7 +14,7 @@ import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from fevga import Game, Rules, TurnRecord, game_from_dict, game_to_dict
+from fevga import Game, Rules, game_from_dict, game_to_dict
 
 from .models import Place, PlayerRef
 
@@ -69,10 +69,6 @@ class Session:
 
     def human_seats(self) -> list[int]:
         return [s for s in (0, 1) if not self.is_ai(s)]
-
-    def last_play(self) -> TurnRecord | None:
-        """The current game's last turn that was not a pass (the service's one last-play scan)."""
-        return next((r for r in reversed(self.game.history) if not r.is_pass), None)
 
     @property
     def plies(self) -> tuple[int, int]:

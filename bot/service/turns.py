@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from bot.button_kinds import ButtonKind
 from bot.storage.base import Store
-from fevga import FevgaError, Play, format_play
-from fevga.notation import parse_moves
-from fevga.play import apply_moves_unordered
+from fevga import StepState, format_play
+from fevga.errors import IllegalStepError
 
 from . import keys
 from .ai import AiPlayer, ai_hint
@@ -19,7 +18,6 @@ from .reads import read_one
 from .records import make_record, pack
 from .session import Session
 from .sessions import Loaded, Sessions
-from .steps import StepError, StepState, session_steps
 from .views import abortable
 
 
@@ -36,32 +34,8 @@ def _turn_error(s: Session, seat: int) -> Result | None:
 
 def last_play_by(s: Session, seat: int) -> bool:
     """Whether the last non-pass turn of the current game was played by ``seat``."""
-    last = s.last_play()
+    last = s.game.last_play
     return last is not None and last.player == seat
-
-
-def resign_points(s: Session, seat: int) -> int:
-    """What resigning gives away: 2 (mars) while the resigner has borne off none, else 1."""
-    return 2 if s.game.view(seat).me_off == 0 else 1
-
-
-def quick_parse(s: Session, text: str) -> Play | None:
-    """The legal play ``text`` names, found among the game's (cached) legal plays; None when that
-    does not work out, and the engine's ``parse_play`` then judges the text and explains any error."""
-    try:
-        moves = parse_moves(text)
-    except FevgaError:
-        return None
-    if not moves:
-        return None
-    legal = s.game.legal_plays()
-    result = apply_moves_unordered(s.game.position, tuple(moves))
-    if result is None or legal[0].is_pass:
-        return None
-    for play in legal:
-        if play.result == result:
-            return play
-    return None
 
 
 class Turns:
@@ -86,7 +60,7 @@ class Turns:
             if err is not None:
                 return err
             dice = s.game.dice
-            added = s.game.play(quick_parse(s, text) or text, player=seat, at=self.clock())
+            added = s.game.play(text, player=seat, at=self.clock())
             change = Change(kind="move")
             played = added[0]
             change.messages.append(Msg("played", {"player": actor.name, "dice": f"{dice[0]}-{dice[1]}" if dice else "",
@@ -107,8 +81,8 @@ class Turns:
             if err is not None:
                 return err
             try:
-                session_steps(s, [*s.pending, (from_point, die)])
-            except StepError:
+                s.game.step_options([*s.pending, (from_point, die)])
+            except IllegalStepError:
                 return Result.error("bad_step", point=from_point, die=die, game_id=s.id)
             s.pending.append((int(from_point), int(die)))
             return Change(kind="step")
@@ -139,8 +113,8 @@ class Turns:
             if err is not None:
                 return err
             try:
-                state: StepState | None = session_steps(s, s.pending)
-            except StepError:
+                state: StepState | None = s.game.step_options(s.pending)
+            except IllegalStepError:
                 state = None
             if state is None or state.play is None:
                 return Result.error("play_incomplete", game_id=s.id)
@@ -166,7 +140,7 @@ class Turns:
         seat = s.seat_of(actor)
         if s.status != "play" or seat is None:
             return Result.error("game_over", game_id=s.id)
-        points = resign_points(s, seat)
+        points = s.game.resign_points(seat)
         result = self.sessions.result(s, loaded.version, [Msg("resign_confirm_prompt", {"points": points})])
         confirm = Action(ButtonKind.RESIGN_CONFIRM, s.id, loaded.version, "btn_resign_confirm", {"points": points})
         result.actions[:] = [confirm]

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from bot.button_kinds import ButtonKind
+from fevga import StepState
 from fevga.dice import FairDice
+from fevga.errors import IllegalStepError
 
 from .models import Action, GameView
 from .session import Session
-from .steps import StepError, StepState, session_steps
 
 
 def step_state(s: Session) -> StepState | None:
@@ -16,15 +17,15 @@ def step_state(s: Session) -> StepState | None:
     if s.status != "play" or game.dice is None or game.is_over():
         return None
     try:
-        return session_steps(s, s.pending)
-    except StepError:
-        return session_steps(s, [])
+        return game.step_options(s.pending)
+    except IllegalStepError:
+        return game.step_options([])
 
 
 def build_view(s: Session, version: int) -> GameView:
     """Everything needed to draw the session's current (or last) game."""
     game = s.game
-    last = s.last_play()
+    last = game.last_play
     outcome = game.outcome
     state = step_state(s)
     source = game.dice_source

@@ -6,8 +6,8 @@ import random
 
 from bot.service import GameService, Place
 from bot.service.models import Msg, Result
-from bot.service.steps import build
 from fevga import Game, Position, format_play, game_from_dict, legal_plays, verify
+from fevga import step_options as build
 
 from .conftest import ALICE, BOB, CAROL, HERE, THERE, FakeClock
 from .helpers import mover_position, play_out, random_play, start_game

@@ -196,7 +196,7 @@ async def test_unexpected_errors_become_a_result(service: GameService, monkeypat
     def broken(*args: object) -> None:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr("bot.service.turns.quick_parse", broken)
+    monkeypatch.setattr("fevga.game.Game.play", broken)
     started = await start_game(service, ALICE, BOB, HERE)
     assert started.view is not None
     result = await service.move(started.view.players[started.view.turn], HERE, "1/7")
