@@ -24,6 +24,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from .watchdog import pid_alive
+
 WATCHDOG = Path(__file__).with_name("watchdog.py")
 
 
@@ -37,20 +39,6 @@ def free_port() -> int:
 def redis_server_path() -> str | None:
     """The ``redis-server`` executable on PATH, if any."""
     return shutil.which("redis-server")
-
-
-def pid_alive(pid: int) -> bool:
-    """True while process ``pid`` exists and is not a zombie."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    with contextlib.suppress(OSError):
-        stat = Path(f"/proc/{pid}/stat").read_text()
-        return stat.rpartition(")")[2].split()[0] != "Z"
-    return True
 
 
 def servers_on(data_dir: Path) -> list[int]:

@@ -17,15 +17,19 @@ import sys
 from types import FrameType
 
 
-def owner_alive(pid: int) -> bool:
-    """True while process ``pid`` exists."""
+def pid_alive(pid: int) -> bool:
+    """True while process ``pid`` exists and is not a zombie."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
         return True
-    return True
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rpartition(")")[2].split()[0] != "Z"
+    except (OSError, IndexError):
+        return True
 
 
 def stop(server: subprocess.Popen[bytes], timeout: float = 30.0) -> int:
@@ -54,7 +58,7 @@ def main(argv: list[str]) -> int:
     signal.signal(signal.SIGINT, on_signal)
     while server.poll() is None:
         readable, _, _ = select.select([fd], [], [], 0.25)
-        if (readable and not os.read(fd, 64)) or not owner_alive(owner) or os.getppid() != owner:
+        if (readable and not os.read(fd, 64)) or not pid_alive(owner) or os.getppid() != owner:
             return stop(server)
     return server.returncode or 0
 
