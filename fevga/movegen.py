@@ -7,6 +7,7 @@ The generator walks every order of steps depth-first on one mutable board, remem
 
 from __future__ import annotations
 
+from . import accel as _accel
 from .errors import DiceError
 from .play import Play, Step
 from .position import Position
@@ -209,7 +210,16 @@ def _explore(position: Position, dice: tuple[int, int], rules: Rules) -> Ends:
 
 
 def legal_plays(position: Position, dice: tuple[int, int], rules: Rules = DEFAULT_RULES) -> list[Play]:
-    """All legal plays for ``dice``, one per distinct final position; ``[pass]`` if none moves."""
+    """All legal plays for ``dice``, one per distinct final position; ``[pass]`` if none moves.
+
+    Uses the compiled core (fevga.accel) when it is loaded; it computes what the reference does."""
+    if _accel.core is not None:
+        return _accel.core.legal_plays(position, check_dice(dice), rules.unlock_point, rules.strict_start_quarter)
+    return legal_plays_reference(position, dice, rules)
+
+
+def legal_plays_reference(position: Position, dice: tuple[int, int], rules: Rules = DEFAULT_RULES) -> list[Play]:
+    """The pure-Python generator (the reference the compiled core is checked against)."""
     dice = check_dice(dice)
     if position.me_off >= CHECKERS or position.opp_off >= CHECKERS:
         return [Play(position, dice, (), position)]

@@ -1,0 +1,594 @@
+/* fevga._core: the compiled move generator (and network input encoder) of fevga.
+ *
+ * It computes exactly what fevga.movegen.legal_plays_reference computes (RULES.md rules 1-8, both
+ * variants) in the same order, with the same step sequence per play, and builds the Play and
+ * Position objects itself, because building them in Python costs more than the search.
+ * Plain CPython C API; the GIL is held throughout, so the static work tables are safe.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define CHECKERS 15
+#define POINTS 24
+#define OFF_INDEX 24
+
+/* ---- classes and slot descriptors given by fevga.accel through init() ---------------------- */
+static PyTypeObject *position_type = NULL;
+static PyTypeObject *play_type = NULL;
+static PyObject *d_board, *d_me_off, *d_opp_off;            /* Position slots */
+static PyObject *d_start, *d_dice, *d_steps, *d_result;     /* Play slots */
+static PyObject *empty_tuple = NULL;
+
+/* ---- a growable open-addressing table: 128-bit keys -> int value, cleared by generation ---- */
+typedef struct {
+    uint64_t lo, hi;
+    uint32_t gen;
+    int32_t value;
+} Slot;
+
+static Slot *table = NULL;
+static size_t table_cap = 0; /* power of two */
+static size_t table_used = 0;
+static uint32_t table_gen = 0;
+
+static inline uint64_t mix(uint64_t lo, uint64_t hi) {
+    uint64_t x = lo ^ (hi * 0x9E3779B97F4A7C15ULL);
+    x ^= x >> 30;
+    x *= 0xBF58476D1CE4E5B9ULL;
+    x ^= x >> 27;
+    x *= 0x94D049BB133111EBULL;
+    x ^= x >> 31;
+    return x;
+}
+
+static int table_reset(void) {
+    if (table == NULL) {
+        table_cap = 1 << 12;
+        table = (Slot *)calloc(table_cap, sizeof(Slot));
+        if (table == NULL) return -1;
+    }
+    table_used = 0;
+    table_gen++;
+    if (table_gen == 0) { /* wrapped: clear once */
+        memset(table, 0, table_cap * sizeof(Slot));
+        table_gen = 1;
+    }
+    return 0;
+}
+
+static Slot *table_find(uint64_t lo, uint64_t hi) {
+    size_t mask = table_cap - 1;
+    size_t i = (size_t)mix(lo, hi) & mask;
+    for (;;) {
+        Slot *s = &table[i];
+        if (s->gen != table_gen) return s; /* empty */
+        if (s->lo == lo && s->hi == hi) return s;
+        i = (i + 1) & mask;
+    }
+}
+
+static int table_grow(void) {
+    size_t old_cap = table_cap;
+    Slot *old = table;
+    Slot *fresh = (Slot *)calloc(old_cap * 2, sizeof(Slot));
+    if (fresh == NULL) return -1;
+    table = fresh;
+    table_cap = old_cap * 2;
+    uint32_t gen = table_gen;
+    table_gen = 1;
+    for (size_t k = 0; k < old_cap; k++) {
+        if (old[k].gen == gen) {
+            Slot *s = table_find(old[k].lo, old[k].hi);
+            *s = old[k];
+            s->gen = 1;
+        }
+    }
+    free(old);
+    return 0;
+}
+
+/* Insert (lo, hi) if absent. Returns the slot, sets *fresh; NULL on memory error. */
+static Slot *table_insert(uint64_t lo, uint64_t hi, int *fresh) {
+    if ((table_used + 1) * 2 > table_cap) {
+        if (table_grow() < 0) return NULL;
+    }
+    Slot *s = table_find(lo, hi);
+    if (s->gen != table_gen) {
+        s->gen = table_gen;
+        s->lo = lo;
+        s->hi = hi;
+        s->value = -1;
+        table_used++;
+        *fresh = 1;
+    } else {
+        *fresh = 0;
+    }
+    return s;
+}
+
+/* ---- the walk ------------------------------------------------------------------------------- */
+typedef struct {
+    uint64_t lo, hi; /* mover's counts and borne-off count */
+    signed char steps[4][2];
+    int nsteps;
+    int mask;
+} End;
+
+static End *ends = NULL;
+static int ends_cap = 0;
+static int ends_len = 0;
+
+typedef struct {
+    int board[POINTS]; /* signed, mover positive */
+    int unlock_index;
+    int strict;
+    signed char steps[4][2];
+    int depth;
+    int error;
+} Walk;
+
+static inline void key_of(const int *board, int off, int rest_code, uint64_t *lo, uint64_t *hi) {
+    uint64_t a = 0, b = 0;
+    for (int i = 0; i < 16; i++) {
+        int c = board[i] > 0 ? board[i] : 0;
+        a |= (uint64_t)c << (4 * i);
+    }
+    for (int i = 16; i < POINTS; i++) {
+        int c = board[i] > 0 ? board[i] : 0;
+        b |= (uint64_t)c << (4 * (i - 16));
+    }
+    b |= (uint64_t)off << 32;
+    b |= (uint64_t)rest_code << 36;
+    *lo = a;
+    *hi = b;
+}
+
+static inline int holds_start_quarter(const int *b) {
+    return b[0] > 0 && b[1] > 0 && b[2] > 0 && b[3] > 0 && b[4] > 0 && b[5] > 0;
+}
+
+static inline int holds_before_opp_start(const int *b) {
+    return b[13] > 0 && b[14] > 0 && b[15] > 0 && b[16] > 0 && b[17] > 0 && b[18] > 0;
+}
+
+static int add_end(uint64_t lo, uint64_t hi, Walk *w, int d) {
+    int fresh;
+    Slot *s = table_insert(lo, hi, &fresh);
+    if (s == NULL) return -1;
+    if (fresh) {
+        if (ends_len == ends_cap) {
+            int cap = ends_cap ? ends_cap * 2 : 1024;
+            End *grown = (End *)realloc(ends, (size_t)cap * sizeof(End));
+            if (grown == NULL) return -1;
+            ends = grown;
+            ends_cap = cap;
+        }
+        End *e = &ends[ends_len];
+        e->lo = lo;
+        e->hi = hi;
+        memcpy(e->steps, w->steps, sizeof(w->steps));
+        e->nsteps = w->depth;
+        e->mask = w->depth == 1 ? 1 << d : 0;
+        s->value = ends_len++;
+        return 0;
+    }
+    End *e = &ends[s->value];
+    if (w->depth == 1) {
+        e->mask |= 1 << d;
+    } else if (e->nsteps < w->depth) { /* overshooting bear-offs can leave one position in fewer steps */
+        memcpy(e->steps, w->steps, sizeof(w->steps));
+        e->nsteps = w->depth;
+    }
+    return 0;
+}
+
+/* left: dice still to play (in order), n of them. */
+static void walk(Walk *w, int off, const int *left, int n) {
+    int *board = w->board;
+    int d = left[0];
+    int unlocked = off > 0, home = 1, lowest = -1;
+    for (int j = 0; j < POINTS; j++) {
+        if (board[j] > 0) {
+            if (lowest < 0) lowest = j;
+            if (j < 18) home = 0;
+            if (j >= w->unlock_index) unlocked = 1;
+        }
+    }
+    int runner_locked = !unlocked && board[0] < CHECKERS - off;
+    for (int i = lowest; i < POINTS; i++) {
+        if (w->error) return;
+        if (board[i] <= 0 || (i == 0 && runner_locked)) continue;
+        int t = i + d;
+        if (t < POINTS) {
+            if (board[t] < 0) continue;
+            if (w->strict) {
+                board[i]--;
+                board[t]++;
+                int bad = holds_start_quarter(board);
+                board[t]--;
+                board[i]++;
+                if (bad) continue;
+            }
+        } else if (!home || (t > POINTS && i > lowest)) {
+            continue;
+        }
+        int new_off, dst;
+        board[i]--;
+        if (t >= POINTS) {
+            t = OFF_INDEX;
+            new_off = off + 1;
+            dst = 25;
+        } else {
+            board[t]++;
+            new_off = off;
+            dst = t + 1;
+        }
+        w->steps[w->depth][0] = (signed char)(i + 1);
+        w->steps[w->depth][1] = (signed char)dst;
+        w->depth++;
+        uint64_t lo, hi;
+        key_of(board, new_off, 0, &lo, &hi);
+        if (add_end(lo, hi, w, d) < 0) {
+            w->error = 1;
+        } else if (n > 1 && new_off < CHECKERS) {
+            int rest_code = (n - 1) * 8 + left[1];
+            uint64_t shi = hi | ((uint64_t)rest_code << 36);
+            int fresh;
+            Slot *s = table_insert(lo, shi, &fresh);
+            if (s == NULL) {
+                w->error = 1;
+            } else if (fresh) {
+                walk(w, new_off, left + 1, n - 1);
+            }
+        }
+        w->depth--;
+        w->steps[w->depth][0] = 0;
+        w->steps[w->depth][1] = 0;
+        if (t != OFF_INDEX) board[t]--;
+        board[i]++;
+    }
+}
+
+/* ---- R3 ------------------------------------------------------------------------------------- */
+static inline int opp_at(const int *board, int q) { return board[(q + 11) % 24]; }
+
+/* How many distinct landing points the opponent has now (6 or more: R3 cannot bite). */
+static int opponent_target_count(const int *board, int opp_off, int unlock_point) {
+    int unlocked = opp_off > 0, home = 1;
+    for (int q = 1; q <= 24; q++) {
+        if (opp_at(board, q) < 0) {
+            if (q >= unlock_point) unlocked = 1;
+            if (q < 19) home = 0;
+        }
+    }
+    if (home && opp_off < CHECKERS) return 5; /* he can always bear off: the Python set has 5 members */
+    int runner_locked = !unlocked && -board[12] < CHECKERS - opp_off;
+    int seen[POINTS] = {0};
+    int count = 0;
+    for (int q = 1; q <= 24; q++) {
+        if (opp_at(board, q) >= 0 || (q == 1 && runner_locked)) continue;
+        for (int d = 1; d <= 6; d++) {
+            int t = q + d;
+            if (t <= 24 && opp_at(board, t) <= 0) {
+                int idx = (t + 11) % 24;
+                if (!seen[idx]) {
+                    seen[idx] = 1;
+                    count++;
+                }
+            }
+        }
+    }
+    return count;
+}
+
+static int opponent_can_move(const int *board, int opp_off, int unlock_point) {
+    if (opp_off >= CHECKERS) return 1;
+    int unlocked = opp_off > 0, home = 1, first = 0;
+    for (int q = 1; q <= 24; q++) {
+        if (opp_at(board, q) < 0) {
+            if (!first) first = q;
+            if (q >= unlock_point) unlocked = 1;
+            if (q < 19) home = 0;
+        }
+    }
+    int start_count = board[12] < 0 ? -board[12] : 0;
+    int runner_locked = !unlocked && start_count < CHECKERS - opp_off;
+    for (int q = 1; q <= 24; q++) {
+        if (opp_at(board, q) >= 0) continue;
+        if (q == 1 && runner_locked) continue;
+        for (int d = 1; d <= 6; d++) {
+            int t = q + d;
+            if (t <= 24) {
+                if (opp_at(board, t) <= 0) return 1;
+            } else if (home && (t == 25 || q == first)) {
+                return 1;
+            }
+        }
+    }
+    return 0;
+}
+
+/* ---- building Python objects ------------------------------------------------------------------ */
+static int set_slot(PyObject *descr, PyObject *obj, PyObject *value) {
+    return Py_TYPE(descr)->tp_descr_set(descr, obj, value);
+}
+
+static PyObject *make_position(const int *board, int me_off, PyObject *opp_off) {
+    PyObject *tuple = PyTuple_New(POINTS);
+    if (tuple == NULL) return NULL;
+    for (int i = 0; i < POINTS; i++) {
+        PyObject *v = PyLong_FromLong(board[i]);
+        if (v == NULL) {
+            Py_DECREF(tuple);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(tuple, i, v);
+    }
+    PyObject *pos = position_type->tp_alloc(position_type, 0);
+    PyObject *off = PyLong_FromLong(me_off);
+    if (pos == NULL || off == NULL || set_slot(d_board, pos, tuple) < 0 || set_slot(d_me_off, pos, off) < 0 ||
+        set_slot(d_opp_off, pos, opp_off) < 0) {
+        Py_XDECREF(pos);
+        Py_XDECREF(off);
+        Py_DECREF(tuple);
+        return NULL;
+    }
+    Py_DECREF(off);
+    Py_DECREF(tuple);
+    return pos;
+}
+
+static PyObject *make_play(PyObject *start, PyObject *dice, PyObject *steps, PyObject *result) {
+    PyObject *play = play_type->tp_alloc(play_type, 0);
+    if (play == NULL) return NULL;
+    if (set_slot(d_start, play, start) < 0 || set_slot(d_dice, play, dice) < 0 ||
+        set_slot(d_steps, play, steps) < 0 || set_slot(d_result, play, result) < 0) {
+        Py_DECREF(play);
+        return NULL;
+    }
+    return play;
+}
+
+static PyObject *steps_tuple(const End *e) {
+    PyObject *steps = PyTuple_New(e->nsteps);
+    if (steps == NULL) return NULL;
+    for (int k = 0; k < e->nsteps; k++) {
+        PyObject *pair = Py_BuildValue("(ii)", (int)e->steps[k][0], (int)e->steps[k][1]);
+        if (pair == NULL) {
+            Py_DECREF(steps);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(steps, k, pair);
+    }
+    return steps;
+}
+
+static void decode_board(const End *e, const int *start, int *board) {
+    for (int i = 0; i < POINTS; i++) {
+        if (start[i] < 0) {
+            board[i] = start[i];
+        } else if (i < 16) {
+            board[i] = (int)((e->lo >> (4 * i)) & 15);
+        } else {
+            board[i] = (int)((e->hi >> (4 * (i - 16))) & 15);
+        }
+    }
+}
+
+static int read_position(PyObject *position, int *board, int *me_off, int *opp_off) {
+    PyObject *b = PyObject_GetAttrString(position, "board");
+    if (b == NULL) return -1;
+    if (!PyTuple_Check(b) || PyTuple_GET_SIZE(b) != POINTS) {
+        Py_DECREF(b);
+        PyErr_SetString(PyExc_TypeError, "position.board must be a tuple of 24 ints");
+        return -1;
+    }
+    for (int i = 0; i < POINTS; i++) {
+        long v = PyLong_AsLong(PyTuple_GET_ITEM(b, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(b);
+            return -1;
+        }
+        if (v < -CHECKERS || v > CHECKERS) {
+            Py_DECREF(b);
+            PyErr_SetString(PyExc_ValueError, "a point holds at most 15 checkers");
+            return -1;
+        }
+        board[i] = (int)v;
+    }
+    Py_DECREF(b);
+    PyObject *m = PyObject_GetAttrString(position, "me_off");
+    PyObject *o = m ? PyObject_GetAttrString(position, "opp_off") : NULL;
+    if (o == NULL) {
+        Py_XDECREF(m);
+        return -1;
+    }
+    *me_off = (int)PyLong_AsLong(m);
+    *opp_off = (int)PyLong_AsLong(o);
+    Py_DECREF(m);
+    Py_DECREF(o);
+    if (PyErr_Occurred()) return -1;
+    if (*me_off < 0 || *me_off > CHECKERS || *opp_off < 0 || *opp_off > CHECKERS) {
+        PyErr_SetString(PyExc_ValueError, "borne-off counts are 0..15");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *pass_list(PyObject *position, PyObject *dice) {
+    PyObject *play = make_play(position, dice, empty_tuple, position);
+    if (play == NULL) return NULL;
+    PyObject *list = PyList_New(1);
+    if (list == NULL) {
+        Py_DECREF(play);
+        return NULL;
+    }
+    PyList_SET_ITEM(list, 0, play);
+    return list;
+}
+
+/* legal_plays(position, dice, unlock_point, strict) -> list[Play]; dice already checked. */
+static PyObject *core_legal_plays(PyObject *self, PyObject *args) {
+    PyObject *position, *dice;
+    int unlock_point, strict;
+    if (!PyArg_ParseTuple(args, "OO!ip", &position, &PyTuple_Type, &dice, &unlock_point, &strict)) return NULL;
+    if (position_type == NULL) {
+        PyErr_SetString(PyExc_RuntimeError, "fevga._core.init() was not called");
+        return NULL;
+    }
+    if (PyTuple_GET_SIZE(dice) != 2) {
+        PyErr_SetString(PyExc_ValueError, "dice are a pair");
+        return NULL;
+    }
+    int a = (int)PyLong_AsLong(PyTuple_GET_ITEM(dice, 0));
+    int b = (int)PyLong_AsLong(PyTuple_GET_ITEM(dice, 1));
+    if (PyErr_Occurred()) return NULL;
+    if (a < 1 || a > 6 || b < 1 || b > 6) {
+        PyErr_SetString(PyExc_ValueError, "each die is a number from 1 to 6");
+        return NULL;
+    }
+    Walk w;
+    int me_off, opp_off;
+    if (read_position(position, w.board, &me_off, &opp_off) < 0) return NULL;
+    if (me_off >= CHECKERS || opp_off >= CHECKERS) return pass_list(position, dice);
+    w.unlock_index = unlock_point - 1;
+    w.strict = strict;
+    w.depth = 0;
+    w.error = 0;
+    memset(w.steps, 0, sizeof(w.steps));
+    int start[POINTS];
+    memcpy(start, w.board, sizeof(start));
+    if (table_reset() < 0) return PyErr_NoMemory();
+    ends_len = 0;
+    if (a == b) {
+        int order[4] = {a, a, a, a};
+        walk(&w, me_off, order, 4);
+    } else {
+        int ab[2] = {a, b}, ba[2] = {b, a};
+        walk(&w, me_off, ab, 2);
+        if (!w.error) walk(&w, me_off, ba, 2);
+    }
+    if (w.error) return PyErr_NoMemory();
+
+    /* R1/R2 on the final position, then the most steps (rule 6). Reuse the table's value as a flag. */
+    int best = 0, n_allowed = 0;
+    int *allowed = (int *)malloc(sizeof(int) * (size_t)(ends_len ? ends_len : 1));
+    if (allowed == NULL) return PyErr_NoMemory();
+    int board[POINTS];
+    for (int k = 0; k < ends_len; k++) {
+        decode_board(&ends[k], start, board);
+        if (holds_start_quarter(board) || holds_before_opp_start(board)) continue;
+        int n = ends[k].nsteps;
+        if (n > best) {
+            best = n;
+            n_allowed = 0;
+            allowed[n_allowed++] = k;
+        } else if (n == best) {
+            allowed[n_allowed++] = k;
+        }
+    }
+    if (n_allowed == 0) {
+        free(allowed);
+        return pass_list(position, dice);
+    }
+    if (best == 1 && a != b) {
+        int high = 1 << (a > b ? a : b), m = 0;
+        for (int k = 0; k < n_allowed; k++)
+            if (ends[allowed[k]].mask & high) m++;
+        if (m) {
+            int j = 0;
+            for (int k = 0; k < n_allowed; k++)
+                if (ends[allowed[k]].mask & high) allowed[j++] = allowed[k];
+            n_allowed = j;
+        }
+    }
+    /* R3: keep the plays that leave the opponent a move, if any does. */
+    if (opponent_target_count(start, opp_off, unlock_point) <= best) {
+        int j = 0;
+        for (int k = 0; k < n_allowed; k++) {
+            End *e = &ends[allowed[k]];
+            int off = (int)((e->hi >> 32) & 15);
+            decode_board(e, start, board);
+            if (off >= CHECKERS || opponent_can_move(board, opp_off, unlock_point)) allowed[j++] = allowed[k];
+        }
+        if (j) n_allowed = j;
+    }
+    PyObject *list = PyList_New(n_allowed);
+    PyObject *opp_obj = PyLong_FromLong(opp_off);
+    if (list == NULL || opp_obj == NULL) goto fail;
+    for (int k = 0; k < n_allowed; k++) {
+        End *e = &ends[allowed[k]];
+        decode_board(e, start, board);
+        PyObject *result = make_position(board, (int)((e->hi >> 32) & 15), opp_obj);
+        if (result == NULL) goto fail;
+        PyObject *steps = steps_tuple(e);
+        if (steps == NULL) {
+            Py_DECREF(result);
+            goto fail;
+        }
+        PyObject *play = make_play(position, dice, steps, result);
+        Py_DECREF(steps);
+        Py_DECREF(result);
+        if (play == NULL) goto fail;
+        PyList_SET_ITEM(list, k, play);
+    }
+    free(allowed);
+    Py_DECREF(opp_obj);
+    return list;
+fail:
+    free(allowed);
+    Py_XDECREF(list);
+    Py_XDECREF(opp_obj);
+    return NULL;
+}
+
+/* init(Position, Play): remember the classes and their slot descriptors. */
+static PyObject *core_init(PyObject *self, PyObject *args) {
+    PyObject *pos_cls, *play_cls;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyType_Type, &pos_cls, &PyType_Type, &play_cls)) return NULL;
+    const char *pos_names[3] = {"board", "me_off", "opp_off"};
+    const char *play_names[4] = {"start", "dice", "steps", "result"};
+    PyObject **pos_slots[3] = {&d_board, &d_me_off, &d_opp_off};
+    PyObject **play_slots[4] = {&d_start, &d_dice, &d_steps, &d_result};
+    for (int k = 0; k < 7; k++) {
+        PyObject *cls = k < 3 ? pos_cls : play_cls;
+        const char *name = k < 3 ? pos_names[k] : play_names[k - 3];
+        PyObject **where = k < 3 ? pos_slots[k] : play_slots[k - 3];
+        PyObject *descr = PyObject_GetAttrString(cls, name);
+        if (descr == NULL) return NULL;
+        if (Py_TYPE(descr)->tp_descr_set == NULL) {
+            Py_DECREF(descr);
+            PyErr_Format(PyExc_TypeError, "%s is not a slot", name);
+            return NULL;
+        }
+        Py_XSETREF(*where, descr);
+    }
+    Py_INCREF(pos_cls);
+    Py_INCREF(play_cls);
+    Py_XSETREF(position_type, (PyTypeObject *)pos_cls);
+    Py_XSETREF(play_type, (PyTypeObject *)play_cls);
+    Py_RETURN_NONE;
+}
+
+#include "_encode.h"
+
+static PyMethodDef core_methods[] = {
+    {"init", core_init, METH_VARARGS, "init(Position, Play): the classes legal_plays builds."},
+    {"legal_plays", core_legal_plays, METH_VARARGS,
+     "legal_plays(position, dice, unlock_point, strict) -> list[Play]; dice already checked."},
+    {"encode", core_encode, METH_VARARGS,
+     "encode(positions, flip) -> bytes of float64 network inputs (flip: as the other player sees them)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef core_module = {
+    PyModuleDef_HEAD_INIT, "fevga._core", "fevga's compiled move generator and input encoder.", -1, core_methods,
+};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    empty_tuple = PyTuple_New(0);
+    if (empty_tuple == NULL) return NULL;
+    return PyModule_Create(&core_module);
+}

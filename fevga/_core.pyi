@@ -1,0 +1,10 @@
+"""Type stub of the compiled core (fevga/_core.c)."""
+
+from collections.abc import Sequence
+
+from .play import Play
+from .position import Position
+
+def init(position_cls: type[Position], play_cls: type[Play], /) -> None: ...
+def legal_plays(position: Position, dice: tuple[int, int], unlock_point: int, strict: bool, /) -> list[Play]: ...
+def encode(positions: Sequence[Position], flip: bool, /) -> bytes: ...
