@@ -31,7 +31,7 @@ setup(
             "fevga._core",
             sources=["fevga/_core.c"],
             depends=["fevga/_encode.h"],
-            extra_compile_args=["-O2"],
+            extra_compile_args=["-O3"],
             optional=True,
         )
     ],

@@ -7,6 +7,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <structmember.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -17,9 +18,13 @@
 /* ---- classes and slot descriptors given by fevga.accel through init() ---------------------- */
 static PyTypeObject *position_type = NULL;
 static PyTypeObject *play_type = NULL;
-static PyObject *d_board, *d_me_off, *d_opp_off;            /* Position slots */
-static PyObject *d_start, *d_dice, *d_steps, *d_result;     /* Play slots */
 static PyObject *empty_tuple = NULL;
+static PyObject *check_dice = NULL; /* fevga.movegen.check_dice, for dice that are not a plain (a, b) */
+static PyObject *s_unlock_point = NULL, *s_strict = NULL;    /* interned attribute names of Rules */
+static Py_ssize_t o_board, o_me_off, o_opp_off;             /* slot offsets in Position */
+static Py_ssize_t o_start, o_dice, o_steps, o_result;       /* slot offsets in Play */
+static PyObject *step_pairs[25][26];
+static PyObject *small_ints[2 * CHECKERS + 1];              /* -15..15 */                         /* (src, dst) tuples, made once */
 
 /* ---- a growable open-addressing table: 128-bit keys -> int value, cleared by generation ---- */
 typedef struct {
@@ -127,7 +132,18 @@ typedef struct {
     signed char steps[4][2];
     int depth;
     int error;
+    uint64_t lo, hi; /* key_of(board, off, 0), kept up to date step by step */
 } Walk;
+
+/* Add delta checkers of the mover at index i (or, for i = OFF_INDEX, to his borne-off count) to a key. */
+static inline void key_add(uint64_t *lo, uint64_t *hi, int i, int64_t delta) {
+    if (i < 16)
+        *lo += (uint64_t)delta << (4 * i);
+    else if (i < POINTS)
+        *hi += (uint64_t)delta << (4 * (i - 16));
+    else
+        *hi += (uint64_t)delta << 32;
+}
 
 static inline void key_of(const int *board, int off, int rest_code, uint64_t *lo, uint64_t *hi) {
     uint64_t a = 0, b = 0;
@@ -151,6 +167,18 @@ static inline int holds_start_quarter(const int *b) {
 
 static inline int holds_before_opp_start(const int *b) {
     return b[13] > 0 && b[14] > 0 && b[15] > 0 && b[16] > 0 && b[17] > 0 && b[18] > 0;
+}
+
+/* Every nibble of x (n nibbles) is non-zero. */
+static inline int all_nibbles(uint64_t x, int n) {
+    uint64_t ones = 0;
+    for (int k = 0; k < n; k++) ones |= (uint64_t)1 << (4 * k);
+    return ((x | x >> 1 | x >> 2 | x >> 3) & ones) == ones;
+}
+
+/* R1 or R2 on a key: the mover holds all of his points 1-6, or all of 14-19. */
+static inline int key_holds_six(uint64_t lo, uint64_t hi) {
+    return all_nibbles(lo, 6) || (all_nibbles(lo >> 52, 3) && all_nibbles(hi, 3));
 }
 
 static int add_end(uint64_t lo, uint64_t hi, Walk *w, int d) {
@@ -228,8 +256,12 @@ static void walk(Walk *w, int off, const int *left, int n) {
         w->steps[w->depth][0] = (signed char)(i + 1);
         w->steps[w->depth][1] = (signed char)dst;
         w->depth++;
-        uint64_t lo, hi;
-        key_of(board, new_off, 0, &lo, &hi);
+        uint64_t lo = w->lo, hi = w->hi;
+        key_add(&lo, &hi, i, -1);
+        key_add(&lo, &hi, t, 1);
+        uint64_t saved_lo = w->lo, saved_hi = w->hi;
+        w->lo = lo;
+        w->hi = hi;
         if (add_end(lo, hi, w, d) < 0) {
             w->error = 1;
         } else if (n > 1 && new_off < CHECKERS) {
@@ -243,6 +275,8 @@ static void walk(Walk *w, int off, const int *left, int n) {
                 walk(w, new_off, left + 1, n - 1);
             }
         }
+        w->lo = saved_lo;
+        w->hi = saved_hi;
         w->depth--;
         w->steps[w->depth][0] = 0;
         w->steps[w->depth][1] = 0;
@@ -311,43 +345,42 @@ static int opponent_can_move(const int *board, int opp_off, int unlock_point) {
 }
 
 /* ---- building Python objects ------------------------------------------------------------------ */
-static int set_slot(PyObject *descr, PyObject *obj, PyObject *value) {
-    return Py_TYPE(descr)->tp_descr_set(descr, obj, value);
+/* Store a new reference in a fresh object's slot (what object.__setattr__ does for a slot). */
+static inline void put_slot(PyObject *obj, Py_ssize_t offset, PyObject *value) {
+    Py_INCREF(value);
+    *(PyObject **)((char *)obj + offset) = value;
 }
+
+static inline PyObject *get_slot(PyObject *obj, Py_ssize_t offset) { return *(PyObject **)((char *)obj + offset); }
 
 static PyObject *make_position(const int *board, int me_off, PyObject *opp_off) {
     PyObject *tuple = PyTuple_New(POINTS);
     if (tuple == NULL) return NULL;
     for (int i = 0; i < POINTS; i++) {
-        PyObject *v = PyLong_FromLong(board[i]);
-        if (v == NULL) {
-            Py_DECREF(tuple);
-            return NULL;
-        }
+        PyObject *v = small_ints[board[i] + CHECKERS];
+        Py_INCREF(v);
         PyTuple_SET_ITEM(tuple, i, v);
     }
+    PyObject *off = small_ints[me_off + CHECKERS];
     PyObject *pos = position_type->tp_alloc(position_type, 0);
-    PyObject *off = PyLong_FromLong(me_off);
-    if (pos == NULL || off == NULL || set_slot(d_board, pos, tuple) < 0 || set_slot(d_me_off, pos, off) < 0 ||
-        set_slot(d_opp_off, pos, opp_off) < 0) {
-        Py_XDECREF(pos);
-        Py_XDECREF(off);
+    if (pos == NULL) {
         Py_DECREF(tuple);
         return NULL;
     }
-    Py_DECREF(off);
-    Py_DECREF(tuple);
+    Py_INCREF(off);
+    *(PyObject **)((char *)pos + o_board) = tuple; /* steals the references */
+    *(PyObject **)((char *)pos + o_me_off) = off;
+    put_slot(pos, o_opp_off, opp_off);
     return pos;
 }
 
 static PyObject *make_play(PyObject *start, PyObject *dice, PyObject *steps, PyObject *result) {
     PyObject *play = play_type->tp_alloc(play_type, 0);
     if (play == NULL) return NULL;
-    if (set_slot(d_start, play, start) < 0 || set_slot(d_dice, play, dice) < 0 ||
-        set_slot(d_steps, play, steps) < 0 || set_slot(d_result, play, result) < 0) {
-        Py_DECREF(play);
-        return NULL;
-    }
+    put_slot(play, o_start, start);
+    put_slot(play, o_dice, dice);
+    put_slot(play, o_steps, steps);
+    put_slot(play, o_result, result);
     return play;
 }
 
@@ -355,11 +388,8 @@ static PyObject *steps_tuple(const End *e) {
     PyObject *steps = PyTuple_New(e->nsteps);
     if (steps == NULL) return NULL;
     for (int k = 0; k < e->nsteps; k++) {
-        PyObject *pair = Py_BuildValue("(ii)", (int)e->steps[k][0], (int)e->steps[k][1]);
-        if (pair == NULL) {
-            Py_DECREF(steps);
-            return NULL;
-        }
+        PyObject *pair = step_pairs[(int)e->steps[k][0]][(int)e->steps[k][1]];
+        Py_INCREF(pair);
         PyTuple_SET_ITEM(steps, k, pair);
     }
     return steps;
@@ -378,8 +408,16 @@ static void decode_board(const End *e, const int *start, int *board) {
 }
 
 static int read_position(PyObject *position, int *board, int *me_off, int *opp_off) {
-    PyObject *b = PyObject_GetAttrString(position, "board");
-    if (b == NULL) return -1;
+    if (!PyObject_TypeCheck(position, position_type)) {
+        PyErr_SetString(PyExc_TypeError, "expected a fevga Position");
+        return -1;
+    }
+    PyObject *b = get_slot(position, o_board);
+    if (b == NULL) {
+        PyErr_SetString(PyExc_ValueError, "uninitialised Position");
+        return -1;
+    }
+    Py_INCREF(b);
     if (!PyTuple_Check(b) || PyTuple_GET_SIZE(b) != POINTS) {
         Py_DECREF(b);
         PyErr_SetString(PyExc_TypeError, "position.board must be a tuple of 24 ints");
@@ -399,16 +437,14 @@ static int read_position(PyObject *position, int *board, int *me_off, int *opp_o
         board[i] = (int)v;
     }
     Py_DECREF(b);
-    PyObject *m = PyObject_GetAttrString(position, "me_off");
-    PyObject *o = m ? PyObject_GetAttrString(position, "opp_off") : NULL;
-    if (o == NULL) {
-        Py_XDECREF(m);
+    PyObject *m = get_slot(position, o_me_off);
+    PyObject *o = get_slot(position, o_opp_off);
+    if (m == NULL || o == NULL) {
+        PyErr_SetString(PyExc_ValueError, "uninitialised Position");
         return -1;
     }
     *me_off = (int)PyLong_AsLong(m);
     *opp_off = (int)PyLong_AsLong(o);
-    Py_DECREF(m);
-    Py_DECREF(o);
     if (PyErr_Occurred()) return -1;
     if (*me_off < 0 || *me_off > CHECKERS || *opp_off < 0 || *opp_off > CHECKERS) {
         PyErr_SetString(PyExc_ValueError, "borne-off counts are 0..15");
@@ -429,26 +465,75 @@ static PyObject *pass_list(PyObject *position, PyObject *dice) {
     return list;
 }
 
-/* legal_plays(position, dice, unlock_point, strict) -> list[Play]; dice already checked. */
-static PyObject *core_legal_plays(PyObject *self, PyObject *args) {
-    PyObject *position, *dice;
-    int unlock_point, strict;
-    if (!PyArg_ParseTuple(args, "OO!ip", &position, &PyTuple_Type, &dice, &unlock_point, &strict)) return NULL;
+/* Dice as an exact (a, b) tuple of ints 1..6: itself when it already is one, else what
+ * fevga.movegen.check_dice makes of it (it raises DiceError for invalid dice). New reference. */
+static PyObject *checked_dice(PyObject *dice, int *a, int *b) {
+    if (PyTuple_CheckExact(dice) && PyTuple_GET_SIZE(dice) == 2 && PyLong_CheckExact(PyTuple_GET_ITEM(dice, 0)) &&
+        PyLong_CheckExact(PyTuple_GET_ITEM(dice, 1))) {
+        int overflow;
+        long x = PyLong_AsLongAndOverflow(PyTuple_GET_ITEM(dice, 0), &overflow);
+        long y = PyLong_AsLongAndOverflow(PyTuple_GET_ITEM(dice, 1), &overflow);
+        if (x >= 1 && x <= 6 && y >= 1 && y <= 6) {
+            *a = (int)x;
+            *b = (int)y;
+            Py_INCREF(dice);
+            return dice;
+        }
+    }
+    if (check_dice == NULL) { /* imported on first use: fevga.movegen imports this module */
+        PyObject *movegen = PyImport_ImportModule("fevga.movegen");
+        if (movegen == NULL) return NULL;
+        check_dice = PyObject_GetAttrString(movegen, "check_dice");
+        Py_DECREF(movegen);
+        if (check_dice == NULL) return NULL;
+    }
+    PyObject *fixed = PyObject_CallOneArg(check_dice, dice);
+    if (fixed == NULL) return NULL;
+    if (!PyTuple_CheckExact(fixed) || PyTuple_GET_SIZE(fixed) != 2) {
+        Py_DECREF(fixed);
+        PyErr_SetString(PyExc_TypeError, "check_dice must return a pair");
+        return NULL;
+    }
+    *a = (int)PyLong_AsLong(PyTuple_GET_ITEM(fixed, 0));
+    *b = (int)PyLong_AsLong(PyTuple_GET_ITEM(fixed, 1));
+    return fixed;
+}
+
+static PyObject *generate(PyObject *position, PyObject *dice, int a, int b, int unlock_point, int strict);
+
+/* legal_plays(position, dice, rules) -> list[Play], exactly as fevga.movegen.legal_plays_reference. */
+static PyObject *core_legal_plays(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "legal_plays(position, dice, rules)");
+        return NULL;
+    }
     if (position_type == NULL) {
         PyErr_SetString(PyExc_RuntimeError, "fevga._core.init() was not called");
         return NULL;
     }
-    if (PyTuple_GET_SIZE(dice) != 2) {
-        PyErr_SetString(PyExc_ValueError, "dice are a pair");
+    PyObject *unlock_obj = PyObject_GetAttr(args[2], s_unlock_point);
+    if (unlock_obj == NULL) return NULL;
+    long unlock_point = PyLong_AsLong(unlock_obj);
+    Py_DECREF(unlock_obj);
+    if (unlock_point == -1 && PyErr_Occurred()) return NULL;
+    if (unlock_point < 1 || unlock_point > 24) {
+        PyErr_SetString(PyExc_ValueError, "unlock_point must be 13 or 14");
         return NULL;
     }
-    int a = (int)PyLong_AsLong(PyTuple_GET_ITEM(dice, 0));
-    int b = (int)PyLong_AsLong(PyTuple_GET_ITEM(dice, 1));
-    if (PyErr_Occurred()) return NULL;
-    if (a < 1 || a > 6 || b < 1 || b > 6) {
-        PyErr_SetString(PyExc_ValueError, "each die is a number from 1 to 6");
-        return NULL;
-    }
+    PyObject *strict_obj = PyObject_GetAttr(args[2], s_strict);
+    if (strict_obj == NULL) return NULL;
+    int strict = PyObject_IsTrue(strict_obj);
+    Py_DECREF(strict_obj);
+    if (strict < 0) return NULL;
+    int a, b;
+    PyObject *dice = checked_dice(args[1], &a, &b);
+    if (dice == NULL) return NULL;
+    PyObject *plays = generate(args[0], dice, a, b, (int)unlock_point, strict);
+    Py_DECREF(dice);
+    return plays;
+}
+
+static PyObject *generate(PyObject *position, PyObject *dice, int a, int b, int unlock_point, int strict) {
     Walk w;
     int me_off, opp_off;
     if (read_position(position, w.board, &me_off, &opp_off) < 0) return NULL;
@@ -458,6 +543,7 @@ static PyObject *core_legal_plays(PyObject *self, PyObject *args) {
     w.depth = 0;
     w.error = 0;
     memset(w.steps, 0, sizeof(w.steps));
+    key_of(w.board, me_off, 0, &w.lo, &w.hi);
     int start[POINTS];
     memcpy(start, w.board, sizeof(start));
     if (table_reset() < 0) return PyErr_NoMemory();
@@ -478,8 +564,7 @@ static PyObject *core_legal_plays(PyObject *self, PyObject *args) {
     if (allowed == NULL) return PyErr_NoMemory();
     int board[POINTS];
     for (int k = 0; k < ends_len; k++) {
-        decode_board(&ends[k], start, board);
-        if (holds_start_quarter(board) || holds_before_opp_start(board)) continue;
+        if (key_holds_six(ends[k].lo, ends[k].hi)) continue;
         int n = ends[k].nsteps;
         if (n > best) {
             best = n;
@@ -544,26 +629,42 @@ fail:
     return NULL;
 }
 
-/* init(Position, Play): remember the classes and their slot descriptors. */
+/* The byte offset of a slot, from its member descriptor on the class. */
+static int slot_offset(PyObject *cls, const char *name, Py_ssize_t *offset) {
+    PyObject *descr = PyObject_GetAttrString(cls, name);
+    if (descr == NULL) return -1;
+    if (!PyObject_TypeCheck(descr, &PyMemberDescr_Type)) {
+        Py_DECREF(descr);
+        PyErr_Format(PyExc_TypeError, "%s is not a slot", name);
+        return -1;
+    }
+    PyMemberDef *member = ((PyMemberDescrObject *)descr)->d_member;
+    if (member->type != T_OBJECT_EX) {
+        Py_DECREF(descr);
+        PyErr_Format(PyExc_TypeError, "%s is not an object slot", name);
+        return -1;
+    }
+    *offset = member->offset;
+    Py_DECREF(descr);
+    return 0;
+}
+
+/* init(Position, Play): remember the classes and their slots. */
 static PyObject *core_init(PyObject *self, PyObject *args) {
     PyObject *pos_cls, *play_cls;
     if (!PyArg_ParseTuple(args, "O!O!", &PyType_Type, &pos_cls, &PyType_Type, &play_cls)) return NULL;
-    const char *pos_names[3] = {"board", "me_off", "opp_off"};
-    const char *play_names[4] = {"start", "dice", "steps", "result"};
-    PyObject **pos_slots[3] = {&d_board, &d_me_off, &d_opp_off};
-    PyObject **play_slots[4] = {&d_start, &d_dice, &d_steps, &d_result};
-    for (int k = 0; k < 7; k++) {
-        PyObject *cls = k < 3 ? pos_cls : play_cls;
-        const char *name = k < 3 ? pos_names[k] : play_names[k - 3];
-        PyObject **where = k < 3 ? pos_slots[k] : play_slots[k - 3];
-        PyObject *descr = PyObject_GetAttrString(cls, name);
-        if (descr == NULL) return NULL;
-        if (Py_TYPE(descr)->tp_descr_set == NULL) {
-            Py_DECREF(descr);
-            PyErr_Format(PyExc_TypeError, "%s is not a slot", name);
-            return NULL;
+    if (slot_offset(pos_cls, "board", &o_board) < 0 || slot_offset(pos_cls, "me_off", &o_me_off) < 0 ||
+        slot_offset(pos_cls, "opp_off", &o_opp_off) < 0 || slot_offset(play_cls, "start", &o_start) < 0 ||
+        slot_offset(play_cls, "dice", &o_dice) < 0 || slot_offset(play_cls, "steps", &o_steps) < 0 ||
+        slot_offset(play_cls, "result", &o_result) < 0)
+        return NULL;
+    for (int src = 1; src <= 24; src++) {
+        for (int dst = src + 1; dst <= 25; dst++) {
+            if (step_pairs[src][dst] == NULL) {
+                step_pairs[src][dst] = Py_BuildValue("(ii)", src, dst);
+                if (step_pairs[src][dst] == NULL) return NULL;
+            }
         }
-        Py_XSETREF(*where, descr);
     }
     Py_INCREF(pos_cls);
     Py_INCREF(play_cls);
@@ -576,8 +677,8 @@ static PyObject *core_init(PyObject *self, PyObject *args) {
 
 static PyMethodDef core_methods[] = {
     {"init", core_init, METH_VARARGS, "init(Position, Play): the classes legal_plays builds."},
-    {"legal_plays", core_legal_plays, METH_VARARGS,
-     "legal_plays(position, dice, unlock_point, strict) -> list[Play]; dice already checked."},
+    {"legal_plays", (PyCFunction)(void (*)(void))core_legal_plays, METH_FASTCALL,
+     "legal_plays(position, dice, rules) -> list[Play], as fevga.movegen.legal_plays_reference."},
     {"encode", core_encode, METH_VARARGS,
      "encode(positions, flip) -> bytes of float64 network inputs (flip: as the other player sees them)."},
     {NULL, NULL, 0, NULL},
@@ -585,10 +686,17 @@ static PyMethodDef core_methods[] = {
 
 static struct PyModuleDef core_module = {
     PyModuleDef_HEAD_INIT, "fevga._core", "fevga's compiled move generator and input encoder.", -1, core_methods,
+    NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit__core(void) {
     empty_tuple = PyTuple_New(0);
-    if (empty_tuple == NULL) return NULL;
+    s_unlock_point = PyUnicode_InternFromString("unlock_point");
+    s_strict = PyUnicode_InternFromString("strict_start_quarter");
+    if (empty_tuple == NULL || s_unlock_point == NULL || s_strict == NULL) return NULL;
+    for (int v = -CHECKERS; v <= CHECKERS; v++) {
+        small_ints[v + CHECKERS] = PyLong_FromLong(v);
+        if (small_ints[v + CHECKERS] == NULL) return NULL;
+    }
     return PyModule_Create(&core_module);
 }

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import ModuleType
 
 log = logging.getLogger("fevga")
@@ -42,3 +44,15 @@ core: ModuleType | None = _load()
 def enabled() -> bool:
     """True when the compiled core is in use."""
     return core is not None
+
+
+@contextmanager
+def pure_python() -> Iterator[None]:
+    """Run the block on the pure-Python path (benchmarks and tests compare both paths)."""
+    global core
+    saved = core
+    core = None
+    try:
+        yield
+    finally:
+        core = saved

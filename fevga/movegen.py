@@ -214,7 +214,7 @@ def legal_plays(position: Position, dice: tuple[int, int], rules: Rules = DEFAUL
 
     Uses the compiled core (fevga.accel) when it is loaded; it computes what the reference does."""
     if _accel.core is not None:
-        return _accel.core.legal_plays(position, check_dice(dice), rules.unlock_point, rules.strict_start_quarter)
+        return _accel.core.legal_plays(position, dice, rules)
     return legal_plays_reference(position, dice, rules)
 
 
