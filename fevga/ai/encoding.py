@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from fevga import Position
+from fevga import Position, accel
 
 POINTS = 24
 PER_SIDE = 4 * POINTS + 8
@@ -84,10 +84,31 @@ def encode_boards(boards: IntArray, me_off: IntArray, opp_off: IntArray) -> Floa
 
 
 def encode(positions: Sequence[Position]) -> FloatArray:
-    """Inputs for positions seen by the player on roll."""
-    return encode_boards(*boards_of(positions))
+    """Inputs for positions seen by the player on roll (the compiled core's when it is loaded)."""
+    core = accel.core
+    if core is not None:
+        return _rows(core.encode(positions, False), len(positions))
+    return encode_reference(positions)
 
 
 def encode_afterstates(results: Sequence[Position]) -> FloatArray:
     """Inputs for play results (mover's view) as the opponent, now on roll, sees them."""
+    core = accel.core
+    if core is not None:
+        return _rows(core.encode(results, True), len(results))
+    return encode_afterstates_reference(results)
+
+
+def encode_reference(positions: Sequence[Position]) -> FloatArray:
+    """:func:`encode` in numpy (the reference the compiled encoder is checked against)."""
+    return encode_boards(*boards_of(positions))
+
+
+def encode_afterstates_reference(results: Sequence[Position]) -> FloatArray:
+    """:func:`encode_afterstates` in numpy."""
     return encode_boards(*flip_boards(*boards_of(results)))
+
+
+def _rows(buffer: bytes, n: int) -> FloatArray:
+    """A writable (n, N_INPUTS) float64 array over the compiled encoder's bytes."""
+    return np.frombuffer(bytearray(buffer), dtype=np.float64).reshape(n, N_INPUTS)

@@ -8,7 +8,7 @@ import numpy as np
 
 from fevga import Play, Position
 
-from .encoding import FloatArray, encode_afterstates
+from .encoding import PER_SIDE, FloatArray, encode_afterstates
 from .network import Network, equity
 
 CHECKERS = 15
@@ -30,11 +30,17 @@ def afterstate_outputs(net: Network, results: Sequence[Position]) -> tuple[Float
 def play_equities(net: Network, plays: Sequence[Play]) -> FloatArray:
     """The mover's equity after each play (0-ply): minus the opponent's equity on roll, or the
     points won when the play ends the game."""
-    results = [p.result for p in plays]
-    _, out = afterstate_outputs(net, results)
+    return result_equities(net, [p.result for p in plays])
+
+
+def result_equities(net: Network, results: Sequence[Position]) -> FloatArray:
+    """The mover's 0-ply equity of each play result, all in one encode and one forward pass.
+
+    Game-ending results are read off the inputs (the mover, now the opponent, has 15/15 off;
+    mars when the side on roll has none off), so no Python loop runs over the results."""
+    x, out = afterstate_outputs(net, results)
     eq = -equity(out)
-    for k, r in enumerate(results):
-        points = terminal_points(r)
-        if points is not None:
-            eq[k] = points
+    ended = x[:, PER_SIDE + 96] == 1.0
+    if ended.any():
+        eq = np.where(ended, np.where(x[:, 96] == 0.0, 2.0, 1.0), eq)
     return np.asarray(eq, dtype=np.float64)
