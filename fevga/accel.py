@@ -23,7 +23,7 @@ def _load() -> ModuleType | None:
         log.info("fevga: %s is set, using the pure-Python move generator", PURE_ENV)
         return None
     try:
-        from . import _core  # type: ignore[attr-defined]
+        from . import _core
     except ImportError as exc:
         log.warning(
             "fevga: compiled core not available (%s); using the slower pure-Python move generator "
@@ -35,7 +35,7 @@ def _load() -> ModuleType | None:
     from .position import Position
 
     _core.init(Position, Play)
-    return _core  # type: ignore[no-any-return]
+    return _core
 
 
 core: ModuleType | None = _load()
