@@ -680,7 +680,7 @@ static PyMethodDef core_methods[] = {
     {"legal_plays", (PyCFunction)(void (*)(void))core_legal_plays, METH_FASTCALL,
      "legal_plays(position, dice, rules) -> list[Play], as fevga.movegen.legal_plays_reference."},
     {"encode", core_encode, METH_VARARGS,
-     "encode(positions, flip) -> bytes of float64 network inputs (flip: as the other player sees them)."},
+     "encode(positions, flip, out): float64 network inputs into a writable buffer (flip: the other's view)."},
     {NULL, NULL, 0, NULL},
 };
 

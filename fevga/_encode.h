@@ -59,36 +59,44 @@ static void encode_one(const int *board, int me_off, int opp_off, double *out) {
     out[N_INPUTS - 1] = (out[103] == 0.0 && out[PER_SIDE + 103] == 0.0) ? 1.0 : 0.0;
 }
 
-/* encode(positions, flip) -> bytes: float64 rows of N_INPUTS; with flip, each position is first
- * seen by the other player (a play's result as the opponent on roll sees it). */
+/* encode(positions, flip, out): write float64 rows of N_INPUTS into ``out`` (a writable C-contiguous
+ * buffer of len(positions) * N_INPUTS doubles, e.g. a numpy array); with flip, each position is
+ * first seen by the other player (a play's result as the opponent on roll sees it). */
 static PyObject *core_encode(PyObject *self, PyObject *args) {
-    PyObject *seq;
+    PyObject *seq, *target;
     int flip;
-    if (!PyArg_ParseTuple(args, "Op", &seq, &flip)) return NULL;
+    if (!PyArg_ParseTuple(args, "OpO", &seq, &flip, &target)) return NULL;
     PyObject *fast = PySequence_Fast(seq, "positions must be a sequence");
     if (fast == NULL) return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
-    PyObject *bytes = PyBytes_FromStringAndSize(NULL, n * N_INPUTS * (Py_ssize_t)sizeof(double));
-    if (bytes == NULL) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(target, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
         Py_DECREF(fast);
         return NULL;
     }
-    double *out = (double *)PyBytes_AS_STRING(bytes);
-    int board[POINTS], view[POINTS];
+    if (view.len != n * N_INPUTS * (Py_ssize_t)sizeof(double)) {
+        PyBuffer_Release(&view);
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "out must hold %zd float64 values", n * N_INPUTS);
+        return NULL;
+    }
+    double *out = (double *)view.buf;
+    int board[POINTS], turned[POINTS];
     for (Py_ssize_t k = 0; k < n; k++) {
         int me_off, opp_off;
         if (read_position(PySequence_Fast_GET_ITEM(fast, k), board, &me_off, &opp_off) < 0) {
+            PyBuffer_Release(&view);
             Py_DECREF(fast);
-            Py_DECREF(bytes);
             return NULL;
         }
         if (flip) {
-            for (int i = 0; i < POINTS; i++) view[i] = -board[(i + 12) % POINTS];
-            encode_one(view, opp_off, me_off, out + k * N_INPUTS);
+            for (int i = 0; i < POINTS; i++) turned[i] = -board[(i + 12) % POINTS];
+            encode_one(turned, opp_off, me_off, out + k * N_INPUTS);
         } else {
             encode_one(board, me_off, opp_off, out + k * N_INPUTS);
         }
     }
+    PyBuffer_Release(&view);
     Py_DECREF(fast);
-    return bytes;
+    Py_RETURN_NONE;
 }

@@ -87,7 +87,9 @@ def encode(positions: Sequence[Position]) -> FloatArray:
     """Inputs for positions seen by the player on roll (the compiled core's when it is loaded)."""
     core = accel.core
     if core is not None:
-        return _rows(core.encode(positions, False), len(positions))
+        out = np.empty((len(positions), N_INPUTS), dtype=np.float64)
+        core.encode(positions, False, out)
+        return out
     return encode_reference(positions)
 
 
@@ -95,7 +97,9 @@ def encode_afterstates(results: Sequence[Position]) -> FloatArray:
     """Inputs for play results (mover's view) as the opponent, now on roll, sees them."""
     core = accel.core
     if core is not None:
-        return _rows(core.encode(results, True), len(results))
+        out = np.empty((len(results), N_INPUTS), dtype=np.float64)
+        core.encode(results, True, out)
+        return out
     return encode_afterstates_reference(results)
 
 
@@ -107,8 +111,3 @@ def encode_reference(positions: Sequence[Position]) -> FloatArray:
 def encode_afterstates_reference(results: Sequence[Position]) -> FloatArray:
     """:func:`encode_afterstates` in numpy."""
     return encode_boards(*flip_boards(*boards_of(results)))
-
-
-def _rows(buffer: bytes, n: int) -> FloatArray:
-    """A writable (n, N_INPUTS) float64 array over the compiled encoder's bytes."""
-    return np.frombuffer(bytearray(buffer), dtype=np.float64).reshape(n, N_INPUTS)
