@@ -600,11 +600,20 @@ static PyObject *generate(PyObject *position, PyObject *dice, int a, int b, int 
         }
         if (j) n_allowed = j;
     }
+    /* Copy the chosen ends out of the shared tables before any object is made: an allocation can
+     * run a collection, and a finalizer (or another thread) could call legal_plays again. */
+    End *chosen = (End *)malloc(sizeof(End) * (size_t)n_allowed);
+    if (chosen == NULL) {
+        free(allowed);
+        return PyErr_NoMemory();
+    }
+    for (int k = 0; k < n_allowed; k++) chosen[k] = ends[allowed[k]];
+    free(allowed);
     PyObject *list = PyList_New(n_allowed);
     PyObject *opp_obj = PyLong_FromLong(opp_off);
     if (list == NULL || opp_obj == NULL) goto fail;
     for (int k = 0; k < n_allowed; k++) {
-        End *e = &ends[allowed[k]];
+        End *e = &chosen[k];
         decode_board(e, start, board);
         PyObject *result = make_position(board, (int)((e->hi >> 32) & 15), opp_obj);
         if (result == NULL) goto fail;
@@ -619,11 +628,11 @@ static PyObject *generate(PyObject *position, PyObject *dice, int a, int b, int 
         if (play == NULL) goto fail;
         PyList_SET_ITEM(list, k, play);
     }
-    free(allowed);
+    free(chosen);
     Py_DECREF(opp_obj);
     return list;
 fail:
-    free(allowed);
+    free(chosen);
     Py_XDECREF(list);
     Py_XDECREF(opp_obj);
     return NULL;
