@@ -6,11 +6,15 @@ the Elo difference. Targets, each from at least 1,000 games:
   hard vs random    >= 97 %
   hard vs heuristic >= 65 % and >= +0.4 points/game
   hard vs medium    >= 55 % with the interval's lower end above 50 %
-Speed: time per move over a seeded sample of positions: hard p95 <= 300 ms, medium p95 <= 20 ms.
+Speed: time per move over a seeded sample of positions: hard p95 <= 300 ms, medium p95 <= 20 ms;
+also the 2-ply network (neural2, for deciding whether hard can search deeper) and self-play games/s
+of the network at 0-ply (the training loop's speed), on the compiled core and, with --pure, on the
+pure-Python path too.
 
     python benchmarks/bench_ai.py                      # everything at the issue's figures (hours)
     python benchmarks/bench_ai.py --games 200 --pairings hard-heuristic --no-speed
     python benchmarks/bench_ai.py --pairings hard-neural0,medium-easy,easy-random   # more figures
+    python benchmarks/bench_ai.py --no-strength --pure                 # speed only, both paths
 
 ``medium`` is the heuristic player, so ``hard-medium`` is the same games as ``hard-heuristic``
 and is reported from them rather than played twice.
@@ -31,10 +35,12 @@ import sys  # noqa: E402
 import time  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 
-from fevga import DEFAULT_RULES, Position  # noqa: E402
+from fevga import DEFAULT_RULES, Position, accel  # noqa: E402
 from fevga.ai import LEVELS, get_player  # noqa: E402
 from fevga.ai.arena import MatchStats, duplicate_match  # noqa: E402
+from fevga.ai.network import default_network  # noqa: E402
 from fevga.ai.players import Player, RandomPlayer  # noqa: E402
+from fevga.ai.train import self_play_game  # noqa: E402
 
 Target = Callable[[MatchStats], bool]
 TARGETS: dict[str, tuple[str, Target]] = {
@@ -116,7 +122,20 @@ def sample_positions(games: int, seed: int) -> list[Position]:
     return out
 
 
-def run_speed(levels: list[str], samples: int, seed: int) -> None:
+def run_selfplay(games: int, seed: int, label: str) -> None:
+    """Self-play games/s of the network at 0-ply, as the training loop plays them (one core)."""
+    net = default_network()
+    start = time.perf_counter()
+    turns = 0
+    for k in range(games):
+        rows, _, _ = self_play_game(net, seed + k)
+        turns += len(rows)
+    elapsed = time.perf_counter() - start
+    rate = games / elapsed
+    print(f"network 0-ply self-play ({label}): {rate:.1f} games/s on one core ({turns / games:.0f} turns/game)")
+
+
+def run_speed(levels: list[str], samples: int, seed: int, label: str = "") -> None:
     rng = random.Random(seed)
     positions = sample_positions(6, seed)
     pairs = [(rng.choice(positions), (rng.randint(1, 6), rng.randint(1, 6))) for _ in range(samples)]
@@ -132,7 +151,8 @@ def run_speed(levels: list[str], samples: int, seed: int) -> None:
         limit = SPEED_TARGETS_MS.get(level)
         verdict = "" if limit is None else f"; target p95 <= {limit:.0f} ms: {'MET' if p95 <= limit else 'NOT MET'}"
         print(
-            f"{level} ({player.name}) move time over {len(times)} positions: median {statistics.median(times):.1f} ms, "
+            f"{level} ({player.name}){label} move time over {len(times)} positions: "
+            f"median {statistics.median(times):.1f} ms, "
             f"p95 {p95:.1f} ms, max {times[-1]:.1f} ms{verdict}",
             flush=True,
         )
@@ -148,11 +168,23 @@ def main() -> None:
     )
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--speed-samples", type=int, default=300, help="positions timed per level")
+    parser.add_argument("--speed-levels", default="hard,medium,neural2", help="levels or names timed")
+    parser.add_argument("--selfplay", type=int, default=30, help="network self-play games timed (0: none)")
+    parser.add_argument("--pure", action="store_true", help="time the pure-Python path as well")
     parser.add_argument("--no-speed", action="store_true")
     parser.add_argument("--no-strength", action="store_true")
     args = parser.parse_args()
     if not args.no_speed:
-        run_speed(["hard", "medium"], args.speed_samples, args.seed)
+        levels = [name.strip() for name in args.speed_levels.split(",") if name.strip()]
+        path = "compiled core" if accel.enabled() else "pure Python"
+        run_speed(levels, args.speed_samples, args.seed, f" [{path}]")
+        if args.selfplay:
+            run_selfplay(args.selfplay, args.seed, path)
+        if args.pure and accel.enabled():
+            with accel.pure_python():
+                run_speed(levels, args.speed_samples, args.seed, " [pure Python]")
+                if args.selfplay:
+                    run_selfplay(args.selfplay, args.seed, "pure Python")
     if not args.no_strength:
         done: dict[tuple[str, str], MatchStats] = {}
         try:

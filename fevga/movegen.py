@@ -9,6 +9,7 @@ judges each step with the facts of the state computed once (the same rule as
 
 from __future__ import annotations
 
+from . import accel as _accel
 from .errors import DiceError
 from .play import Play
 from .position import Position
@@ -168,7 +169,16 @@ def _explore(position: Position, dice: tuple[int, int], rules: Rules) -> Ends:
 
 
 def legal_plays(position: Position, dice: tuple[int, int], rules: Rules = DEFAULT_RULES) -> list[Play]:
-    """All legal plays for ``dice``, one per distinct final position; ``[pass]`` if none moves."""
+    """All legal plays for ``dice``, one per distinct final position; ``[pass]`` if none moves.
+
+    Uses the compiled core (fevga.accel) when it is loaded; it computes what the reference does."""
+    if _accel.core is not None:
+        return _accel.core.legal_plays(position, dice, rules)
+    return legal_plays_reference(position, dice, rules)
+
+
+def legal_plays_reference(position: Position, dice: tuple[int, int], rules: Rules = DEFAULT_RULES) -> list[Play]:
+    """The pure-Python generator (the reference the compiled core is checked against)."""
     dice = check_dice(dice)
     if position.me_off >= CHECKERS or position.opp_off >= CHECKERS:
         return [Play(position, dice, (), position)]

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Install what fevga-bot needs on a fresh Debian/Ubuntu machine: redis-server (apt) and a virtual
-# environment in .venv with the project and its dependencies (pip). Safe to run again.
+# Install what fevga-bot needs on a fresh Debian/Ubuntu machine: redis-server, a C compiler and the
+# Python headers (apt, each only when missing; the compiler builds fevga's optional compiled core)
+# and a virtual environment in .venv with the project and its dependencies (pip). Safe to run again.
 # Usage: scripts/setup.sh [pip extras, e.g. test]
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,6 +11,9 @@ as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 apt_packages=()
 command -v redis-server >/dev/null 2>&1 || apt_packages+=(redis-server)
 python3 -m venv --help >/dev/null 2>&1 && python3 -c "import ensurepip" 2>/dev/null || apt_packages+=(python3-venv)
+command -v gcc >/dev/null 2>&1 || apt_packages+=(gcc libc6-dev)
+python3 -c "import os, sysconfig; raise SystemExit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))" \
+  2>/dev/null || apt_packages+=(python3-dev)
 if [ ${#apt_packages[@]} -gt 0 ]; then
   echo "==> installing ${apt_packages[*]} (apt)"
   as_root apt-get update -qq

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 import numpy as np
 from numpy.typing import NDArray
 
-from fevga import Position
+from fevga import Position, accel
 
 POINTS = 24
 PER_SIDE = 4 * POINTS + 8
@@ -84,10 +84,30 @@ def encode_boards(boards: IntArray, me_off: IntArray, opp_off: IntArray) -> Floa
 
 
 def encode(positions: Sequence[Position]) -> FloatArray:
-    """Inputs for positions seen by the player on roll."""
-    return encode_boards(*boards_of(positions))
+    """Inputs for positions seen by the player on roll (the compiled core's when it is loaded)."""
+    core = accel.core
+    if core is not None:
+        out = np.empty((len(positions), N_INPUTS), dtype=np.float64)
+        core.encode(positions, False, out)
+        return out
+    return encode_reference(positions)
 
 
 def encode_afterstates(results: Sequence[Position]) -> FloatArray:
     """Inputs for play results (mover's view) as the opponent, now on roll, sees them."""
+    core = accel.core
+    if core is not None:
+        out = np.empty((len(results), N_INPUTS), dtype=np.float64)
+        core.encode(results, True, out)
+        return out
+    return encode_afterstates_reference(results)
+
+
+def encode_reference(positions: Sequence[Position]) -> FloatArray:
+    """:func:`encode` in numpy (the reference the compiled encoder is checked against)."""
+    return encode_boards(*boards_of(positions))
+
+
+def encode_afterstates_reference(results: Sequence[Position]) -> FloatArray:
+    """:func:`encode_afterstates` in numpy."""
     return encode_boards(*flip_boards(*boards_of(results)))

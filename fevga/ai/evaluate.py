@@ -8,10 +8,11 @@ import numpy as np
 
 from fevga import Play, Position
 
-from .encoding import FloatArray, encode_afterstates
+from .encoding import PER_SIDE, FloatArray, encode_afterstates
 from .network import Network, equity
 
 CHECKERS = 15
+CHUNK = 512  # results encoded and evaluated together (measured best of 128..8192 on this machine)
 
 
 def terminal_points(result: Position) -> float | None:
@@ -30,11 +31,24 @@ def afterstate_outputs(net: Network, results: Sequence[Position]) -> tuple[Float
 def play_equities(net: Network, plays: Sequence[Play]) -> FloatArray:
     """The mover's equity after each play (0-ply): minus the opponent's equity on roll, or the
     points won when the play ends the game."""
-    results = [p.result for p in plays]
-    _, out = afterstate_outputs(net, results)
+    return result_equities(net, [p.result for p in plays])
+
+
+def result_equities(net: Network, results: Sequence[Position]) -> FloatArray:
+    """The mover's 0-ply equity of each play result: one encode and one forward pass per block of
+    up to CHUNK results (small blocks stay in the CPU cache; 2-ply judges ~10^4 at once)."""
+    if len(results) <= CHUNK:
+        return _result_equities(net, results)
+    parts = [_result_equities(net, results[i : i + CHUNK]) for i in range(0, len(results), CHUNK)]
+    return np.concatenate(parts)
+
+
+def _result_equities(net: Network, results: Sequence[Position]) -> FloatArray:
+    """:func:`result_equities` of one block. Game-ending results are read off the inputs (the mover,
+    now the opponent, has 15/15 off; mars when the side on roll has none off): no Python loop."""
+    x, out = afterstate_outputs(net, results)
     eq = -equity(out)
-    for k, r in enumerate(results):
-        points = terminal_points(r)
-        if points is not None:
-            eq[k] = points
+    ended = x[:, PER_SIDE + 96] == 1.0
+    if ended.any():
+        eq = np.where(ended, np.where(x[:, 96] == 0.0, 2.0, 1.0), eq)
     return np.asarray(eq, dtype=np.float64)

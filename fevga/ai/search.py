@@ -12,8 +12,8 @@ import numpy as np
 from fevga import Play, Position, Rules, legal_plays
 
 from .encoding import FloatArray
-from .evaluate import afterstate_outputs, play_equities, terminal_points
-from .network import Network, default_network, equity
+from .evaluate import play_equities, result_equities, terminal_points
+from .network import Network, default_network
 
 ROLLS: list[tuple[tuple[int, int], float]] = [
     ((a, b), (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7)
@@ -28,10 +28,14 @@ def one_ply(
 
     With ``max_work``, plays are searched in the given order until the opponent's replies
     generated so far exceed it (at least ``min_plays`` plays are searched); the rest get NaN. The budget
-    counts replies, not seconds, so the choice is the same on any machine.
+    counts replies, not seconds, so the choice is the same on any machine. The replies of every
+    searched play to all 21 rolls are judged in one encode and one forward pass.
     """
     eq = np.full(len(plays), np.nan)
     work = 0
+    searched: list[int] = []
+    results: list[Position] = []
+    owners: list[int] = []
     for k, play in enumerate(plays):
         if max_work is not None and k >= min_plays and work > max_work:
             break
@@ -39,51 +43,69 @@ def one_ply(
         if points is not None:
             eq[k] = points
             continue
-        value, replies = _reply_value(net, play.result.flip(), rules)
-        eq[k] = -value
-        work += replies
+        before = len(results)
+        _collect_replies(play.result.flip(), rules, len(searched), results, owners)
+        searched.append(k)
+        work += len(results) - before
+    if searched:
+        values = _roll_values(net, results, owners, len(searched))
+        for n, k in enumerate(searched):
+            eq[k] = -values[n]
     return eq
 
 
-def _reply_value(net: Network, position: Position, rules: Rules) -> tuple[float, int]:
-    """(expected 0-ply equity of the player on roll over the 21 rolls, number of replies judged)."""
-    results: list[Position] = []
-    owners: list[int] = []
+def _collect_replies(position: Position, rules: Rules, group: int, results: list[Position], owners: list[int]) -> None:
+    """Append the results of every legal play of ``position`` for each of the 21 rolls, and their
+    owner ``group * 21 + roll``, to ``results`` and ``owners``."""
+    base = group * len(ROLLS)
     for r, (dice, _) in enumerate(ROLLS):
-        for play in legal_plays(position, dice, rules):
-            results.append(play.result)
-            owners.append(r)
-    _, out = afterstate_outputs(net, results)
-    eq = -equity(out)
-    for k, result in enumerate(results):
-        points = terminal_points(result)
-        if points is not None:
-            eq[k] = points
-    best = np.full(len(ROLLS), -9.0)
-    np.maximum.at(best, np.asarray(owners), eq)
-    return float(best @ _ROLL_WEIGHTS), len(results)
+        found = [play.result for play in legal_plays(position, dice, rules)]
+        results.extend(found)
+        owners.extend([base + r] * len(found))
+
+
+def _roll_values(net: Network, results: list[Position], owners: list[int], groups: int) -> list[float]:
+    """For each group of replies: the expected best 0-ply equity of the player on roll over the 21 rolls."""
+    eq = result_equities(net, results)
+    best = np.full(groups * len(ROLLS), -9.0)
+    np.maximum.at(best, np.asarray(owners, dtype=np.intp), eq)
+    table = best.reshape(groups, len(ROLLS))
+    return [float(table[g] @ _ROLL_WEIGHTS) for g in range(groups)]
 
 
 def two_ply(net: Network, plays: Sequence[Play], rules: Rules) -> FloatArray:
     """Like :func:`one_ply`, but the opponent's reply to each roll is then judged by our 1-ply
-    answer (our expected best 0-ply play over our 21 rolls)."""
+    answer (our expected best 0-ply play over our 21 rolls). Per play: one forward pass for the
+    opponent's replies to all 21 rolls, one for our answers to all 21 x 21 rolls."""
     eq = np.empty(len(plays))
     for k, play in enumerate(plays):
         points = terminal_points(play.result)
         if points is not None:
             eq[k] = points
             continue
-        opp_pos = play.result.flip()
+        replies: list[Position] = []
+        owners: list[int] = []
+        _collect_replies(play.result.flip(), rules, 0, replies, owners)
+        reply_eq = result_equities(net, replies)
+        bests: list[Position] = []
+        for r in range(len(ROLLS)):
+            lo = owners.index(r)
+            hi = lo + owners.count(r)
+            bests.append(replies[lo + int(np.argmax(reply_eq[lo:hi]))])
+        ours: list[Position] = []
+        our_owners: list[int] = []
+        open_rolls = [r for r, best in enumerate(bests) if terminal_points(best) is None]
+        for n, r in enumerate(open_rolls):
+            _collect_replies(bests[r].flip(), rules, n, ours, our_owners)
+        values = _roll_values(net, ours, our_owners, len(open_rolls)) if open_rolls else []
+        value_of = dict(zip(open_rolls, values, strict=True))
         total = 0.0
-        for dice, w in ROLLS:
-            replies = legal_plays(opp_pos, dice, rules)
-            reply_eq = play_equities(net, replies)
-            best = replies[int(np.argmax(reply_eq))]
-            end = terminal_points(best.result)
+        for r, (_, w) in enumerate(ROLLS):
+            end = terminal_points(bests[r])
             if end is not None:
                 total -= w * end
-                continue
-            total += w * _reply_value(net, best.result.flip(), rules)[0]
+            else:
+                total += w * value_of[r]
         eq[k] = total
     return eq
 

@@ -1,0 +1,58 @@
+"""Loads fevga's optional compiled core (fevga._core, built from fevga/_core.c by ``pip install``).
+
+``core`` is the extension module when it is built and wanted, else None (the pure-Python path).
+``FEVGA_PURE_PYTHON=1`` forces the pure-Python path; a missing build logs one warning.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterator
+from contextlib import contextmanager
+from types import ModuleType
+
+log = logging.getLogger("fevga")
+
+PURE_ENV = "FEVGA_PURE_PYTHON"
+
+
+def _load() -> ModuleType | None:
+    """Import and initialise the extension, or say (once, at import) why the slow path is in use."""
+    if os.environ.get(PURE_ENV, "").strip().lower() in ("1", "true", "yes", "on"):
+        log.info("fevga: %s is set, using the pure-Python move generator", PURE_ENV)
+        return None
+    try:
+        from . import _core
+    except ImportError as exc:
+        log.warning(
+            "fevga: compiled core not available (%s); using the slower pure-Python move generator "
+            "(install a C compiler and reinstall with pip to build it)",
+            exc,
+        )
+        return None
+    from .play import Play
+    from .position import Position
+
+    _core.init(Position, Play)
+    return _core
+
+
+core: ModuleType | None = _load()
+
+
+def enabled() -> bool:
+    """True when the compiled core is in use."""
+    return core is not None
+
+
+@contextmanager
+def pure_python() -> Iterator[None]:
+    """Run the block on the pure-Python path (benchmarks and tests compare both paths)."""
+    global core
+    saved = core
+    core = None
+    try:
+        yield
+    finally:
+        core = saved
