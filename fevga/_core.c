@@ -23,7 +23,7 @@ static PyObject *empty_tuple = NULL;
 static PyObject *check_dice = NULL;                      /* fevga.movegen.check_dice, for other dice */
 static PyObject *s_unlock_point = NULL, *s_strict = NULL; /* interned attribute names of Rules */
 static Py_ssize_t o_board, o_me_off, o_opp_off;          /* slot offsets in Position */
-static Py_ssize_t o_start, o_dice, o_steps, o_result;    /* slot offsets in Play */
+static Py_ssize_t o_start, o_dice, o_steps, o_result, o_rules;    /* slot offsets in Play */
 static PyObject *step_pairs[25][26];                      /* (src, dst) tuples, made once */
 static PyObject *small_ints[2 * CHECKERS + 1];            /* -15..15 */
 
@@ -59,13 +59,14 @@ static PyObject *make_position(const int *board, int me_off, PyObject *opp_off) 
     return pos;
 }
 
-static PyObject *make_play(PyObject *start, PyObject *dice, PyObject *steps, PyObject *result) {
+static PyObject *make_play(PyObject *start, PyObject *dice, PyObject *steps, PyObject *result, PyObject *rules) {
     PyObject *play = play_type->tp_alloc(play_type, 0);
     if (play == NULL) return NULL;
     put_slot(play, o_start, start);
     put_slot(play, o_dice, dice);
     put_slot(play, o_steps, steps);
     put_slot(play, o_result, result);
+    put_slot(play, o_rules, rules); /* Play.steps puts the steps in canonical order on first read */
     return play;
 }
 
@@ -138,8 +139,8 @@ static int read_position(PyObject *position, int *board, int *me_off, int *opp_o
     return 0;
 }
 
-static PyObject *pass_list(PyObject *position, PyObject *dice) {
-    PyObject *play = make_play(position, dice, empty_tuple, position);
+static PyObject *pass_list(PyObject *position, PyObject *dice, PyObject *rules) {
+    PyObject *play = make_play(position, dice, empty_tuple, position, rules);
     if (play == NULL) return NULL;
     PyObject *list = PyList_New(1);
     if (list == NULL) {
@@ -184,7 +185,8 @@ static PyObject *checked_dice(PyObject *dice, int *a, int *b) {
     return fixed;
 }
 
-static PyObject *generate(PyObject *position, PyObject *dice, int a, int b, int unlock_point, int strict);
+static PyObject *generate(PyObject *position, PyObject *dice, int a, int b, int unlock_point, int strict,
+                          PyObject *rules);
 
 /* legal_plays(position, dice, rules) -> list[Play], exactly as fevga.movegen.legal_plays_reference. */
 static PyObject *core_legal_plays(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
@@ -213,16 +215,17 @@ static PyObject *core_legal_plays(PyObject *self, PyObject *const *args, Py_ssiz
     int a, b;
     PyObject *dice = checked_dice(args[1], &a, &b);
     if (dice == NULL) return NULL;
-    PyObject *plays = generate(args[0], dice, a, b, (int)unlock_point, strict);
+    PyObject *plays = generate(args[0], dice, a, b, (int)unlock_point, strict, args[2]);
     Py_DECREF(dice);
     return plays;
 }
 
-static PyObject *generate(PyObject *position, PyObject *dice, int a, int b, int unlock_point, int strict) {
+static PyObject *generate(PyObject *position, PyObject *dice, int a, int b, int unlock_point, int strict,
+                          PyObject *rules) {
     Walk w;
     int me_off, opp_off;
     if (read_position(position, w.board, &me_off, &opp_off) < 0) return NULL;
-    if (me_off >= CHECKERS || opp_off >= CHECKERS) return pass_list(position, dice);
+    if (me_off >= CHECKERS || opp_off >= CHECKERS) return pass_list(position, dice, rules);
     w.unlock_index = unlock_point - 1;
     w.strict = strict;
     w.depth = 0;
@@ -261,7 +264,7 @@ static PyObject *generate(PyObject *position, PyObject *dice, int a, int b, int 
     }
     if (n_allowed == 0) {
         free(allowed);
-        return pass_list(position, dice);
+        return pass_list(position, dice, rules);
     }
     if (best == 1 && a != b) {
         int high = 1 << (a > b ? a : b), m = 0;
@@ -307,7 +310,7 @@ static PyObject *generate(PyObject *position, PyObject *dice, int a, int b, int 
             Py_DECREF(result);
             goto fail;
         }
-        PyObject *play = make_play(position, dice, steps, result);
+        PyObject *play = make_play(position, dice, steps, result, rules);
         Py_DECREF(steps);
         Py_DECREF(result);
         if (play == NULL) goto fail;
@@ -349,7 +352,8 @@ static PyObject *core_init(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "O!O!", &PyType_Type, &pos_cls, &PyType_Type, &play_cls)) return NULL;
     if (slot_offset(pos_cls, "board", &o_board) < 0 || slot_offset(pos_cls, "me_off", &o_me_off) < 0 ||
         slot_offset(pos_cls, "opp_off", &o_opp_off) < 0 || slot_offset(play_cls, "start", &o_start) < 0 ||
-        slot_offset(play_cls, "dice", &o_dice) < 0 || slot_offset(play_cls, "steps", &o_steps) < 0 ||
+        slot_offset(play_cls, "dice", &o_dice) < 0 || slot_offset(play_cls, "_steps", &o_steps) < 0 ||
+        slot_offset(play_cls, "_rules", &o_rules) < 0 ||
         slot_offset(play_cls, "result", &o_result) < 0)
         return NULL;
     for (int src = 1; src <= 24; src++) {
