@@ -6,11 +6,24 @@
 
 from __future__ import annotations
 
+import importlib
 import logging
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
+
+from .play import Play
+from .position import Position
+
+_built: ModuleType | None
+try:  # an optional binary module: imported by name so a missing build is an ordinary ImportError
+    _built = importlib.import_module("fevga._core")
+except ImportError as exc:  # not built (no compiler at install time): the pure-Python path
+    _built = None
+    _BUILD_ERROR = str(exc)
+else:
+    _BUILD_ERROR = ""
 
 log = logging.getLogger("fevga")
 
@@ -22,20 +35,15 @@ def _load() -> ModuleType | None:
     if os.environ.get(PURE_ENV, "").strip().lower() in ("1", "true", "yes", "on"):
         log.info("fevga: %s is set, using the pure-Python move generator", PURE_ENV)
         return None
-    try:
-        from . import _core
-    except ImportError as exc:
+    if _built is None:
         log.warning(
             "fevga: compiled core not available (%s); using the slower pure-Python move generator "
             "(install a C compiler and reinstall with pip to build it)",
-            exc,
+            _BUILD_ERROR,
         )
         return None
-    from .play import Play
-    from .position import Position
-
-    _core.init(Position, Play)
-    return _core
+    _built.init(Position, Play)
+    return _built
 
 
 core: ModuleType | None = _load()
