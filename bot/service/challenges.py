@@ -55,7 +55,7 @@ class Challenges:
         theirs = reads.hget(keys.channel_games(place), opponent.user_id) if opponent is not None else None
         await reads.run(self.store)
         if cached.value is not None:
-            return cached.value
+            return await self.sessions.replay(cached.value)
         if mine.value is not None:
             return Result.error("already_in_game_here")
         if opponent is not None and theirs is not None and theirs.value is not None:
@@ -82,8 +82,8 @@ class Challenges:
         actions.append(Action(ButtonKind.CANCEL, cid, 1, "btn_cancel", {"challenge_id": cid}))
         result = Result(ok=True, messages=[Msg("challenge_open" if opponent is None else "challenge_sent", args)],
                         actions=actions, to_notify=[opponent] if opponent else [], place=place)
-        await self.store.commit(self.sessions.remember(commit, actor, idem, result))
-        return result
+        answer = await self.sessions.commit_once(commit, actor, idem, result)
+        return answer if answer is not None else Result.error("busy_try_again")
 
     async def _find(self, actor: PlayerRef, place: Place, challenge_id: str | None, role: Role,
                     open_ok: bool = True) -> str | Result:
@@ -132,10 +132,10 @@ class Challenges:
     async def accept(self, actor: PlayerRef, place: Place, challenge_id: str | None = None,
                      idem: str | None = None) -> Result:
         """Take a challenge addressed to the actor, or an open one: the game starts at once."""
-        cached = await self.sessions.retried(actor, idem)
-        if cached is not None:
-            return cached
         for _ in range(self.options.max_retries):
+            cached = await self.sessions.retried(actor, idem)  # the first answer (another instance's too)
+            if cached is not None:
+                return cached
             found = await self._here(actor, place, challenge_id, "to")
             if isinstance(found, Result):
                 return found
@@ -161,7 +161,10 @@ class Challenges:
         reads = Reads()
         busy = [reads.hget(keys.channel_games(place), p.user_id) for p in humans]
         player_settings = [reads.hgetall(keys.player_settings(p.platform, p.user_id)) for p in players]
+        cached = reads.idem(actor.platform, idem)
         await reads.run(self.store)
+        if cached.value is not None:  # another instance handled this very update first
+            return await self.sessions.replay(cached.value)
         for p, running in zip(humans, busy, strict=True):
             if running.value is not None:
                 return Result.error("already_in_game_here" if p.same(actor) else "opponent_in_game_here",
@@ -190,7 +193,7 @@ class Challenges:
         else:
             change.finished = True
         result = self.sessions.result(s, 1, change.messages, change.notify)
-        return result if await self.sessions.save(s, 0, change, result, actor, idem) else None
+        return await self.sessions.save(s, 0, change, result, actor, idem)
 
     async def decline(self, actor: PlayerRef, place: Place, challenge_id: str | None = None,
                       idem: str | None = None) -> Result:
@@ -222,9 +225,8 @@ class Challenges:
         notify = challenger if role == "to" else target
         result = Result(ok=True, messages=[Msg(key, {"player": actor.name, "challenge_id": ch.id})],
                         to_notify=[notify] if notify else [], place=place)
-        if not await self.store.commit(self.sessions.remember(commit, actor, idem, result)):
-            return Result.error("no_challenge")
-        return result
+        answer = await self.sessions.commit_once(commit, actor, idem, result)
+        return answer if answer is not None else Result.error("no_challenge")
 
     async def play_ai(self, actor: PlayerRef, place: Place, level: str = "medium", length: int = 1,
                       idem: str | None = None) -> Result:
@@ -233,12 +235,12 @@ class Challenges:
             return Result.error("bad_level", levels=", ".join(LEVELS))
         if _bad_length(length):
             return Result.error("bad_length", max=MAX_LENGTH)
-        cached = await self.sessions.retried(actor, idem)
-        if cached is not None:
-            return cached
         ai = PlayerRef(AI_PLATFORM, level, f"AI ({level})")
         rules = (await self.settings.place_defaults(place))[1]
         for _ in range(self.options.max_retries):
+            cached = await self.sessions.retried(actor, idem)  # the first answer (another instance's too)
+            if cached is not None:
+                return cached
             result = await self.start(actor, place, (actor, ai), length, rules, Commit(), ai_level=level, idem=idem)
             if result is not None:
                 return result
