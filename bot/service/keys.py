@@ -101,3 +101,9 @@ def board_game(platform_ref: str) -> str:
 def board_ref(gid: str) -> str:
     """Where a game's board message is (same hash tag as the game, for Redis Cluster)."""
     return f"{PREFIX}:{{g:{gid}}}:board"
+
+
+def update_key(bot_id: object, kind: str, ident: object) -> str:
+    """A command's idempotency key as a frontend builds it: scoped by the bot's own identity (two bots on one
+    Redis never share keys) and the kind of platform id (update, callback query, interaction, message)."""
+    return f"{bot_id}:{kind}:{ident}"
