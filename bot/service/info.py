@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from bot.storage.base import Store, split_versioned
+from bot.storage.base import Store
 
 from . import keys
 from .config import Clock
@@ -14,6 +13,7 @@ from .ratings import Rating
 from .reads import Handle, Reads, read_one
 from .records import export_mat, make_record, unpack
 from .sessions import Sessions
+from .stats_docs import parse_stats
 
 MAX_TOP = 50
 
@@ -127,10 +127,10 @@ def _load_stats(raw: bytes | None) -> dict[str, Any] | None:
     if raw is None:
         return None
     try:
-        data = json.loads(split_versioned(raw)[1])
-    except ValueError:
+        data = parse_stats(raw)[1]
+    except (ValueError, TypeError):
         return None
     needed = ("r", "rd", "vol", "w", "l", "pts", "mars", "st", "best", "g")
-    if not isinstance(data, dict) or not all(isinstance(data.get(k), (int, float)) for k in needed):
+    if not all(isinstance(data.get(k), int | float) for k in needed):
         return None
     return data

@@ -10,11 +10,13 @@ import json
 import zlib
 from typing import Any
 
+from bot.storage.bounded import inflate
 from fevga import Game, game_to_dict
 
 from .session import Session
 
 COLUMN = 34
+MAX_RECORD = 64 * 1024  # compressed bytes of one game's record (~1 KB for 90 turns)
 
 
 def make_record(s: Session, game: Game, game_no: int, score_before: list[int], ended: float) -> dict[str, Any]:
@@ -45,7 +47,8 @@ def pack(record: dict[str, Any]) -> bytes:
 
 
 def unpack(blob: bytes) -> dict[str, Any]:
-    data = json.loads(zlib.decompress(blob))
+    """A kept record, decoded within bounds (DamagedValue, a ValueError, when it is not one)."""
+    data = json.loads(inflate(blob, MAX_RECORD, 16 * MAX_RECORD))
     if not isinstance(data, dict) or data.get("format") != "fevga-record":
         raise ValueError("not a game record")
     return data
