@@ -15,6 +15,7 @@ from .ai import LEVELS
 from .challenge import Challenge, CorruptChallenge
 from .commits import Change, new_id
 from .config import Clock, Options
+from .damaged import free_stale
 from .flow import MatchFlow
 from .models import Action, Msg, Place, PlayerRef, Result
 from .reads import Reads, read_one
@@ -56,9 +57,10 @@ class Challenges:
         await reads.run(self.store)
         if cached.value is not None:
             return await self.sessions.replay(cached.value)
-        if mine.value is not None:
+        if mine.value is not None and not await free_stale(self.store, place, actor.user_id):
             return Result.error("already_in_game_here")
-        if opponent is not None and theirs is not None and theirs.value is not None:
+        if (opponent is not None and theirs is not None and theirs.value is not None
+                and not await free_stale(self.store, place, opponent.user_id)):
             return Result.error("opponent_in_game_here", player=opponent.name)
         if rules is None:
             rules = (await self.settings.place_defaults(place))[1]
@@ -166,6 +168,8 @@ class Challenges:
         if cached.value is not None:  # another instance handled this very update first
             return await self.sessions.replay(cached.value)
         for p, running in zip(humans, busy, strict=True):
+            if running.value is not None and await free_stale(self.store, place, p.user_id):
+                return None  # a gone or damaged game was freed: the caller tries again
             if running.value is not None:
                 return Result.error("already_in_game_here" if p.same(actor) else "opponent_in_game_here",
                                     player=p.name)

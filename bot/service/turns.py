@@ -3,8 +3,10 @@ and the read-only board, hint and redraw (view_of)."""
 
 from __future__ import annotations
 
+import logging
+
 from bot.button_kinds import ButtonKind
-from bot.storage.base import Store
+from bot.storage.base import DamagedKey, Store
 from fevga import StepState, format_play
 from fevga.errors import IllegalStepError
 
@@ -12,6 +14,7 @@ from . import keys
 from .ai import AiPlayer, ai_hint
 from .commits import Change
 from .config import Clock
+from .damaged import free_stale
 from .flow import MatchFlow
 from .models import Action, Msg, Place, PlayerRef, Result
 from .reads import read_one
@@ -19,6 +22,8 @@ from .records import make_record, pack
 from .session import Session
 from .sessions import Loaded, Sessions
 from .views import abortable
+
+log = logging.getLogger(__name__)
 
 
 def _turn_error(s: Session, seat: int) -> Result | None:
@@ -182,7 +187,21 @@ class Turns:
             change.notify.append(s.players[seat ^ 1])
             return change
 
-        return await self.sessions.update(actor, place, game_id, idem, apply)
+        try:
+            result = await self.sessions.update(actor, place, game_id, idem, apply)
+        except DamagedKey as exc:  # the game key has the wrong type
+            log.error("abort found damaged key %s", exc.key)
+            result = Result.error("store_damaged")
+        if result.error_key in ("corrupt_game", "store_damaged", "no_game"):
+            return await self._archive(actor, place, game_id) or result
+        return result
+
+    async def _archive(self, actor: PlayerRef, place: Place, game_id: str | None) -> Result | None:
+        """Abort of a damaged (or vanished) game: free the actor's channel entry if it names that game."""
+        freed = await free_stale(self.store, place, actor.user_id)
+        if freed is None or (game_id is not None and freed != game_id):
+            return None
+        return Result(ok=True, messages=[Msg("game_archived", {"game_id": freed})], game_id=freed, place=place)
 
     async def claim(
         self, actor: PlayerRef, place: Place, game_id: str | None = None, idem: str | None = None
