@@ -97,7 +97,7 @@ class MatchFlow:
             change.messages.append(Msg("match_won", {"player": winner.name, "score": f"{s.score[0]}-{s.score[1]}",
                                                      "length": s.length}))
         record = make_record(s, s.game, s.game_no, before, now)
-        change.extra.put(keys.game_record(s.id, s.game_no), pack(record))
+        change.extra.put(keys.game_record(s.id, s.game_no), pack(record), keys.RECORD_KEEP)
         if s.status == "play":
             s.game_no += 1
             s.game = Game.new(s.rules, FairDice(), first=outcome.winner, at=now)
@@ -137,7 +137,8 @@ class MatchFlow:
                 if version < 0 or data.pop("_damaged", False):  # a damaged document is replaced whole
                     change.extra.delete(key)
                     version = max(version, 0)
-                change.extra.put_versioned(key, version + 1, json.dumps(data, separators=(",", ":")).encode())
+                change.extra.put_versioned(key, version + 1, json.dumps(data, separators=(",", ":")).encode(),
+                                          keys.STATS_KEEP)
                 change.extra.zadd(keys.ratings(scope), uid, round(rating.rating, 3))
 
 

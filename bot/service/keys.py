@@ -8,6 +8,11 @@ from .models import Place
 PREFIX = "fevga"
 TIMERS = f"{PREFIX}:{{t}}:due"  # zset: timer member -> due time
 
+# Retention (seconds), refreshed on each write: see docs/service.md.
+LIVE_TTL = 35 * 86400  # a session: well past the longest turn deadline (14 days) and its claim window
+RECORD_KEEP = 90 * 86400  # a finished game's compact record
+STATS_KEEP = 400 * 86400  # a player's rating document (renewed by every rated match)
+
 
 def timer(kind: str, ident: str, platform: str) -> str:
     """A timer's member: ``c:<challenge>:<platform>`` or ``g:<game>:<platform>`` (ids have no ``:``), so an

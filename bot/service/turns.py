@@ -182,7 +182,7 @@ class Turns:
             s.end = "aborted"
             change = Change(kind="aborted", finished=True)
             record = make_record(s, s.game, s.game_no, list(s.score), self.clock())
-            change.extra.put(keys.game_record(s.id, s.game_no), pack(record))
+            change.extra.put(keys.game_record(s.id, s.game_no), pack(record), keys.RECORD_KEEP)
             change.messages.append(Msg("aborted", {"player": actor.name}))
             change.notify.append(s.players[seat ^ 1])
             return change
