@@ -250,11 +250,14 @@ class Challenges:
                 return result
         return Result.error("busy_try_again")
 
-    async def rematch(self, actor: PlayerRef, place: Place, idem: str | None = None) -> Result:
+    async def rematch(self, actor: PlayerRef, place: Place, idem: str | None = None,
+                      button_game: str | None = None) -> Result:
         """A new match with the same opponent, length and rules as the actor's last one here."""
         gid = await read_one(self.store, lambda r: r.hget(keys.channel_last(place), actor.user_id))
         if gid is None:
             return Result.error("no_last_game")
+        if button_game is not None and button_game != gid:  # an older game's button
+            return Result.error("button_stale")
         loaded = await self.sessions.load(gid, take=False)
         s = loaded.session
         if s is None:

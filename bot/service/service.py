@@ -129,9 +129,11 @@ class GameService:
         return await self.challenges.play_ai(actor, place, level, length, idem)
 
     @command
-    async def rematch(self, actor: PlayerRef, place: Place, idem: str | None = None) -> Result:
-        """A new match with the same opponent, length and rules as the actor's last one here."""
-        return await self.challenges.rematch(actor, place, idem)
+    async def rematch(self, actor: PlayerRef, place: Place, idem: str | None = None,
+                      game_id: str | None = None) -> Result:
+        """A new match with the same opponent, length and rules as the actor's last one here (``game_id``: a
+        button's game, which must still be his last one, else the button is out of date)."""
+        return await self.challenges.rematch(actor, place, idem, game_id)
 
     # --- playing (Turns) ---------------------------------------------------------------------
     @command

@@ -176,6 +176,8 @@ class Turns:
         """Call the game off before both players have moved: no result, no rating change."""
 
         async def apply(s: Session, current: int, seat: int) -> Change | Result:
+            if game_id is not None and s.status != "play":  # an old game's button
+                return Result.error("button_stale", game_id=s.id)
             if not abortable(s):
                 return Result.error("cannot_abort", game_id=s.id)
             s.status = "aborted"
@@ -210,7 +212,7 @@ class Turns:
 
         async def apply(s: Session, current: int, seat: int) -> Change | Result:
             if s.status != "play":
-                return Result.error("game_over", game_id=s.id)
+                return Result.error("button_stale" if game_id is not None else "game_over", game_id=s.id)
             if s.game.turn == seat:
                 return Result.error("claim_own_turn", game_id=s.id)
             if self.clock() < s.deadline:
@@ -241,6 +243,8 @@ class Turns:
             return loaded.error or Result.error("no_game_here")
         seat = s.seat_of(actor)
         assert seat is not None
+        if game_id is not None and s.status != "play":  # an old game's button
+            return Result.error("button_stale", game_id=s.id)
         err = _turn_error(s, seat)
         if err is not None:
             return err
