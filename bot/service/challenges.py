@@ -139,8 +139,8 @@ class Challenges:
             if cached is not None:
                 return cached
             found = await self._here(actor, place, challenge_id, "to")
-            if isinstance(found, Result):
-                return found
+            if isinstance(found, Result):  # gone: maybe taken by this very update on another instance
+                return await self.sessions.retried(actor, idem) or found
             version, ch = found
             if ch.from_.same(actor):
                 return Result.error("own_challenge")
@@ -216,8 +216,8 @@ class Challenges:
         if cached is not None:
             return cached
         found = await self._here(actor, place, challenge_id, role, open_ok=False)
-        if isinstance(found, Result):
-            return found
+        if isinstance(found, Result):  # gone: maybe by this very update on another instance
+            return await self.sessions.retried(actor, idem) or found
         version, ch = found
         challenger, target = ch.from_, ch.to
         if role == "from" and not challenger.same(actor):
