@@ -57,9 +57,10 @@ class Challenges:
         await reads.run(self.store)
         if cached.value is not None:
             return await self.sessions.replay(cached.value)
-        if mine.value is not None and not await free_stale(self.store, place, actor.user_id):
+        freed = await free_stale(self.store, place, actor.user_id) if mine.value is not None else None
+        if mine.value is not None and freed is None:
             return Result.error("already_in_game_here")
-        if (opponent is not None and theirs is not None and theirs.value is not None
+        if (opponent is not None and theirs is not None and theirs.value not in (None, freed)
                 and not await free_stale(self.store, place, opponent.user_id)):
             return Result.error("opponent_in_game_here", player=opponent.name)
         if rules is None:
