@@ -16,7 +16,8 @@ from .commits import Change
 from .config import Clock
 from .models import Msg
 from .ratings import Rating, rate_game
-from .records import make_record, pack
+from .record_codec import pack
+from .records import make_record
 from .session import Session
 from .stats_docs import WRONG_TYPE, read_stats
 

@@ -11,7 +11,8 @@ from .config import Clock
 from .models import Msg, Place, PlayerRef, Result
 from .ratings import Rating
 from .reads import Handle, Reads, read_one
-from .records import export_mat, make_record, unpack
+from .record_codec import unpack
+from .records import export_mat, make_record
 from .sessions import Sessions
 from .stats_docs import parse_stats
 

@@ -6,17 +6,13 @@ can check every roll with ``fevga.verify``) plus who played where and how it end
 
 from __future__ import annotations
 
-import json
-import zlib
 from typing import Any
 
-from bot.storage.bounded import inflate
 from fevga import Game, game_to_dict
 
 from .session import Session
 
 COLUMN = 34
-MAX_RECORD = 64 * 1024  # compressed bytes of one game's record (~1 KB for 90 turns)
 
 
 def make_record(s: Session, game: Game, game_no: int, score_before: list[int], ended: float) -> dict[str, Any]:
@@ -40,18 +36,6 @@ def make_record(s: Session, game: Game, game_no: int, score_before: list[int], e
         "end": s.end,
         "game": game_to_dict(game, reveal_seed=outcome is not None),
     }
-
-
-def pack(record: dict[str, Any]) -> bytes:
-    return zlib.compress(json.dumps(record, separators=(",", ":")).encode(), 6)
-
-
-def unpack(blob: bytes) -> dict[str, Any]:
-    """A kept record, decoded within bounds (DamagedValue, a ValueError, when it is not one)."""
-    data = json.loads(inflate(blob, MAX_RECORD, 16 * MAX_RECORD))
-    if not isinstance(data, dict) or data.get("format") != "fevga-record":
-        raise ValueError("not a game record")
-    return data
 
 
 def _wins(points: int) -> str:

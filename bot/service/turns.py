@@ -18,7 +18,8 @@ from .damaged import free_stale
 from .flow import MatchFlow
 from .models import Action, Msg, Place, PlayerRef, Result
 from .reads import read_one
-from .records import make_record, pack
+from .record_codec import pack
+from .records import make_record
 from .session import Session
 from .sessions import Loaded, Sessions
 from .views import abortable
