@@ -55,7 +55,8 @@ def session_commit(s: Session, version: int, change: Change, reminder_fractions:
     """Expect ``version``, write ``version + 1``, reset or drop the timer, publish the event."""
     commit = Commit(checks=list(change.extra.checks))
     commit.expect(keys.game(s.id), version)
-    commit.put_versioned(keys.game(s.id), version + 1, encode(s), keys.LIVE_TTL)  # retention: docs/service.md
+    ttl = keys.LIVE_TTL if s.status == "play" else keys.FINISHED_TTL  # retention: docs/service.md
+    commit.put_versioned(keys.game(s.id), version + 1, encode(s), ttl)
     member = keys.timer("g", s.id, s.place.platform)
     due = next_timer(s, reminder_fractions)
     if due is None:

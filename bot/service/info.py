@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot.storage.base import Store
+from fevga.match import MAX_LENGTH
 
 from . import keys
 from .config import Clock
@@ -77,10 +78,11 @@ class Info:
         """Every game of a match: the kept records, then the game still being played (seed hidden)."""
         loaded = await self.sessions.load(gid, take=False)
         s = loaded.session
-        if s is None:
-            return [], loaded.error or Result.error("no_game")
+        if s is None and loaded.error is not None and loaded.error.error_key != "no_game":
+            return [], loaded.error
+        games = s.game_no if s is not None else 2 * MAX_LENGTH  # a finished match's session expires first
         reads = Reads()
-        done: list[Handle[bytes | None]] = [reads.get(keys.game_record(gid, n)) for n in range(1, s.game_no + 1)]
+        done: list[Handle[bytes | None]] = [reads.get(keys.game_record(gid, n)) for n in range(1, games + 1)]
         await reads.run(self.store)
         records = []
         for handle in done:
@@ -91,7 +93,9 @@ class Info:
                 records.append(unpack(raw))
             except ValueError:
                 return [], Result.error("corrupt_game", game_id=gid)
-        if s.status == "play" and len(records) < s.game_no:
+        if s is None and not records:
+            return [], loaded.error or Result.error("no_game")
+        if s is not None and s.status == "play" and len(records) < s.game_no:
             records.append(make_record(s, s.game, s.game_no, list(s.score), self.clock()))
         return records, None
 

@@ -10,6 +10,7 @@ TIMERS = f"{PREFIX}:{{t}}:due"  # zset: timer member -> due time
 
 # Retention (seconds), refreshed on each write: see docs/service.md.
 LIVE_TTL = 35 * 86400  # a session: well past the longest turn deadline (14 days) and its claim window
+FINISHED_TTL = 3 * 86400  # a finished match's session (its last board, rematch); its records stay longer
 RECORD_KEEP = 90 * 86400  # a finished game's compact record
 STATS_KEEP = 400 * 86400  # a player's rating document (renewed by every rated match)
 

@@ -21,9 +21,45 @@ MAGIC = b"R2"
 MAX_PACKED = 64 * 1024  # compressed bytes of one game's record; more is damage
 OFF = 6  # step code for bearing off (codes 0-5 are the die 1-6)
 MAX_TURNS = 2000  # a game has ~90 turns
-FIELDS = ("format", "v", "game_id", "game_no", "place", "players", "length", "score_before", "created", "ended",
+FIELDS = ("game_id", "game_no", "place", "players", "length", "score_before", "created", "ended",
           "outcome", "status", "end")  # a record's fields, stored by position
-GAME_FIELDS = ("format", "v", "rules", "first", "opening", "resigned", "position", "turn")  # besides dice/turns/times
+GAME_FIELDS = ("rules", "first", "opening", "resigned", "position", "turn")  # besides dice, turns and times
+CONSTANTS = {"format": "fevga-record", "v": 1}
+GAME_CONSTANTS = {"format": "fevga-game", "v": 1}
+DEFAULT_RULES = {"unlock_point": 13, "strict_start_quarter": False}
+ABSOLUTE = 10**8  # an "ended" value this large is a time, not seconds after the start
+OUTCOME = ("winner", "points", "mars", "resigned")
+
+
+def _squeeze(record: dict[str, Any], game: dict[str, Any]) -> list[Any]:
+    """The record's fields (not dice, turns, times) as a list: constants left out, defaults as 0."""
+    if (set(record) != set(FIELDS) | set(CONSTANTS) | {"game"} or set(game) != set(GAME_FIELDS) | set(GAME_CONSTANTS)
+            | {"dice", "turns", "times"} or any(record[k] != v for k, v in CONSTANTS.items())
+            or any(game[k] != v for k, v in GAME_CONSTANTS.items())):
+        raise _Unfit("unknown record fields")
+    out = {k: record[k] for k in FIELDS}
+    if out["ended"] is not None:  # seconds after the start when that reads back exactly, else as it is
+        delta = round(out["ended"] - out["created"], 3)
+        out["ended"] = delta if out["created"] + delta == out["ended"] and 0 <= delta < ABSOLUTE else out["ended"]
+    if out["outcome"] is not None:
+        out["outcome"] = [out["outcome"][k] for k in OUTCOME]
+    rest = {k: game[k] for k in GAME_FIELDS}
+    if rest["rules"] == DEFAULT_RULES:
+        rest["rules"] = 0
+    return [out[k] for k in FIELDS] + [rest[k] for k in GAME_FIELDS]
+
+
+def _unsqueeze(meta: list[Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """Inverse of :func:`_squeeze`: (record fields, game fields)."""
+    record = {**CONSTANTS, **dict(zip(FIELDS, meta, strict=False))}
+    game = {**GAME_CONSTANTS, **dict(zip(GAME_FIELDS, meta[len(FIELDS):], strict=False))}
+    if record["ended"] is not None and record["ended"] < ABSOLUTE:
+        record["ended"] = record["created"] + record["ended"]
+    if record["outcome"] is not None:
+        record["outcome"] = dict(zip(OUTCOME, record["outcome"], strict=True))
+    if game["rules"] == 0:
+        game["rules"] = dict(DEFAULT_RULES)
+    return record, game
 
 
 class _Unfit(ValueError):
@@ -149,9 +185,7 @@ def _compact(record: dict[str, Any]) -> bytes:
     seed = bytes.fromhex(dice.get("seed") or "")
     if len(seed) != 32:
         raise _Unfit("no revealed seed")
-    if set(record) != set(FIELDS) | {"game"} or set(game) != set(GAME_FIELDS):
-        raise _Unfit("unknown record fields")
-    meta: list[Any] = [record[k] for k in FIELDS] + [game[k] for k in GAME_FIELDS]
+    meta = _squeeze(record, record["game"])
     rolled = _rolls(seed, len(game.get("opening") or []), len(turns))
     try:
         steps = _turn_bits(turns, rolled)
@@ -174,8 +208,7 @@ def _compact(record: dict[str, Any]) -> bytes:
 def _expand(body: bytes) -> dict[str, Any]:
     head, _, rest = body.partition(b"\n")
     meta = json.loads(head)
-    record = dict(zip(FIELDS, meta, strict=False))
-    game = dict(zip(GAME_FIELDS, meta[len(FIELDS):], strict=False))
+    record, game = _unsqueeze(meta)
     derive = len(meta) > len(FIELDS) + len(GAME_FIELDS)
     seed, rest = rest[:32], rest[32:]
     count, i = _read_varint(rest, 0)

@@ -7,7 +7,7 @@ import random
 import time
 import zlib
 
-from bot.service import GameService, Place, keys
+from bot.service import GameService, keys
 from bot.service.damaged import archive_key
 from bot.storage import RedisStore
 from fevga import format_play
@@ -147,10 +147,3 @@ async def test_stale_buttons_of_an_old_game_are_out_of_date(redis_store: RedisSt
     assert (await service.abort(ALICE, HERE)).ok
     assert (await service.rematch(ALICE, HERE, game_id=old.game_id)).error_key == "button_stale"
     assert (await service.rematch(ALICE, HERE, game_id=new.game_id)).ok
-
-
-async def test_live_games_and_records_expire(redis_store: RedisStore, redis_service: GameService) -> None:
-    started = await start_game(redis_service, ALICE, BOB, Place("discord", "g", "ttl"))
-    assert started.game_id is not None
-    ttl = await redis_store.client.ttl(keys.game(started.game_id))
-    assert 14 * 86400 < ttl <= keys.LIVE_TTL
