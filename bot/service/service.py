@@ -18,7 +18,7 @@ from typing import Any, ParamSpec
 
 from redis.exceptions import RedisError
 
-from bot.storage.base import DamagedKey, DamagedValue, Store
+from bot.storage.base import CommitOutcomeUnknown, DamagedKey, DamagedValue, Store
 from fevga import Rules
 
 from .ai import AiPlayer, default_ai
@@ -48,7 +48,7 @@ def command(method: Callable[P, Awaitable[Result]]) -> Callable[P, Awaitable[Res
         except (DamagedKey, DamagedValue) as exc:  # stored data of the wrong type or shape: not an outage
             log.error("damaged stored data in %s: %s", method.__name__, exc)
             return Result.error("store_damaged")
-        except OutcomeUnknown:  # sent, and the store stayed away: say so, never guess
+        except (OutcomeUnknown, CommitOutcomeUnknown):  # sent, and the answer never came: say so, never guess
             log.exception("commit outcome unknown in %s", method.__name__)
             return Result.error("outcome_unknown")
         except (RedisError, OSError):
