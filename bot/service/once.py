@@ -119,11 +119,12 @@ def scoped_key(actor: PlayerRef, idem: str | None) -> tuple[str, bool]:
     return keys.idem(actor.platform, "local:" + new_id()), False
 
 
-def mark(commit: Commit, key: str, shared: bool, result: Result) -> Commit:
-    """Check that the key is absent and write the record (or the private marker) in the same commit."""
+def mark(commit: Commit, key: str, shared: bool, result: Result, ttl: int = RECORD_TTL) -> Commit:
+    """Check that the key is absent and write the record (kept ``ttl``, at most 15 minutes) or the private
+    marker in the same commit."""
     commit.expect(key, 0)
     if shared:
-        return commit.put(key, encode_record(result), RECORD_TTL)
+        return commit.put(key, encode_record(result), max(1, min(ttl, RECORD_TTL)))
     return commit.put(key, MARKER, MARKER_TTL)
 
 

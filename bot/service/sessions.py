@@ -136,7 +136,7 @@ class Sessions:
         if actor is None:
             return result if await self.store.commit(commit) else None
         key, shared = scoped_key(actor, idem)
-        outcome = await commit_once(self.store, mark(commit, key, shared, result), key)
+        outcome = await commit_once(self.store, mark(commit, key, shared, result, self.options.idem_ttl), key)
         if outcome is True:
             return result
         if outcome is False:
