@@ -120,7 +120,8 @@ async def run(url: str, n_games: int, turns: int, workers: int, full_games: int,
           f"max {max(done)} B; its kept record: mean {statistics.fmean(records):.0f} B")
     print(f"MEMORY USAGE per idempotency record: mean {statistics.fmean(idem):.0f} B, max {max(idem)} B")
     print("TTLs (s): " + "  ".join(f"{name} {left}" for name, left in ttl.items()))
-    print(f"growth per finished game (session + record): {statistics.fmean(done) + statistics.fmean(records):.0f} B")
+    print(f"growth per finished game: its record {statistics.fmean(records):.0f} B for {ttl['record'] // 86400} days "
+          f"(+ the match's session {statistics.fmean(done):.0f} B for {ttl['finished'] // 86400} days)")
     print(f"Redis used_memory: {info['used_memory_human']} (includes idempotency records kept 15 min)")
     targets = (p50 <= 2.0, p99 <= 8.0, statistics.fmean(mid) <= 1024, max(records) <= 600, max(idem) <= 200)
     print("targets p50<=2ms p99<=8ms live<=1KB record<=600B idem<=200B:",

@@ -15,8 +15,8 @@ import pytest
 from bot.service import GameService, Place, PlayerRef, keys
 from bot.service.keys import update_key
 from bot.service.once import RECORD_TTL, decode_record, encode_record
-from bot.storage import LocalRedis, RedisStore
-from bot.storage.base import Commit
+from bot.storage import LocalRedis, MemoryStore, RedisStore
+from bot.storage.base import Commit, CommitOutcomeUnknown
 from fevga import format_play
 
 from .conftest import ALICE, BOB, CAROL, HERE, FakeClock, make_service
@@ -153,3 +153,45 @@ async def test_a_move_saved_while_redis_was_paused_is_reported_as_played(fresh_r
         if fresh_redis.server_pid is not None:
             os.kill(fresh_redis.server_pid, signal.SIGCONT)
         await store.close()
+
+
+class LosingStore(MemoryStore):
+    """Loses the answer of the next commit: ``apply`` decides whether it was applied before the loss."""
+
+    lose_next = False
+    apply = True
+
+    async def commit(self, commit: Commit) -> bool:
+        if self.lose_next:
+            self.lose_next = False
+            if self.apply:
+                await super().commit(commit)
+            raise CommitOutcomeUnknown("answer lost")
+        return await super().commit(commit)
+
+
+@pytest.mark.parametrize("applied", [True, False])
+async def test_a_lost_answer_is_resolved_truthfully(clock: FakeClock, applied: bool) -> None:
+    store = LosingStore(clock)
+    service = make_service(store, clock)
+    started = await start_game(service, ALICE, BOB, HERE)
+    assert started.view is not None
+    view = started.view
+    text = format_play(random_play(view, random.Random(6)))
+    who = view.players[view.turn]
+    store.lose_next, store.apply = True, applied
+    answer = await service.move(who, HERE, text, idem="tg:1:u:77")
+    board = await service.board(ALICE, HERE)
+    assert board.view is not None
+    if applied:
+        assert answer.ok and board.view.version == view.version + 1
+    else:
+        assert answer.error_key == "not_applied" and board.view.version == view.version
+    again = await service.move(who, HERE, text, idem="tg:1:u:77")  # the same update again: the same answer
+    assert again.to_dict() == answer.to_dict()
+    now = board.view
+    store.lose_next, store.apply = True, False  # no platform key: a private one still resolves it
+    no_key = await service.move(now.players[now.turn], HERE, format_play(random_play(now, random.Random(1))))
+    assert no_key.error_key == "not_applied"
+    after = await service.board(ALICE, HERE)
+    assert after.view is not None and after.view.version == now.version
