@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import logging
 from typing import Literal
 
 from bot.button_kinds import ButtonKind
-from bot.storage.base import Commit, Store, split_versioned
+from bot.storage.base import Commit, DamagedKey, Store, split_versioned
 from fevga import FairDice, Game, Rules
 from fevga.match import MAX_LENGTH
 
@@ -23,6 +24,7 @@ from .session import AI_PLATFORM, Session
 from .sessions import Sessions
 from .settings import Settings
 
+log = logging.getLogger(__name__)
 Role = Literal["from", "to"]  # who means the challenge: its challenger, or its addressee (or an open one's taker)
 
 
@@ -165,7 +167,18 @@ class Challenges:
         busy = [reads.hget(keys.channel_games(place), p.user_id) for p in humans]
         player_settings = [reads.hgetall(keys.player_settings(p.platform, p.user_id)) for p in players]
         cached = reads.idem(actor.platform, idem)
-        await reads.run(self.store)
+        try:
+            await reads.run(self.store)
+            autoplay = [chosen.value.get("autoplay") == "on" for chosen in player_settings]
+        except DamagedKey as exc:  # a damaged player settings hash: defaults, never a blocked game
+            if not exc.key.endswith("}:set"):
+                raise
+            log.error("player settings %s are damaged; using the defaults", exc.key)
+            reads = Reads()
+            busy = [reads.hget(keys.channel_games(place), p.user_id) for p in humans]
+            cached = reads.idem(actor.platform, idem)
+            await reads.run(self.store)
+            autoplay = [False, False]
         if cached.value is not None:  # another instance handled this very update first
             return await self.sessions.replay(cached.value)
         for p, running in zip(humans, busy, strict=True):
@@ -179,7 +192,7 @@ class Challenges:
         gid = new_id()
         s = Session(gid, place, players, length, rules, Game.new(rules, FairDice(), at=now), now, deadline,
                     turn_start=now, ai_level=ai_level, rated=ai_level is None)
-        s.autoplay = [chosen.value.get("autoplay") == "on" for chosen in player_settings]
+        s.autoplay = autoplay
         change = Change(kind="start", extra=commit)
         opening = s.game.opening[-1] if s.game.opening else None
         change.messages.append(Msg("game_started", {

@@ -128,17 +128,27 @@ def mark(commit: Commit, key: str, shared: bool, result: Result, ttl: int = RECO
     return commit.put(key, MARKER, MARKER_TTL)
 
 
+def _optional(key: str) -> bool:
+    """Keys whose writes a commit may skip when they are damaged: the timer set, leaderboards, and the
+    "last game here" index (repaired by later writes); never a session, record or check."""
+    return key == keys.TIMERS or (key.startswith(f"{keys.PREFIX}:{{r:") and key.endswith("}:z")) \
+        or (key.startswith(f"{keys.PREFIX}:{{ch:") and key.endswith("}:last"))
+
+
 async def robust_commit(store: Store, commit: Commit) -> bool:
-    """``store.commit``, but a wrong-typed global timer set never blocks a game: the timer writes are
-    dropped (logged) and the rest is committed; the next healthy commit sets the timer again."""
-    try:
-        return await store.commit(commit)
-    except DamagedKey as exc:
-        if exc.key != keys.TIMERS:
-            raise
-        log.error("timer set %s is damaged; committing without timer writes", exc.key)
-        kept = [op for op in commit.ops if not (op[0] in ("zadd", "zrem") and op[1] == keys.TIMERS)]
-        return await store.commit(Commit(list(commit.checks), kept))
+    """``store.commit``, but a wrong-typed timer set, leaderboard or last-game index never blocks a game:
+    its writes are dropped (logged) and the rest is committed."""
+    skipped: set[str] = set()
+    while True:
+        try:
+            return await store.commit(commit)
+        except DamagedKey as exc:
+            if not _optional(exc.key) or exc.key in skipped:
+                raise
+            log.error("key %s is damaged (wrong type); committing without writing it", exc.key)
+            skipped.add(exc.key)
+            commit = Commit(list(commit.checks), [op for op in commit.ops if op[0] in ("pub", "xadd")
+                                                  or op[1] not in skipped])
 
 
 async def commit_once(store: Store, commit: Commit, key: str) -> bool | Record:

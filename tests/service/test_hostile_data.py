@@ -147,3 +147,15 @@ async def test_stale_buttons_of_an_old_game_are_out_of_date(redis_store: RedisSt
     assert (await service.abort(ALICE, HERE)).ok
     assert (await service.rematch(ALICE, HERE, game_id=old.game_id)).error_key == "button_stale"
     assert (await service.rematch(ALICE, HERE, game_id=new.game_id)).ok
+
+
+async def test_a_wrong_typed_leaderboard_or_player_settings_never_blocks_a_game(
+        redis_store: RedisStore, redis_service: GameService) -> None:
+    await redis_store.client.set(keys.ratings(keys.board_scope("discord", HERE.scope_id)), b"not a zset")
+    await redis_store.client.set(keys.player_settings("discord", BOB.user_id), b"not a hash")
+    started = await start_game(redis_service, ALICE, BOB, HERE)
+    last, _ = await play_out(redis_service, started, HERE, random.Random(9))
+    assert last.ok and last.view is not None and last.view.status == "done"
+    assert (await redis_service.stats(ALICE, HERE)).error_key == "store_damaged"  # said plainly, not "unreachable"
+    raw = await redis_store.client.get(keys.player_stats(keys.board_scope("discord", None), ALICE.user_id))
+    assert raw is not None  # the rating documents were still written
