@@ -64,7 +64,7 @@ def intent_of(kind: ButtonKind, game_id: str, version: int, from_point: int = 0,
         case ButtonKind.RESIGN_CONFIRM:
             return i.Resign(game_id=game_id, version=version)
         case ButtonKind.REMATCH:
-            return i.Rematch()
+            return i.Rematch(game_id)
         case ButtonKind.CLAIM:
             return i.Claim(game_id)
         case ButtonKind.ABORT:

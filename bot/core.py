@@ -20,7 +20,7 @@ from bot.commands import intents
 from bot.commands.executor import execute
 from bot.commands.grammar import parse_command
 from bot.i18n import translate
-from bot.presenter import present
+from bot.presenter import present, present_safely
 from bot.replay import replay_reply
 from bot.replies import Handled, Notice, Reply
 from bot.service import GameService, Place, PlayerRef, keys
@@ -141,15 +141,16 @@ class BotCore:
             if isinstance(intent, intents.Replay):
                 return await replay_reply(self.service, actor, place, lang)
             result = await execute(self.service, actor, place, intent, idem=idem, mentions=mentions, is_admin=is_admin)
-            if isinstance(intent, intents.Lang) and result.ok:
-                lang = intent.code
-            replies = await present(result, lang, actor, draw=self.draw)
-            if isinstance(intent, intents.ResignPrompt) and result.ok:  # the question is for the resigner only
-                replies = [Reply(r.text, buttons=r.buttons, private=True) for r in replies]
-            return replies
-        except Exception:
+        except Exception:  # the service never raises; a failure here is before or around it: nothing known
             log.exception("command failed", extra={"source": source})
             return [Reply(self.t("internal_error", lang), private=True, error=True)]
+        if isinstance(intent, intents.Lang) and result.ok:
+            lang = intent.code
+        # The result may be saved already: drawing it must never turn it into an error reply.
+        replies = await present_safely(result, lang, actor, draw=self.draw)
+        if isinstance(intent, intents.ResignPrompt) and result.ok:  # the question is for the resigner only
+            replies = [Reply(r.text, buttons=r.buttons, private=True) for r in replies]
+        return replies
 
     # --- games in a place --------------------------------------------------------------------
     async def turn_of(self, place: Place, players: Sequence[PlayerRef]) -> PlayerRef | None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 
 from bot.button_kinds import ButtonKind
 from bot.buttons import encode
@@ -12,6 +13,8 @@ from bot.service.models import Action, GameView, PlayerRef, Result
 from fevga import Position
 from renderers import BoardScene, render_board, render_text
 from renderers.labels import DEFAULT_LABELS
+
+log = logging.getLogger(__name__)
 
 STYLES: dict[ButtonKind, str] = {
     ButtonKind.ACCEPT: "success",
@@ -123,3 +126,26 @@ async def present(result: Result, lang: str, actor: PlayerRef | None = None, *, 
         mention=tuple(result.to_notify),
     )
     return [board, *replies]
+
+
+async def present_safely(result: Result, lang: str, actor: PlayerRef | None = None, *,
+                         draw: bool = True) -> list[Reply]:
+    """Like :func:`present`, but drawing a result that is already saved can never turn it into an error
+    reply: on a failure the result's text is sent without the picture, and failing that a plain "saved;
+    the board will be shown shortly"."""
+    try:
+        return await present(result, lang, actor, draw=draw)
+    except Exception:
+        log.exception("presenting a result failed; sending its text only")
+    try:
+        text = "\n".join(translate(m.key, lang, **m.args) for m in result.messages
+                         if m.key not in ("export", "record"))
+        if not result.ok:
+            return [Reply(text=text, private=True, error=True)]
+        if result.view is not None or not text:
+            text = "\n".join(t for t in (text, translate("saved_board_later", lang)) if t)
+        return [Reply(text=text, mention=tuple(result.to_notify))]
+    except Exception:
+        log.exception("even the plain text of a result failed")
+        return [Reply(text=translate("saved_board_later", lang) if result.ok else translate("internal_error", lang),
+                      private=not result.ok, error=not result.ok)]

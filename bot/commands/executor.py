@@ -74,8 +74,8 @@ async def execute(
             return await service.abort(actor, place, game_id=gid, idem=idem)
         case i.Claim(game_id=gid):
             return await service.claim(actor, place, game_id=gid, idem=idem)
-        case i.Rematch():
-            return await service.rematch(actor, place, idem=idem)
+        case i.Rematch(game_id=gid):
+            return await service.rematch(actor, place, idem=idem, game_id=gid)
         case i.Top(global_=global_, count=count):
             return await service.top(place, n=count, global_=global_)
         case i.Stats(target=target):

@@ -170,9 +170,10 @@ class Claim(Intent):
 
 @dataclass(frozen=True, slots=True)
 class Rematch(Intent):
-    """A new match like the actor's last one here."""
+    """A new match like the actor's last one here; ``game_id`` (a button's game) must still be that one."""
 
     word: ClassVar[str] = "rematch"
+    game_id: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,6 +16,7 @@ import discord
 
 from bot.core import BotCore
 from bot.replies import Handled, Notice, Reply
+from bot.service.keys import update_key
 from bot.service.models import Place, PlayerRef
 
 from .answers import InteractionAnswer
@@ -80,7 +81,7 @@ class DiscordFrontend:
                 actor,
                 place,
                 line,
-                idem=str(interaction.id),
+                idem=update_key(interaction.application_id, "i", interaction.id),
                 mentions=mention_map(users),
                 is_admin=is_admin(interaction.user, interaction.channel),
             )
@@ -91,7 +92,8 @@ class DiscordFrontend:
         actor = player_of(interaction.user)
         place = interaction_place(interaction)
         with self._handling():
-            call = self.core.press(actor, place, token, idem=str(interaction.id))
+            idem = update_key(interaction.application_id, "i", interaction.id)
+            call = self.core.press(actor, place, token, idem=idem)
             await self._interact(interaction, actor, place, call)
 
     async def _interact(
@@ -135,7 +137,7 @@ class DiscordFrontend:
                     actor,
                     place,
                     line,
-                    idem=str(message.id),
+                    idem=update_key(self.client.user.id if self.client.user else 0, "m", message.id),
                     mentions=mention_map(message.mentions),
                     is_admin=is_admin(message.author, message.channel),
                 )

@@ -16,6 +16,7 @@ from fevga import FevgaError, Rules
 from . import keys
 from .models import Place, PlayerRef
 
+MAX_CHALLENGE = 4096  # stored bytes; a challenge is ~250
 
 class CorruptChallenge(ValueError):
     """A stored challenge that cannot be read: reported for that challenge only."""
@@ -60,6 +61,8 @@ class Challenge:
     @classmethod
     def decode(cls, blob: bytes) -> Challenge:
         """Rebuild a stored challenge; raise CorruptChallenge for anything that does not add up."""
+        if len(blob) > MAX_CHALLENGE:
+            raise CorruptChallenge("challenge too large")
         try:
             doc = json.loads(blob)
         except ValueError as exc:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import json
+import logging
 from typing import Literal
 
 from bot.button_kinds import ButtonKind
-from bot.storage.base import Commit, Store, split_versioned
+from bot.storage.base import Commit, DamagedKey, Store, split_versioned
 from fevga import FairDice, Game, Rules
 from fevga.match import MAX_LENGTH
 
@@ -15,6 +16,7 @@ from .ai import LEVELS
 from .challenge import Challenge, CorruptChallenge
 from .commits import Change, new_id
 from .config import Clock, Options
+from .damaged import free_stale
 from .flow import MatchFlow
 from .models import Action, Msg, Place, PlayerRef, Result
 from .reads import Reads, read_one
@@ -22,6 +24,7 @@ from .session import AI_PLATFORM, Session
 from .sessions import Sessions
 from .settings import Settings
 
+log = logging.getLogger(__name__)
 Role = Literal["from", "to"]  # who means the challenge: its challenger, or its addressee (or an open one's taker)
 
 
@@ -55,10 +58,12 @@ class Challenges:
         theirs = reads.hget(keys.channel_games(place), opponent.user_id) if opponent is not None else None
         await reads.run(self.store)
         if cached.value is not None:
-            return cached.value
-        if mine.value is not None:
+            return await self.sessions.replay(cached.value)
+        freed = await free_stale(self.store, place, actor.user_id) if mine.value is not None else None
+        if mine.value is not None and freed is None:
             return Result.error("already_in_game_here")
-        if opponent is not None and theirs is not None and theirs.value is not None:
+        if (opponent is not None and theirs is not None and theirs.value not in (None, freed)
+                and not await free_stale(self.store, place, opponent.user_id)):
             return Result.error("opponent_in_game_here", player=opponent.name)
         if rules is None:
             rules = (await self.settings.place_defaults(place))[1]
@@ -82,8 +87,8 @@ class Challenges:
         actions.append(Action(ButtonKind.CANCEL, cid, 1, "btn_cancel", {"challenge_id": cid}))
         result = Result(ok=True, messages=[Msg("challenge_open" if opponent is None else "challenge_sent", args)],
                         actions=actions, to_notify=[opponent] if opponent else [], place=place)
-        await self.store.commit(self.sessions.remember(commit, actor, idem, result))
-        return result
+        answer = await self.sessions.commit_once(commit, actor, idem, result)
+        return answer if answer is not None else Result.error("busy_try_again")
 
     async def _find(self, actor: PlayerRef, place: Place, challenge_id: str | None, role: Role,
                     open_ok: bool = True) -> str | Result:
@@ -132,13 +137,13 @@ class Challenges:
     async def accept(self, actor: PlayerRef, place: Place, challenge_id: str | None = None,
                      idem: str | None = None) -> Result:
         """Take a challenge addressed to the actor, or an open one: the game starts at once."""
-        cached = await self.sessions.retried(actor, idem)
-        if cached is not None:
-            return cached
         for _ in range(self.options.max_retries):
+            cached = await self.sessions.retried(actor, idem)  # the first answer (another instance's too)
+            if cached is not None:
+                return cached
             found = await self._here(actor, place, challenge_id, "to")
-            if isinstance(found, Result):
-                return found
+            if isinstance(found, Result):  # gone: maybe taken by this very update on another instance
+                return await self.sessions.retried(actor, idem) or found
             version, ch = found
             if ch.from_.same(actor):
                 return Result.error("own_challenge")
@@ -161,8 +166,24 @@ class Challenges:
         reads = Reads()
         busy = [reads.hget(keys.channel_games(place), p.user_id) for p in humans]
         player_settings = [reads.hgetall(keys.player_settings(p.platform, p.user_id)) for p in players]
-        await reads.run(self.store)
+        cached = reads.idem(actor.platform, idem)
+        try:
+            await reads.run(self.store)
+            autoplay = [chosen.value.get("autoplay") == "on" for chosen in player_settings]
+        except DamagedKey as exc:  # a damaged player settings hash: defaults, never a blocked game
+            if not exc.key.endswith("}:set"):
+                raise
+            log.error("player settings %s are damaged; using the defaults", exc.key)
+            reads = Reads()
+            busy = [reads.hget(keys.channel_games(place), p.user_id) for p in humans]
+            cached = reads.idem(actor.platform, idem)
+            await reads.run(self.store)
+            autoplay = [False, False]
+        if cached.value is not None:  # another instance handled this very update first
+            return await self.sessions.replay(cached.value)
         for p, running in zip(humans, busy, strict=True):
+            if running.value is not None and await free_stale(self.store, place, p.user_id):
+                return None  # a gone or damaged game was freed: the caller tries again
             if running.value is not None:
                 return Result.error("already_in_game_here" if p.same(actor) else "opponent_in_game_here",
                                     player=p.name)
@@ -171,7 +192,7 @@ class Challenges:
         gid = new_id()
         s = Session(gid, place, players, length, rules, Game.new(rules, FairDice(), at=now), now, deadline,
                     turn_start=now, ai_level=ai_level, rated=ai_level is None)
-        s.autoplay = [chosen.value.get("autoplay") == "on" for chosen in player_settings]
+        s.autoplay = autoplay
         change = Change(kind="start", extra=commit)
         opening = s.game.opening[-1] if s.game.opening else None
         change.messages.append(Msg("game_started", {
@@ -190,7 +211,7 @@ class Challenges:
         else:
             change.finished = True
         result = self.sessions.result(s, 1, change.messages, change.notify)
-        return result if await self.sessions.save(s, 0, change, result, actor, idem) else None
+        return await self.sessions.save(s, 0, change, result, actor, idem)
 
     async def decline(self, actor: PlayerRef, place: Place, challenge_id: str | None = None,
                       idem: str | None = None) -> Result:
@@ -209,8 +230,8 @@ class Challenges:
         if cached is not None:
             return cached
         found = await self._here(actor, place, challenge_id, role, open_ok=False)
-        if isinstance(found, Result):
-            return found
+        if isinstance(found, Result):  # gone: maybe by this very update on another instance
+            return await self.sessions.retried(actor, idem) or found
         version, ch = found
         challenger, target = ch.from_, ch.to
         if role == "from" and not challenger.same(actor):
@@ -222,9 +243,8 @@ class Challenges:
         notify = challenger if role == "to" else target
         result = Result(ok=True, messages=[Msg(key, {"player": actor.name, "challenge_id": ch.id})],
                         to_notify=[notify] if notify else [], place=place)
-        if not await self.store.commit(self.sessions.remember(commit, actor, idem, result)):
-            return Result.error("no_challenge")
-        return result
+        answer = await self.sessions.commit_once(commit, actor, idem, result)
+        return answer if answer is not None else Result.error("no_challenge")
 
     async def play_ai(self, actor: PlayerRef, place: Place, level: str = "medium", length: int = 1,
                       idem: str | None = None) -> Result:
@@ -233,22 +253,25 @@ class Challenges:
             return Result.error("bad_level", levels=", ".join(LEVELS))
         if _bad_length(length):
             return Result.error("bad_length", max=MAX_LENGTH)
-        cached = await self.sessions.retried(actor, idem)
-        if cached is not None:
-            return cached
         ai = PlayerRef(AI_PLATFORM, level, f"AI ({level})")
         rules = (await self.settings.place_defaults(place))[1]
         for _ in range(self.options.max_retries):
+            cached = await self.sessions.retried(actor, idem)  # the first answer (another instance's too)
+            if cached is not None:
+                return cached
             result = await self.start(actor, place, (actor, ai), length, rules, Commit(), ai_level=level, idem=idem)
             if result is not None:
                 return result
         return Result.error("busy_try_again")
 
-    async def rematch(self, actor: PlayerRef, place: Place, idem: str | None = None) -> Result:
+    async def rematch(self, actor: PlayerRef, place: Place, idem: str | None = None,
+                      button_game: str | None = None) -> Result:
         """A new match with the same opponent, length and rules as the actor's last one here."""
         gid = await read_one(self.store, lambda r: r.hget(keys.channel_last(place), actor.user_id))
         if gid is None:
             return Result.error("no_last_game")
+        if button_game is not None and button_game != gid:  # an older game's button
+            return Result.error("button_stale")
         loaded = await self.sessions.load(gid, take=False)
         s = loaded.session
         if s is None:

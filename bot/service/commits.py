@@ -12,7 +12,6 @@ from fevga import FevgaError
 
 from . import keys
 from .models import Msg, PlayerRef, Result
-from .reads import encode_result
 from .session import Session, encode
 
 
@@ -56,7 +55,8 @@ def session_commit(s: Session, version: int, change: Change, reminder_fractions:
     """Expect ``version``, write ``version + 1``, reset or drop the timer, publish the event."""
     commit = Commit(checks=list(change.extra.checks))
     commit.expect(keys.game(s.id), version)
-    commit.put_versioned(keys.game(s.id), version + 1, encode(s))
+    ttl = keys.LIVE_TTL if s.status == "play" else keys.FINISHED_TTL  # retention: docs/service.md
+    commit.put_versioned(keys.game(s.id), version + 1, encode(s), ttl)
     member = keys.timer("g", s.id, s.place.platform)
     due = next_timer(s, reminder_fractions)
     if due is None:
@@ -72,11 +72,4 @@ def session_commit(s: Session, version: int, change: Change, reminder_fractions:
     published = game_event(s, version + 1, change.kind)
     commit.publish(keys.place_events(s.place.platform, s.place.channel_id), published)
     commit.publish(keys.game_events(s.id), published)
-    return commit
-
-
-def remember(commit: Commit, actor: PlayerRef, idem: str | None, result: Result, ttl: int) -> Commit:
-    """Store the command's result under its idempotency key, in the same commit."""
-    if idem:
-        commit.put(keys.idem(actor.platform, idem), encode_result(result), ttl)
     return commit

@@ -16,7 +16,7 @@ class Options:
     turn_deadline: float = 86400
     quick_deadline: float = 600
     reminder_fractions: tuple[float, ...] = (0.5, 0.9)
-    idem_ttl: int = 3600
+    idem_ttl: int = 900  # at most 15 minutes (once.RECORD_TTL)
     timer_lease: float = 60
     max_retries: int = 8
     session_cache_size: int = 2000

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from bot.storage.base import Store, split_versioned
+from bot.storage.base import Store
 from fevga import FairDice, Game, TurnRecord, format_play
 
 from . import keys
@@ -16,9 +16,10 @@ from .commits import Change
 from .config import Clock
 from .models import Msg
 from .ratings import Rating, rate_game
-from .reads import Handle, Reads
-from .records import make_record, pack
+from .record_codec import pack
+from .records import make_record
 from .session import Session
+from .stats_docs import WRONG_TYPE, read_stats
 
 MAX_CHAIN = 2000  # AI / auto-play turns in a row (a guard; a game is a few hundred turns at most)
 
@@ -97,7 +98,7 @@ class MatchFlow:
             change.messages.append(Msg("match_won", {"player": winner.name, "score": f"{s.score[0]}-{s.score[1]}",
                                                      "length": s.length}))
         record = make_record(s, s.game, s.game_no, before, now)
-        change.extra.put(keys.game_record(s.id, s.game_no), pack(record))
+        change.extra.put(keys.game_record(s.id, s.game_no), pack(record), keys.RECORD_KEEP)
         if s.status == "play":
             s.game_no += 1
             s.game = Game.new(s.rules, FairDice(), first=outcome.winner, at=now)
@@ -122,20 +123,8 @@ class MatchFlow:
         platform = s.place.platform
         scopes = [keys.board_scope(platform, s.place.scope_id), keys.board_scope(platform, None)]
         docs = [(scope, seat) for scope in scopes for seat in (0, 1)]
-        reads = Reads()
-        raws: list[Handle[bytes | None]] = [reads.get(keys.player_stats(scope, s.players[seat].user_id))
-                                            for scope, seat in docs]
-        await reads.run(self.store)
-        stats: dict[tuple[str, int], tuple[int, dict[str, Any]]] = {}
-        for (scope, seat), handle in zip(docs, raws, strict=True):
-            version, data, raw = 0, new_stats(), handle.value
-            if raw is not None:
-                try:
-                    version, blob = split_versioned(raw)
-                    data = json.loads(blob)
-                except ValueError:
-                    version = -1  # corrupt: the version check fails and the command reports busy
-            stats[(scope, seat)] = (version, data)
+        found = await read_stats(self.store, [(scope, s.players[seat].user_id) for scope, seat in docs])
+        stats = {(scope, seat): found[(scope, s.players[seat].user_id)] for scope, seat in docs}
         w = s.winner
         for scope in scopes:
             (vw, dw), (vl, dl) = stats[(scope, w)], stats[(scope, w ^ 1)]
@@ -144,14 +133,14 @@ class MatchFlow:
                 apply_stats(data, rating, won, s.score[seat], s.mars_wins[seat], s.players[seat].name)
                 uid = s.players[seat].user_id
                 key = keys.player_stats(scope, uid)
-                change.extra.expect(key, version)
-                change.extra.put_versioned(key, version + 1, json.dumps(data, separators=(",", ":")).encode())
+                if version != WRONG_TYPE:
+                    change.extra.expect(key, version)
+                if version < 0 or data.pop("_damaged", False):  # a damaged document is replaced whole
+                    change.extra.delete(key)
+                    version = max(version, 0)
+                change.extra.put_versioned(key, version + 1, json.dumps(data, separators=(",", ":")).encode(),
+                                          keys.STATS_KEEP)
                 change.extra.zadd(keys.ratings(scope), uid, round(rating.rating, 3))
-
-
-def new_stats() -> dict[str, Any]:
-    """A player's stats before his first rated match."""
-    return {"r": 1500.0, "rd": 350.0, "vol": 0.06, "w": 0, "l": 0, "pts": 0, "mars": 0, "st": 0, "best": 0, "g": 0}
 
 
 def apply_stats(data: dict[str, Any], rating: Rating, won: bool, points: int, mars: int, name: str) -> None:

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
-from bot.storage.base import Store, split_versioned
+from bot.storage.base import Store
+from fevga.match import MAX_LENGTH
 
 from . import keys
 from .config import Clock
 from .models import Msg, Place, PlayerRef, Result
 from .ratings import Rating
 from .reads import Handle, Reads, read_one
-from .records import export_mat, make_record, unpack
+from .record_codec import unpack
+from .records import export_mat, make_record
 from .sessions import Sessions
+from .stats_docs import parse_stats
 
 MAX_TOP = 50
 
@@ -76,10 +78,11 @@ class Info:
         """Every game of a match: the kept records, then the game still being played (seed hidden)."""
         loaded = await self.sessions.load(gid, take=False)
         s = loaded.session
-        if s is None:
-            return [], loaded.error or Result.error("no_game")
+        if s is None and loaded.error is not None and loaded.error.error_key != "no_game":
+            return [], loaded.error
+        games = s.game_no if s is not None else 2 * MAX_LENGTH  # a finished match's session expires first
         reads = Reads()
-        done: list[Handle[bytes | None]] = [reads.get(keys.game_record(gid, n)) for n in range(1, s.game_no + 1)]
+        done: list[Handle[bytes | None]] = [reads.get(keys.game_record(gid, n)) for n in range(1, games + 1)]
         await reads.run(self.store)
         records = []
         for handle in done:
@@ -90,7 +93,9 @@ class Info:
                 records.append(unpack(raw))
             except ValueError:
                 return [], Result.error("corrupt_game", game_id=gid)
-        if s.status == "play" and len(records) < s.game_no:
+        if s is None and not records:
+            return [], loaded.error or Result.error("no_game")
+        if s is not None and s.status == "play" and len(records) < s.game_no:
             records.append(make_record(s, s.game, s.game_no, list(s.score), self.clock()))
         return records, None
 
@@ -127,10 +132,10 @@ def _load_stats(raw: bytes | None) -> dict[str, Any] | None:
     if raw is None:
         return None
     try:
-        data = json.loads(split_versioned(raw)[1])
-    except ValueError:
+        data = parse_stats(raw)[1]
+    except (ValueError, TypeError):
         return None
     needed = ("r", "rd", "vol", "w", "l", "pts", "mars", "st", "best", "g")
-    if not isinstance(data, dict) or not all(isinstance(data.get(k), (int, float)) for k in needed):
+    if not all(isinstance(data.get(k), int | float) for k in needed):
         return None
     return data

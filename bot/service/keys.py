@@ -8,6 +8,12 @@ from .models import Place
 PREFIX = "fevga"
 TIMERS = f"{PREFIX}:{{t}}:due"  # zset: timer member -> due time
 
+# Retention (seconds), refreshed on each write: see docs/service.md.
+LIVE_TTL = 35 * 86400  # a session: well past the longest turn deadline (14 days) and its claim window
+FINISHED_TTL = 3 * 86400  # a finished match's session (its last board, rematch); its records stay longer
+RECORD_KEEP = 90 * 86400  # a finished game's compact record
+STATS_KEEP = 400 * 86400  # a player's rating document (renewed by every rated match)
+
 
 def timer(kind: str, ident: str, platform: str) -> str:
     """A timer's member: ``c:<challenge>:<platform>`` or ``g:<game>:<platform>`` (ids have no ``:``), so an
@@ -101,3 +107,9 @@ def board_game(platform_ref: str) -> str:
 def board_ref(gid: str) -> str:
     """Where a game's board message is (same hash tag as the game, for Redis Cluster)."""
     return f"{PREFIX}:{{g:{gid}}}:board"
+
+
+def update_key(bot_id: object, kind: str, ident: object) -> str:
+    """A command's idempotency key as a frontend builds it: scoped by the bot's own identity (two bots on one
+    Redis never share keys) and the kind of platform id (update, callback query, interaction, message)."""
+    return f"{bot_id}:{kind}:{ident}"

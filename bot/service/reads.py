@@ -3,15 +3,12 @@ round trip. Service code reads ``handle.value`` instead of unpacking a positiona
 
 from __future__ import annotations
 
-import json
-import zlib
 from collections.abc import Callable
 from typing import Any, Generic, TypeVar, cast
 
 from bot.storage.base import Read, Store
 
 from . import keys
-from .models import Result
 
 T = TypeVar("T")
 _UNSET: Any = object()
@@ -83,13 +80,14 @@ class Reads:
         """The game id an index hash field names and that game's stored session, in the same trip."""
         return self._add(("via", index, field, keys.GAME_PREFIX, keys.GAME_SUFFIX), Handle(_pair))
 
-    def idem(self, platform: str, key: str | None) -> Handle[Result | None]:
-        """The stored first result of a command with idempotency key ``key`` (None: no key, or none kept)."""
+    def idem(self, platform: str, key: str | None) -> Handle[bytes | None]:
+        """The stored record of a command with idempotency key ``key`` (None: no key, or none kept); decode
+        it with :func:`bot.service.once.decode_record`."""
         if not key:
-            done: Handle[Result | None] = Handle()
+            done: Handle[bytes | None] = Handle()
             done._fill(None)
             return done
-        return self._add(("get", keys.idem(platform, key)), Handle(decode_result))
+        return self._add(("get", keys.idem(platform, key)), Handle())
 
     async def run(self, store: Store) -> None:
         """Send every read in one round trip and fill the handles (nothing is sent for an empty batch)."""
@@ -103,21 +101,6 @@ class Reads:
 def _pair(raw: Any) -> tuple[str | None, bytes | None]:
     found, value = raw
     return found, value
-
-
-def encode_result(result: Result) -> bytes:
-    """A command's result as kept under its idempotency key (compressed compact JSON)."""
-    return zlib.compress(json.dumps(result.to_dict(), separators=(",", ":")).encode(), 1)
-
-
-def decode_result(raw: bytes | None) -> Result | None:
-    """Inverse of :func:`encode_result`; None when missing or unreadable (the command then just runs)."""
-    if raw is None:
-        return None
-    try:
-        return Result.from_dict(json.loads(zlib.decompress(raw)))
-    except (ValueError, KeyError, TypeError, zlib.error):
-        return None
 
 
 async def read_one(store: Store, make: Callable[[Reads], Handle[T]]) -> T:

@@ -6,8 +6,6 @@ can check every roll with ``fevga.verify``) plus who played where and how it end
 
 from __future__ import annotations
 
-import json
-import zlib
 from typing import Any
 
 from fevga import Game, game_to_dict
@@ -38,17 +36,6 @@ def make_record(s: Session, game: Game, game_no: int, score_before: list[int], e
         "end": s.end,
         "game": game_to_dict(game, reveal_seed=outcome is not None),
     }
-
-
-def pack(record: dict[str, Any]) -> bytes:
-    return zlib.compress(json.dumps(record, separators=(",", ":")).encode(), 6)
-
-
-def unpack(blob: bytes) -> dict[str, Any]:
-    data = json.loads(zlib.decompress(blob))
-    if not isinstance(data, dict) or data.get("format") != "fevga-record":
-        raise ValueError("not a game record")
-    return data
 
 
 def _wins(points: int) -> str:

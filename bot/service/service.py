@@ -18,7 +18,7 @@ from typing import Any, ParamSpec
 
 from redis.exceptions import RedisError
 
-from bot.storage.base import Store
+from bot.storage.base import CommitOutcomeUnknown, DamagedKey, DamagedValue, Store
 from fevga import Rules
 
 from .ai import AiPlayer, default_ai
@@ -28,6 +28,7 @@ from .events import Events
 from .flow import MatchFlow
 from .info import Info
 from .models import Place, PlayerRef, Result
+from .once import OutcomeUnknown
 from .sessions import Sessions
 from .settings import Settings
 from .timers import Timers
@@ -44,6 +45,12 @@ def command(method: Callable[P, Awaitable[Result]]) -> Callable[P, Awaitable[Res
     async def guarded(*args: P.args, **kwargs: P.kwargs) -> Result:
         try:
             return await method(*args, **kwargs)
+        except (DamagedKey, DamagedValue) as exc:  # stored data of the wrong type or shape: not an outage
+            log.error("damaged stored data in %s: %s", method.__name__, exc)
+            return Result.error("store_damaged")
+        except (OutcomeUnknown, CommitOutcomeUnknown):  # sent, and the answer never came: say so, never guess
+            log.exception("commit outcome unknown in %s", method.__name__)
+            return Result.error("outcome_unknown")
         except (RedisError, OSError):
             log.exception("store unavailable in %s", method.__name__)
             return Result.error("store_unavailable")
@@ -58,7 +65,7 @@ class GameService:
     """Challenges, games, the AI, timers, leaderboards, records: a façade over named collaborators.
 
     ``GameService(store, clock=time.time, ai=None, challenge_ttl=600, turn_deadline=86400,
-    quick_deadline=600, reminder_fractions=(0.5, 0.9), idem_ttl=3600, timer_lease=60,
+    quick_deadline=600, reminder_fractions=(0.5, 0.9), idem_ttl=900, timer_lease=60,
     session_cache_size=2000)``; ``ai=None`` picks ``fevga.ai`` when present, else a random player.
     """
 
@@ -71,7 +78,7 @@ class GameService:
         turn_deadline: float = 86400,
         quick_deadline: float = 600,
         reminder_fractions: tuple[float, ...] = (0.5, 0.9),
-        idem_ttl: int = 3600,
+        idem_ttl: int = 900,
         timer_lease: float = 60,
         max_retries: int = 8,
         session_cache_size: int = 2000,
@@ -122,9 +129,11 @@ class GameService:
         return await self.challenges.play_ai(actor, place, level, length, idem)
 
     @command
-    async def rematch(self, actor: PlayerRef, place: Place, idem: str | None = None) -> Result:
-        """A new match with the same opponent, length and rules as the actor's last one here."""
-        return await self.challenges.rematch(actor, place, idem)
+    async def rematch(self, actor: PlayerRef, place: Place, idem: str | None = None,
+                      game_id: str | None = None) -> Result:
+        """A new match with the same opponent, length and rules as the actor's last one here (``game_id``: a
+        button's game, which must still be his last one, else the button is out of date)."""
+        return await self.challenges.rematch(actor, place, idem, game_id)
 
     # --- playing (Turns) ---------------------------------------------------------------------
     @command

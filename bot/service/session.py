@@ -14,11 +14,14 @@ import zlib
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.storage.bounded import inflate
 from fevga import Game, Rules, game_from_dict, game_to_dict
+from fevga.match import MAX_LENGTH
 
 from .models import Place, PlayerRef
 
 SCHEMA = 1
+MAX_SESSION = 256 * 1024  # inflated bytes; a finished 90-turn session is ~6 KB of JSON
 AI_PLATFORM = "ai"
 
 
@@ -145,9 +148,11 @@ def encode(s: Session) -> bytes:
 def decode(blob: bytes) -> Session:
     """Rebuild a session; raise CorruptSession for anything that does not add up."""
     try:
-        data = json.loads(zlib.decompress(blob))
+        data = json.loads(inflate(blob, max_inflated=MAX_SESSION))
         if not isinstance(data, dict) or data.get("sv") != SCHEMA:
             raise CorruptSession(f"unknown session schema {data.get('sv') if isinstance(data, dict) else None!r}")
+        if not 1 <= int(data["n"]) <= MAX_LENGTH or not 1 <= int(data["gn"]) <= 2 * MAX_LENGTH:
+            raise CorruptSession(f"absurd match length or game number: {data['n']!r}, {data['gn']!r}")
         rules = Rules.from_dict(data["r"]) if "r" in data else Rules()
         created = float(data["t0"])
         p0, p1 = (PlayerRef(str(a), str(b), str(c)) for a, b, c in data["p"])

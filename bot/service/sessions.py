@@ -8,13 +8,14 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from bot.storage.base import Commit, Store, split_versioned
+from bot.storage.base import Commit, DamagedValue, Store, split_versioned
 from fevga import FevgaError
 
 from . import keys
-from .commits import Change, error_result, remember, session_commit
+from .commits import Change, error_result, session_commit
 from .config import Clock, Options
 from .models import Msg, Place, PlayerRef, Result
+from .once import Record, commit_once, decode_record, mark, scoped_key
 from .reads import Reads, read_one
 from .session import CorruptSession, Session, decode
 from .views import actions_for, build_view
@@ -61,8 +62,7 @@ class Sessions:
             return Loaded(version, decode(blob))
         except (CorruptSession, ValueError) as exc:
             log.error("corrupt game %s: %s", gid, exc)
-            return Loaded(error=Result(ok=False, messages=[Msg("corrupt_game", {"game_id": gid})],
-                                       game_id=gid, error_key="corrupt_game"))
+            return Loaded(error=corrupt_game(gid))
 
     async def load(self, gid: str, take: bool = True) -> Loaded:
         """A game by id (no access check: timers, records, redraws)."""
@@ -70,8 +70,30 @@ class Sessions:
         return self.decode(gid, raw, take)
 
     async def retried(self, actor: PlayerRef, idem: str | None) -> Result | None:
-        """The stored first result of a command with idempotency key ``idem`` (no round trip without one)."""
-        return await read_one(self.store, lambda r: r.idem(actor.platform, idem)) if idem else None
+        """The first answer of a command with idempotency key ``idem`` (no round trip without one)."""
+        raw = await read_one(self.store, lambda r: r.idem(actor.platform, idem)) if idem else None
+        return None if raw is None else await self.replay(raw)
+
+    async def replay(self, raw: bytes | Record) -> Result:
+        """Answer again from a stored record: its messages, and the game's view and buttons as they are now."""
+        try:
+            rec = raw if isinstance(raw, Record) else decode_record(raw)
+        except DamagedValue as exc:
+            log.error("damaged idempotency record: %s", exc)
+            return Result.error("store_damaged")
+        if not rec.applied:
+            return Result.error("not_applied")
+        if not rec.ok or rec.game_id is None:
+            return Result(ok=rec.ok, messages=rec.messages, actions=rec.actions, to_notify=rec.notify,
+                          error_key=rec.error_key, place=rec.place)
+        loaded = await self.load(rec.game_id, take=False)
+        if loaded.session is None:
+            return Result(ok=True, messages=rec.messages, to_notify=rec.notify, game_id=rec.game_id)
+        s = loaded.session
+        commitment = getattr(s.game.dice_source, "commitment", "")
+        messages = [Msg(m.key, {**m.args, "commitment": commitment}) if m.key == "game_started" else m
+                    for m in rec.messages]
+        return self.result(s, loaded.version, messages, rec.notify)
 
     async def locate(
         self, actor: PlayerRef, place: Place, game_id: str | None, idem: str | None, take: bool = True
@@ -84,7 +106,7 @@ class Sessions:
         cached = reads.idem(actor.platform, idem)
         await reads.run(self.store)
         if cached.value is not None:
-            return Loaded(cached=cached.value)
+            return Loaded(cached=await self.replay(cached.value))
         found, raw = game.value
         loaded = self.decode(found, raw, take) if found is not None else Loaded(error=Result.error("no_game_here"))
         return _check_access(loaded, actor, place)
@@ -106,21 +128,32 @@ class Sessions:
         return Result(ok=True, messages=messages or [], view=view, actions=actions_for(s, view, self.clock()),
                       to_notify=notify or [], game_id=s.id, place=s.place)
 
-    def remember(self, commit: Commit, actor: PlayerRef, idem: str | None, result: Result) -> Commit:
-        """Add the command's result under its idempotency key (kept ``idem_ttl``) to ``commit``."""
-        return remember(commit, actor, idem, result, self.options.idem_ttl)
+    async def commit_once(self, commit: Commit, actor: PlayerRef | None, idem: str | None,
+                          result: Result) -> Result | None:
+        """Commit once under the command's idempotency key; the answer to give (``result`` when applied,
+        the first answer when another instance applied it, ``not_applied`` when a lost commit was fenced
+        off) or None when a check failed (the caller reloads and retries)."""
+        if actor is None:
+            return result if await self.store.commit(commit) else None
+        key, shared = scoped_key(actor, idem)
+        outcome = await commit_once(self.store, mark(commit, key, shared, result, self.options.idem_ttl), key)
+        if outcome is True:
+            return result
+        if outcome is False:
+            return await self.retried(actor, idem) if shared else None
+        if outcome.applied and not shared:
+            return result
+        return await self.replay(outcome)
 
     async def save(self, s: Session, version: int, change: Change, result: Result, actor: PlayerRef | None = None,
-                   idem: str | None = None) -> bool:
-        """Commit ``s`` (read at ``version``; 0 = new) with the change's extras and the idempotency record;
-        False when another write got there first."""
+                   idem: str | None = None) -> Result | None:
+        """Commit ``s`` (read at ``version``; 0 = new) with the change's extras and the idempotency record:
+        the answer to give (see :meth:`commit_once`), or None when another write got there first."""
         commit = session_commit(s, version, change, self.options.reminder_fractions)
-        if actor is not None:
-            self.remember(commit, actor, idem, result)
-        if not await self.store.commit(commit):
-            return False
-        self.keep(s, version + 1)
-        return True
+        answer = await self.commit_once(commit, actor, idem, result)
+        if answer is result:
+            self.keep(s, version + 1)
+        return answer
 
     async def update(self, actor: PlayerRef, place: Place, game_id: str | None, idem: str | None, apply: Apply,
                      version: int | None = None) -> Result:
@@ -155,9 +188,15 @@ class Sessions:
             if s.plies != seen or s.status != "play":
                 s.turn_version = current + 1
             result = self.result(s, current + 1, change.messages, change.notify)
-            if await self.save(s, current, change, result, actor, idem):
-                return result
+            answer = await self.save(s, current, change, result, actor, idem)
+            if answer is not None:
+                return answer
         return Result.error("busy_try_again")
+
+
+def corrupt_game(gid: str) -> Result:
+    """The answer about a game whose stored value is damaged (it can still be aborted by its players)."""
+    return Result(ok=False, messages=[Msg("corrupt_game", {"game_id": gid})], game_id=gid, error_key="corrupt_game")
 
 
 def _check_access(loaded: Loaded, actor: PlayerRef, place: Place) -> Loaded:

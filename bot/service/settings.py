@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from bot.storage.base import Commit, Store
+import logging
+
+from bot.storage.base import Commit, DamagedKey, Store
 from fevga import FevgaError, Rules
 
 from . import keys
@@ -16,6 +18,7 @@ from .sessions import Sessions
 
 LANGUAGES = ("en", "el")
 MIN_DEADLINE_HOURS = 0.05  # 3 minutes
+log = logging.getLogger(__name__)
 MAX_DEADLINE_HOURS = 24 * 14
 
 # name -> (where it lives, needs an admin)
@@ -69,14 +72,25 @@ class Settings:
 
     async def place_defaults(self, place: Place) -> tuple[float, Rules]:
         """The turn deadline (seconds) and default rule variants of a place."""
-        values = await read_one(self.store, lambda r: r.hgetall(keys.place_settings(place)))
+        try:
+            values = await read_one(self.store, lambda r: r.hgetall(keys.place_settings(place)))
+        except DamagedKey as exc:  # a bad settings key must not break every new game here
+            log.error("place settings %s are damaged; using the defaults", exc.key)
+            values = {}
         deadline = self.options.turn_deadline
         if "deadline_hours" in values:
-            deadline = float(values["deadline_hours"]) * 3600
+            try:
+                hours = float(values["deadline_hours"])
+                if not 0 < hours <= MAX_DEADLINE_HOURS:
+                    raise ValueError(f"out of range: {hours}")
+                deadline = hours * 3600
+            except ValueError as exc:
+                log.error("bad deadline_hours setting in %s (%s); using the default", place.scope_id, exc)
         try:
             rules = Rules(unlock_point=int(values.get("unlock_point", 13)),
                           strict_start_quarter=values.get("strict_start_quarter") == "on")
         except (FevgaError, ValueError):
+            log.error("bad rule settings in %s; using the default rules", place.scope_id)
             rules = Rules()
         return deadline, rules
 

@@ -3,8 +3,10 @@ and the read-only board, hint and redraw (view_of)."""
 
 from __future__ import annotations
 
+import logging
+
 from bot.button_kinds import ButtonKind
-from bot.storage.base import Store
+from bot.storage.base import DamagedKey, Store
 from fevga import StepState, format_play
 from fevga.errors import IllegalStepError
 
@@ -12,13 +14,17 @@ from . import keys
 from .ai import AiPlayer, ai_hint
 from .commits import Change
 from .config import Clock
+from .damaged import free_stale
 from .flow import MatchFlow
 from .models import Action, Msg, Place, PlayerRef, Result
 from .reads import read_one
-from .records import make_record, pack
+from .record_codec import pack
+from .records import make_record
 from .session import Session
 from .sessions import Loaded, Sessions
 from .views import abortable
+
+log = logging.getLogger(__name__)
 
 
 def _turn_error(s: Session, seat: int) -> Result | None:
@@ -171,18 +177,34 @@ class Turns:
         """Call the game off before both players have moved: no result, no rating change."""
 
         async def apply(s: Session, current: int, seat: int) -> Change | Result:
+            if game_id is not None and s.status != "play":  # an old game's button
+                return Result.error("button_stale", game_id=s.id)
             if not abortable(s):
                 return Result.error("cannot_abort", game_id=s.id)
             s.status = "aborted"
             s.end = "aborted"
             change = Change(kind="aborted", finished=True)
             record = make_record(s, s.game, s.game_no, list(s.score), self.clock())
-            change.extra.put(keys.game_record(s.id, s.game_no), pack(record))
+            change.extra.put(keys.game_record(s.id, s.game_no), pack(record), keys.RECORD_KEEP)
             change.messages.append(Msg("aborted", {"player": actor.name}))
             change.notify.append(s.players[seat ^ 1])
             return change
 
-        return await self.sessions.update(actor, place, game_id, idem, apply)
+        try:
+            result = await self.sessions.update(actor, place, game_id, idem, apply)
+        except DamagedKey as exc:  # the game key has the wrong type
+            log.error("abort found damaged key %s", exc.key)
+            result = Result.error("store_damaged")
+        if result.error_key in ("corrupt_game", "store_damaged", "no_game"):
+            return await self._archive(actor, place, game_id) or result
+        return result
+
+    async def _archive(self, actor: PlayerRef, place: Place, game_id: str | None) -> Result | None:
+        """Abort of a damaged (or vanished) game: free the actor's channel entry if it names that game."""
+        freed = await free_stale(self.store, place, actor.user_id)
+        if freed is None or (game_id is not None and freed != game_id):
+            return None
+        return Result(ok=True, messages=[Msg("game_archived", {"game_id": freed})], game_id=freed, place=place)
 
     async def claim(
         self, actor: PlayerRef, place: Place, game_id: str | None = None, idem: str | None = None
@@ -191,7 +213,7 @@ class Turns:
 
         async def apply(s: Session, current: int, seat: int) -> Change | Result:
             if s.status != "play":
-                return Result.error("game_over", game_id=s.id)
+                return Result.error("button_stale" if game_id is not None else "game_over", game_id=s.id)
             if s.game.turn == seat:
                 return Result.error("claim_own_turn", game_id=s.id)
             if self.clock() < s.deadline:
@@ -222,6 +244,8 @@ class Turns:
             return loaded.error or Result.error("no_game_here")
         seat = s.seat_of(actor)
         assert seat is not None
+        if game_id is not None and s.status != "play":  # an old game's button
+            return Result.error("button_stale", game_id=s.id)
         err = _turn_error(s, seat)
         if err is not None:
             return err

@@ -15,6 +15,7 @@ from telegram.ext import ContextTypes
 from bot.core import BotCore
 from bot.logging_setup import get_logger
 from bot.replies import Reply
+from bot.service.keys import update_key
 from bot.service.models import Place, PlayerRef
 
 from .binding import bind, unbind
@@ -122,7 +123,8 @@ class Handlers:
             is_admin = line.command in ADMIN_COMMANDS and await self._is_admin(message, message.from_user.id)
             game = await self._replied_game(message, bot.bot)
             handled = await self.core.handle_text(
-                actor, place, line.text, idem=str(update.update_id), mentions=mentions, is_admin=is_admin,
+                actor, place, line.text, idem=update_key(bot.token.partition(":")[0], "u", update.update_id),
+                mentions=mentions, is_admin=is_admin,
                 reply_to_game=game,
             )  # fmt: skip
             fresh = handled.word == "board"  # the command the core read, not a second reading of the line
@@ -160,7 +162,8 @@ class Handlers:
                 await query.answer(clip(await self._foreign_button(actor, place, message, owner), MAX_ALERT), True)
                 answered = True
                 return
-            replies = (await self.core.press(actor, place, token, idem=query.id)).replies
+            idem = update_key(context.bot.token.partition(":")[0], "q", query.id)
+            replies = (await self.core.press(actor, place, token, idem=idem)).replies
             # An alert can carry no buttons: a private reply with buttons (the resign confirmation) is posted
             # in the chat instead, naming the player it is for, its buttons bound to him.
             private = [r for r in replies if r.private and not r.buttons]

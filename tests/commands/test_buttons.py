@@ -19,7 +19,7 @@ EXPECTED: dict[ButtonKind, i.Intent] = {
     ButtonKind.CONFIRM: i.Confirm("g7", 5),
     ButtonKind.RESIGN: i.ResignPrompt("g7", 5),
     ButtonKind.RESIGN_CONFIRM: i.Resign(game_id="g7", version=5),
-    ButtonKind.REMATCH: i.Rematch(),
+    ButtonKind.REMATCH: i.Rematch("g7"),
     ButtonKind.CLAIM: i.Claim("g7"),
     ButtonKind.ABORT: i.Abort("g7"),
     ButtonKind.HINT: i.Hint("g7"),
