@@ -14,12 +14,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .analysis_judge import Judge, luck_of_roll
 from .errors import SerializationError
 from .game import Game
 from .play import Play, format_play
 from .position import Position
 from .serialize import game_from_dict, loads
-from .analysis_judge import Judge, luck_of_roll
 
 VERSION = 1
 ERROR = 0.020  # equity loss of an error
@@ -110,15 +110,30 @@ class Move:
 
     def to_list(self) -> list[Any]:
         """Compact JSON form (equities in thousandths)."""
-        return [self.index, f"{self.dice[0]}{self.dice[1]}", self.position, self.played, self.best,
-                _milli(self.played_equity), _milli(self.best_equity)]
+        return [
+            self.index,
+            f"{self.dice[0]}{self.dice[1]}",
+            self.position,
+            self.played,
+            self.best,
+            _milli(self.played_equity),
+            _milli(self.best_equity),
+        ]
 
     @classmethod
     def from_list(cls, data: Sequence[Any], player: int) -> Move:
         """Read :meth:`to_list` back."""
         index, dice, position, played, best, pe, be = data
-        return cls(int(index), player, (int(dice[0]), int(dice[1])), str(position), str(played), str(best),
-                   pe / 1000, be / 1000)
+        return cls(
+            int(index),
+            player,
+            (int(dice[0]), int(dice[1])),
+            str(position),
+            str(played),
+            str(best),
+            pe / 1000,
+            be / 1000,
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,16 +158,31 @@ class PlayerReport:
     def to_dict(self) -> dict[str, Any]:
         """Compact JSON form."""
         la = None if self.luck_adjusted is None else _milli(self.luck_adjusted)
-        return {"n": self.decisions, "f": self.forced, "r": round(self.error_rate, 1), "e": self.errors,
-                "b": self.blunders, "l": _milli(self.luck), "a": la, "w": [m.to_list() for m in self.worst]}
+        return {
+            "n": self.decisions,
+            "f": self.forced,
+            "r": round(self.error_rate, 1),
+            "e": self.errors,
+            "b": self.blunders,
+            "l": _milli(self.luck),
+            "a": la,
+            "w": [m.to_list() for m in self.worst],
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any], player: int) -> PlayerReport:
         """Read :meth:`to_dict` back."""
         la = data["a"]
-        return cls(int(data["n"]), int(data["f"]), float(data["r"]), int(data["e"]), int(data["b"]),
-                   data["l"] / 1000, None if la is None else la / 1000,
-                   tuple(Move.from_list(m, player) for m in data["w"]))
+        return cls(
+            int(data["n"]),
+            int(data["f"]),
+            float(data["r"]),
+            int(data["e"]),
+            int(data["b"]),
+            data["l"] / 1000,
+            None if la is None else la / 1000,
+            tuple(Move.from_list(m, player) for m in data["w"]),
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,8 +207,13 @@ class Report:
 
     def to_dict(self) -> dict[str, Any]:
         """Compact, JSON-serialisable form."""
-        return {"v": VERSION, "j": self.judge, "res": self.result, "m": self.marks,
-                "p": [p.to_dict() for p in self.players]}
+        return {
+            "v": VERSION,
+            "j": self.judge,
+            "res": self.result,
+            "m": self.marks,
+            "p": [p.to_dict() for p in self.players],
+        }
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Report:
@@ -213,7 +248,7 @@ class Report:
 
 def _milli(value: float) -> int:
     """Equity in thousandths of a point, for the compact form."""
-    return int(round(value * 1000))
+    return round(value * 1000)
 
 
 def as_game(record: Game | Mapping[str, Any] | str) -> Game:
@@ -225,9 +260,7 @@ def as_game(record: Game | Mapping[str, Any] | str) -> Game:
     return game_from_dict(dict(record))
 
 
-def judge_game(
-    record: Game | Mapping[str, Any] | str, ply: int | None = None, *, luck: bool = True
-) -> list[Decision]:
+def judge_game(record: Game | Mapping[str, Any] | str, ply: int | None = None, *, luck: bool = True) -> list[Decision]:
     """Every turn of the game's history judged: at ``ply`` (0, 1 or 2), or by the hard level's
     search when None. Luck (0-ply, see docs/analysis.md) is skipped with ``luck=False``."""
     game = as_game(record)
@@ -243,8 +276,9 @@ def judge_game(
             best, best_eq, played_eq = played, 0.0, 0.0
         else:
             best, best_eq, played_eq = judge.judge(position, turn.dice, rules, plays, played)
-        out.append(Decision(index, turn.player, position, turn.dice, played, best, played_eq, best_eq,
-                            len(plays), roll_luck))
+        out.append(
+            Decision(index, turn.player, position, turn.dice, played, best, played_eq, best_eq, len(plays), roll_luck)
+        )
         position = played.result.flip()
     return out
 
@@ -297,8 +331,16 @@ def _player_report(decisions: list[Decision], seat: int, lucks: list[float], res
 
 def _move(d: Decision) -> Move:
     """The stored form of a decision."""
-    return Move(d.index, d.player, d.dice, d.position.id(), format_play(d.played), format_play(d.best),
-                round(d.played_equity, 3), round(d.best_equity, 3))
+    return Move(
+        d.index,
+        d.player,
+        d.dice,
+        d.position.id(),
+        format_play(d.played),
+        format_play(d.best),
+        round(d.played_equity, 3),
+        round(d.best_equity, 3),
+    )
 
 
 __all__ = [
