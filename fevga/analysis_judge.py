@@ -12,7 +12,7 @@ import numpy as np
 
 from .ai import get_player, has_weights
 from .ai.evaluate import result_equities
-from .ai.network import default_network
+from .ai.network import Network, default_network
 from .ai.search import ROLLS, one_ply, two_ply
 from .movegen import legal_plays
 from .play import Play
@@ -31,7 +31,8 @@ class Judge:
             raise ValueError(f"ply is 0, 1 or 2 (None for the hard level), not {ply!r}")
         self.name = self.name_for(ply)
         self.player = get_player(self.name)
-        self.net = getattr(self.player, "net", None)
+        net = getattr(self.player, "net", None)
+        self.net: Network | None = net if isinstance(net, Network) else None
         self.ply: int = int(getattr(self.player, "ply", 0)) if self.net is not None else 0
         self.neural = self.net is not None and has_weights()
 
@@ -60,14 +61,14 @@ class Judge:
 
     def equity(self, play: Play, rules: Rules, ranked: Sequence[tuple[Play, float]]) -> float:
         """One play's equity at the judge's depth (the search's own value when it is a scored rank)."""
-        if not self.neural or self.ply == 0:
+        if self.net is None or not self.neural or self.ply == 0:
             return next(eq for p, eq in ranked if p == play)
         if self.ply == 1:
             return float(one_ply(self.net, [play], rules)[0])
         return float(two_ply(self.net, [play], rules)[0])
 
 
-def roll_bests(net: object, position: Position, rules: Rules) -> np.ndarray:
+def roll_bests(net: Network, position: Position, rules: Rules) -> np.ndarray:
     """The mover's best 0-ply equity for each of the 21 rolls (ROLLS order)."""
     results: list[Position] = []
     owners: list[int] = []
@@ -75,7 +76,7 @@ def roll_bests(net: object, position: Position, rules: Rules) -> np.ndarray:
         found = [p.result for p in legal_plays(position, dice, rules)]
         results.extend(found)
         owners.extend([r] * len(found))
-    eq = result_equities(net, results)  # type: ignore[arg-type]
+    eq = result_equities(net, results)
     best = np.full(len(ROLLS), -9.0)
     np.maximum.at(best, np.asarray(owners, dtype=np.intp), eq)
     return best
