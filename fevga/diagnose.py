@@ -46,7 +46,9 @@ def _step_message(code: int, src: int, d: int, rules: Rules) -> IllegalPlayError
     if code == NO_CHECKER:
         return IllegalPlayError(f"you have no checker on point {src}", key="no_checker", rule="steps", point=src)
     if code == BLOCKED:
-        return IllegalPlayError(f"point {dst} is held by your opponent", key="point_held", rule="no-hitting", point=dst)
+        return IllegalPlayError(
+            f"point {dst} is held by your opponent", key="point_held", rule="no-hitting", point=dst
+        )
     if code == RUNNER_LOCK:
         return IllegalPlayError(
             f"only your runner may move until it reaches point {rules.unlock_point}",
@@ -67,7 +69,9 @@ def _step_message(code: int, src: int, d: int, rules: Rules) -> IllegalPlayError
             die=d,
         )
     if code == STRICT_R1:
-        return IllegalPlayError("this would leave all of your points 1-6 blocked (R1)", key="r1", rule="R1")
+        return IllegalPlayError(
+            "this would leave all of your points 1-6 blocked (R1)", key="r1", rule="R1"
+        )
     return IllegalPlayError("that play is not legal", key="illegal_play", rule="")
 
 
@@ -131,7 +135,9 @@ def explain_illegal(
     except IllegalPlayError as exc:
         return exc
     used = "-".join(str(d) for d in dice)
-    return IllegalPlayError(f"those steps do not fit your dice {used}", key="dice_mismatch", rule="dice", dice=used)
+    return IllegalPlayError(
+        f"those steps do not fit your dice {used}", key="dice_mismatch", rule="dice", dice=used
+    )
 
 
 def _end_of_play_error(

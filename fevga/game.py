@@ -187,3 +187,4 @@ class Game:
 
     def __repr__(self) -> str:
         return f"<Game turn={self.turn} dice={self.dice} position={self.position.id()} over={self.is_over()}>"
+

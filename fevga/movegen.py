@@ -49,7 +49,6 @@ __all__ = [
     "step_target",
 ]
 
-
 def check_dice(dice: tuple[int, int]) -> tuple[int, int]:
     """Return the dice as a pair of ints 1..6, or raise DiceError."""
     try:
@@ -64,7 +63,9 @@ def check_dice(dice: tuple[int, int]) -> tuple[int, int]:
 
 def holds_before_opp_start(board: list[int] | tuple[int, ...]) -> bool:
     """R2: the mover holds all six of his points 14-19 (the opponent's 2-7)."""
-    return board[13] > 0 and board[14] > 0 and board[15] > 0 and board[16] > 0 and board[17] > 0 and board[18] > 0
+    return (
+        board[13] > 0 and board[14] > 0 and board[15] > 0 and board[16] > 0 and board[17] > 0 and board[18] > 0
+    )
 
 
 def opponent_can_move(board: tuple[int, ...] | list[int], opp_off: int, rules: Rules) -> bool:
@@ -235,3 +236,4 @@ def opponent_targets(board: tuple[int, ...], opp_off: int, rules: Rules) -> set[
             if t <= 24 and board[(t + 11) % 24] <= 0:
                 targets.add((t + 11) % 24)
     return targets
+

@@ -114,7 +114,9 @@ def parse_play(
             example=format_play(plays[0]),
         )
     if plays[0].is_pass:
-        raise IllegalPlayError("you have no legal play with these dice: type pass", key="must_pass", rule="pass")
+        raise IllegalPlayError(
+            "you have no legal play with these dice: type pass", key="must_pass", rule="pass"
+        )
     result = apply_moves_unordered(position, tuple(moves))
     if result is not None:
         for play in plays:

@@ -55,7 +55,9 @@ class Position:
             if count:
                 i = (j + 12) % POINTS
                 if board[i]:
-                    raise PositionError(f"both players have checkers on point {i + 1}", key="two_colours", point=i + 1)
+                    raise PositionError(
+                        f"both players have checkers on point {i + 1}", key="two_colours", point=i + 1
+                    )
                 board[i] = -count
         return cls(tuple(board), me_off, opp_off)
 
@@ -155,4 +157,6 @@ def validate(board: Sequence[int], me_off: int, opp_off: int) -> None:
     if mine != CHECKERS:
         raise PositionError(f"the mover has {mine} checkers, not 15", key="wrong_count", side="me", count=mine)
     if theirs != CHECKERS:
-        raise PositionError(f"the opponent has {theirs} checkers, not 15", key="wrong_count", side="opp", count=theirs)
+        raise PositionError(
+            f"the opponent has {theirs} checkers, not 15", key="wrong_count", side="opp", count=theirs
+        )
