@@ -256,7 +256,10 @@ def as_game(record: Game | Mapping[str, Any] | str) -> Game:
     if isinstance(record, Game):
         return record
     if isinstance(record, str):
-        return game_from_dict(loads(record))
+        loaded = loads(record)
+        if not isinstance(loaded, Game):
+            raise SerializationError("this is a stored match, not a game")
+        return loaded
     return game_from_dict(dict(record))
 
 
