@@ -95,3 +95,23 @@ def luck_of_roll(judge: Judge, position: Position, dice: tuple[int, int], rules:
         return None
     bests = roll_bests(judge.net or default_network(), position, rules)
     return float(bests[roll_index(dice)] - bests @ _ROLL_WEIGHTS)
+
+
+def rate_player(
+    player: object, turns: Sequence[tuple[Position, tuple[int, int]]], rules: Rules, ply: int | None = None
+) -> tuple[float, int]:
+    """(error rate, unforced decisions) of ``player``'s choices on given turns (mover's view, dice):
+    the same positions for every player, so players who reach different positions compare fairly."""
+    judge = Judge(ply)
+    choose = player.choose
+    total = 0.0
+    count = 0
+    for position, dice in turns:
+        plays = legal_plays(position, dice, rules)
+        if len(plays) <= 1:
+            continue
+        chosen = choose(position, dice, rules)
+        _best, best_eq, played_eq = judge.judge(position, dice, rules, plays, chosen)
+        total += max(0.0, best_eq - played_eq)
+        count += 1
+    return (1000 * total / count if count else 0.0), count
