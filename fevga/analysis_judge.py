@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from .ai import get_player, has_weights
+from .ai import Player, get_player, has_weights
 from .ai.evaluate import result_equities
 from .ai.network import Network, default_network
 from .ai.search import ROLLS, one_ply, two_ply
@@ -98,7 +98,7 @@ def luck_of_roll(judge: Judge, position: Position, dice: tuple[int, int], rules:
 
 
 def rate_player(
-    player: object, turns: Sequence[tuple[Position, tuple[int, int]]], rules: Rules, ply: int | None = None
+    player: Player, turns: Sequence[tuple[Position, tuple[int, int]]], rules: Rules, ply: int | None = None
 ) -> tuple[float, int]:
     """(error rate, unforced decisions) of ``player``'s choices on given turns (mover's view, dice):
     the same positions for every player, so players who reach different positions compare fairly."""
