@@ -6,7 +6,7 @@ exports), so the analysis follows whatever the hard level becomes.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 
@@ -46,11 +46,19 @@ class Judge:
         return legal_plays(position, dice, rules)
 
     def judge(
-        self, position: Position, dice: tuple[int, int], rules: Rules, plays: Sequence[Play], played: Play
+        self,
+        position: Position,
+        dice: tuple[int, int],
+        rules: Rules,
+        plays: Sequence[Play],
+        played: Play,
+        ranked: Sequence[tuple[Play, float]] | None = None,
     ) -> tuple[Play, float, float]:
         """(best play, its equity, the played play's equity), both at the judge's depth; when the
-        played play turns out at least as good as the search's first choice it is the best."""
-        ranked = self.player.rank(position, dice, rules)
+        played play turns out at least as good as the search's first choice it is the best.
+        ``ranked`` is the judge's own ranking when the caller has it already."""
+        if ranked is None:
+            ranked = self.player.rank(position, dice, rules)
         best, best_eq = ranked[0]
         if played == best:
             return best, best_eq, best_eq
@@ -97,21 +105,32 @@ def luck_of_roll(judge: Judge, position: Position, dice: tuple[int, int], rules:
     return float(bests[roll_index(dice)] - bests @ _ROLL_WEIGHTS)
 
 
-def rate_player(
-    player: Player, turns: Sequence[tuple[Position, tuple[int, int]]], rules: Rules, ply: int | None = None
-) -> tuple[float, int]:
-    """(error rate, unforced decisions) of ``player``'s choices on given turns (mover's view, dice):
-    the same positions for every player, so players who reach different positions compare fairly."""
+def rate_players(
+    players: Mapping[str, Player],
+    turns: Sequence[tuple[Position, tuple[int, int]]],
+    rules: Rules,
+    ply: int | None = None,
+) -> dict[str, tuple[float, int]]:
+    """Each player's (error rate, unforced decisions) on the same turns (mover's view, dice), so
+    players whose games lead to different positions compare fairly; the search runs once a turn."""
     judge = Judge(ply)
-    choose = player.choose
-    total = 0.0
+    totals = dict.fromkeys(players, 0.0)
     count = 0
     for position, dice in turns:
         plays = legal_plays(position, dice, rules)
         if len(plays) <= 1:
             continue
-        chosen = choose(position, dice, rules)
-        _best, best_eq, played_eq = judge.judge(position, dice, rules, plays, chosen)
-        total += max(0.0, best_eq - played_eq)
         count += 1
-    return (1000 * total / count if count else 0.0), count
+        ranked = judge.player.rank(position, dice, rules)
+        for name, player in players.items():
+            chosen = player.choose(position, dice, rules)
+            _best, best_eq, played_eq = judge.judge(position, dice, rules, plays, chosen, ranked)
+            totals[name] += max(0.0, best_eq - played_eq)
+    return {name: ((1000 * total / count if count else 0.0), count) for name, total in totals.items()}
+
+
+def rate_player(
+    player: Player, turns: Sequence[tuple[Position, tuple[int, int]]], rules: Rules, ply: int | None = None
+) -> tuple[float, int]:
+    """One player's (error rate, unforced decisions) on given turns (see :func:`rate_players`)."""
+    return rate_players({"p": player}, turns, rules, ply)["p"]

@@ -12,7 +12,7 @@ from __future__ import annotations
 from fevga import DEFAULT_RULES
 from fevga.ai import get_player
 from fevga.analysis import judge_game
-from fevga.analysis_judge import rate_player
+from fevga.analysis_judge import rate_player, rate_players
 
 from .games import play_game
 
@@ -27,6 +27,8 @@ def test_error_rates_rank_the_players() -> None:
         turns.extend((d.position, d.dice) for d in judge_game(game, ply=0, luck=False) if not d.forced)
     assert len(turns) >= 200
     names = ("random", "greedy", "heuristic", "neural0")
-    rates = {name: rate_player(get_player(name), turns, DEFAULT_RULES, ply=0)[0] for name in names}
+    rated = rate_players({name: get_player(name) for name in names}, turns, DEFAULT_RULES, ply=0)
+    rates = {name: rate for name, (rate, _n) in rated.items()}
+    assert rate_player(get_player("heuristic"), turns, DEFAULT_RULES, ply=0) == rated["heuristic"]
     assert rates["random"] > rates["greedy"] > rates["heuristic"] > rates["neural0"] == 0, rates
     assert rates["random"] > 1.2 * rates["greedy"] and rates["greedy"] > 1.2 * rates["heuristic"], rates
