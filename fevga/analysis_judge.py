@@ -99,7 +99,7 @@ def roll_index(dice: tuple[int, int]) -> int:
 def luck_of_roll(judge: Judge, position: Position, dice: tuple[int, int], rules: Rules) -> float | None:
     """Equity after the roll (best 0-ply play) minus the equity before it (the 21 rolls' weighted
     average of the same); None without the network."""
-    if not judge.neural:
+    if not has_weights():
         return None
     bests = roll_bests(judge.net or default_network(), position, rules)
     return float(bests[roll_index(dice)] - bests @ _ROLL_WEIGHTS)
