@@ -106,6 +106,7 @@ def ranking(games: int) -> None:
 
 
 def main() -> None:
+    """Parse the options and run both parts."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=20, help="games timed (default 20)")
     parser.add_argument("--ranking", type=int, default=200, help="hard self-play games for the ranking")

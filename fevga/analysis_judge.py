@@ -27,6 +27,7 @@ class Judge:
     played play at the same depth so the two equities are comparable."""
 
     def __init__(self, ply: int | None = None) -> None:
+        """Pick the player for ``ply`` (None: the hard level) and remember its network and depth."""
         if ply not in (None, 0, 1, 2):
             raise ValueError(f"ply is 0, 1 or 2 (None for the hard level), not {ply!r}")
         self.name = self.name_for(ply)

@@ -49,6 +49,7 @@ def band_name(player: PlayerReport, words: Mapping[str, str] = WORDS) -> str:
 
 
 def _blunders(n: int, words: Mapping[str, str]) -> str:
+    """The blunder count in words (none, one, many)."""
     key = "no_blunders" if n == 0 else "blunders_one" if n == 1 else "blunders_many"
     return _w(words, key, n=n)
 
@@ -70,6 +71,7 @@ def summary(report: Report, names: Sequence[str], words: Mapping[str, str] = WOR
 
 
 def _move_line(move: Move, words: Mapping[str, str]) -> str:
+    """One worst move as a text line."""
     return _w(
         words,
         "worst",

@@ -53,10 +53,14 @@ class AnalysedMove(Protocol):
     best_equity: float
 
     @property
-    def loss(self) -> float: ...
+    def loss(self) -> float:
+        """Equity lost by the played move."""
+        ...
 
     @property
-    def mark(self) -> str: ...
+    def mark(self) -> str:
+        """``??``, ``?`` or empty."""
+        ...
 
 
 def steps_of(text: str) -> list[tuple[int, int]]:
@@ -115,6 +119,7 @@ def _arrows(draw: ImageDraw.ImageDraw, geom: Geometry, steps: list[tuple[int, in
 
 
 def _text(labels: Mapping[str, str], key: str, **args: object) -> str:
+    """One legend phrase from ``labels`` or the English default."""
     return (labels.get(key) or LEGEND[key]).format(**args)
 
 
