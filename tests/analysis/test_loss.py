@@ -14,6 +14,7 @@ from .games import all_home, play_game
 
 
 def test_hard_loses_nothing_at_its_own_ply() -> None:
+    """Judged by the hard level's search, hard's own decisions lose exactly 0."""
     game = play_game((get_player("hard"), get_player("heuristic")), seed=21)
     decisions = judge_game(game, luck=False)
     hard = [d for d in decisions if d.player == 0 and not d.forced]
@@ -25,6 +26,7 @@ def test_hard_loses_nothing_at_its_own_ply() -> None:
 
 
 def test_neural0_loses_nothing_at_ply_0() -> None:
+    """Judged at 0-ply, the 0-ply network's decisions lose 0; random's do not."""
     game = play_game((get_player("random"), get_player("neural0")), seed=5)
     report = analyse(game, ply=0, luck=False)
     assert report.players[1].error_rate == 0.0
@@ -49,6 +51,7 @@ def _throw_race(game: Game, done: list[int]) -> Play | None:
 
 
 def test_thrown_away_race_is_a_blunder_with_the_right_best_play() -> None:
+    """A costly bear-off mistake is marked ?? with hard's choice as the best play."""
     hard, medium = get_player("hard"), get_player("heuristic")
     for seed in range(40, 50):
         done: list[int] = []

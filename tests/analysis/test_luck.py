@@ -31,6 +31,7 @@ def positions() -> list[Position]:
 
 
 def test_luck_averages_exactly_to_zero_over_the_rolls(positions: list[Position]) -> None:
+    """The 21 rolls' weighted luck sums to 0 (to rounding) in any position."""
     judge = Judge(0)
     for position in positions[::60]:
         total = sum(w * (luck_of_roll(judge, position, dice, DEFAULT_RULES) or 0.0) for dice, w in ROLLS)

@@ -26,6 +26,7 @@ START = Position.from_lists([14] + [0] * 18 + [1] + [0] * 4, [15] + [0] * 23)
 
 
 def _move(player: int) -> Move:
+    """A stored move for the test position, by ``player``."""
     return Move(17, player, (6, 2), START.id(), "1/7 20/22", "1/3 3/9", -0.35, -0.1)
 
 
@@ -45,6 +46,7 @@ def _inside_tip(start: tuple[float, float], tip: tuple[float, float], back: floa
 
 @pytest.mark.parametrize("player", [0, 1])
 def test_arrows_start_and_end_on_the_movers_points(player: int) -> None:
+    """Each arrow's dot and head sit on the right points of the mover's numbering."""
     size = 720
     geom = geometry(size)
     img = render_blunder_image(_move(player), names=("Alice", "Bob"), size=size)
@@ -68,6 +70,7 @@ def test_arrows_start_and_end_on_the_movers_points(player: int) -> None:
 
 
 def test_mover_is_at_the_bottom_and_the_legend_is_drawn() -> None:
+    """The board is seen by the mover and the legend shows both arrow colours."""
     geom = geometry(720)
     for player in (0, 1):
         img = render_blunder_image(_move(player), names=("Alice", "Bob"))
@@ -84,6 +87,7 @@ def test_mover_is_at_the_bottom_and_the_legend_is_drawn() -> None:
 
 
 def test_png_bytes() -> None:
+    """render_blunder returns a PNG of the board's width."""
     png = render_blunder(_move(1), position=START, names=("Alice", "Bob"))
     img = Image.open(io.BytesIO(png))
     assert img.format == "PNG" and img.width == geometry(720).width

@@ -20,6 +20,7 @@ GAMES = 6
 
 
 def test_error_rates_rank_the_players() -> None:
+    """On common turns: random > greedy > heuristic > neural0 (= 0, the judge itself)."""
     reference = get_player("neural0")
     turns = []
     for seed in range(GAMES):

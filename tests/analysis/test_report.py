@@ -21,6 +21,7 @@ def game():
 
 
 def test_deterministic_and_round_trip(game) -> None:
+    """Same game (object, dict or JSON) gives the same report; it encodes in <= 1 KB and reads back."""
     first = analyse(game, ply=0)
     again = analyse(game_to_dict(game), ply=0)
     assert first == again
@@ -33,6 +34,7 @@ def test_deterministic_and_round_trip(game) -> None:
 
 
 def test_figures_add_up(game) -> None:
+    """The report's counts, rate, worst moves and marks agree with the per-turn judgement."""
     report = analyse(game, ply=0)
     decisions = judge_game(game, ply=0)
     assert len(report.marks) == len(game.history) == len(decisions)
@@ -56,6 +58,7 @@ def test_figures_add_up(game) -> None:
 
 
 def test_luck_adjusted_result(game) -> None:
+    """Luck-adjusted result = the result minus the net luck, for both players."""
     report = analyse(game, ply=0)
     assert report.result is not None and abs(report.result) in (1, 2)
     p0, p1 = report.players
@@ -64,6 +67,7 @@ def test_luck_adjusted_result(game) -> None:
 
 
 def test_running_game_has_no_result() -> None:
+    """A running game is analysed without a result or luck-adjusted figure."""
     greedy = get_player("greedy")
     running = Game.new(dice=seeded_dice(3))
     for _ in range(20):
@@ -78,6 +82,7 @@ def test_running_game_has_no_result() -> None:
 
 
 def test_text_forms(game) -> None:
+    """The summary line and text report carry the figures and take translated words."""
     report = analyse(game, ply=0)
     line = summary(report, ("Alice", "Bob"))
     p0, p1 = report.players
@@ -94,6 +99,7 @@ def test_text_forms(game) -> None:
 
 
 def test_bands_are_ordered() -> None:
+    """Error rates fall in the documented bands."""
     assert band(0.0) == "world_class"
     assert band(6.2) == "expert"
     assert band(11.8) == "advanced"
@@ -101,6 +107,7 @@ def test_bands_are_ordered() -> None:
 
 
 def test_corrupt_blob_is_refused() -> None:
+    """Corrupt stored data raises SerializationError."""
     with pytest.raises(SerializationError):
         Report.decode(b"not zlib")
     with pytest.raises(SerializationError):
