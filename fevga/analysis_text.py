@@ -50,8 +50,8 @@ def band_name(player: PlayerReport, words: Mapping[str, str] = WORDS) -> str:
 
 def _blunders(n: int, words: Mapping[str, str]) -> str:
     """The blunder count in words (none, one, many)."""
-    key = "no_blunders" if n == 0 else "blunders_one" if n == 1 else "blunders_many"
-    return _w(words, key, n=n)
+    phrase = "no_blunders" if n == 0 else "blunders_one" if n == 1 else "blunders_many"
+    return _w(words, phrase, n=n)
 
 
 def summary(report: Report, names: Sequence[str], words: Mapping[str, str] = WORDS) -> str:
@@ -61,8 +61,8 @@ def summary(report: Report, names: Sequence[str], words: Mapping[str, str] = WOR
     """
     parts = []
     for seat, player in enumerate(report.players):
-        key = "first_player" if seat == 0 else "other_player"
-        head = _w(words, key, name=names[seat], rate=f"{player.error_rate:.1f}", band=band_name(player, words))
+        phrase = "first_player" if seat == 0 else "other_player"
+        head = _w(words, phrase, name=names[seat], rate=f"{player.error_rate:.1f}", band=band_name(player, words))
         parts.append(f"{head}, {_blunders(player.blunders, words)}")
     net = report.players[0].luck - report.players[1].luck
     lucky = 0 if net >= 0 else 1

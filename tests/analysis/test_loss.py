@@ -7,6 +7,7 @@ import pytest
 from fevga import Game, Play, format_play
 from fevga.ai import get_player
 from fevga.ai.network import default_network
+from fevga.ai.players import RandomPlayer
 from fevga.ai.search import one_ply
 from fevga.analysis import BLUNDER, analyse, judge_game
 
@@ -27,7 +28,7 @@ def test_hard_loses_nothing_at_its_own_ply() -> None:
 
 def test_neural0_loses_nothing_at_ply_0() -> None:
     """Judged at 0-ply, the 0-ply network's decisions lose 0; random's do not."""
-    game = play_game((get_player("random"), get_player("neural0")), seed=5)
+    game = play_game((RandomPlayer(seed=5), get_player("neural0")), seed=5)
     report = analyse(game, ply=0, luck=False)
     assert report.players[1].error_rate == 0.0
     assert report.players[1].blunders == 0

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from fevga import DEFAULT_RULES
 from fevga.ai import get_player
+from fevga.ai.players import RandomPlayer
 from fevga.analysis import judge_game
 from fevga.analysis_judge import rate_player, rate_players
 
@@ -28,7 +29,8 @@ def test_error_rates_rank_the_players() -> None:
         turns.extend((d.position, d.dice) for d in judge_game(game, ply=0, luck=False) if not d.forced)
     assert len(turns) >= 200
     names = ("random", "greedy", "heuristic", "neural0")
-    rated = rate_players({name: get_player(name) for name in names}, turns, DEFAULT_RULES, ply=0)
+    players = {name: get_player(name) for name in names} | {"random": RandomPlayer(seed=3)}
+    rated = rate_players(players, turns, DEFAULT_RULES, ply=0)
     rates = {name: rate for name, (rate, _n) in rated.items()}
     assert rate_player(get_player("heuristic"), turns, DEFAULT_RULES, ply=0) == rated["heuristic"]
     assert rates["random"] > rates["greedy"] > rates["heuristic"] > rates["neural0"] == 0, rates
