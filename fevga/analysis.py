@@ -15,11 +15,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .analysis_judge import Judge, luck_of_roll
-from .errors import SerializationError
-from .game import Game
+from .analysis_record import GameRecord, Record, read_record
+from .errors import FevgaError, SerializationError
 from .play import Play, format_play
 from .position import Position
-from .serialize import game_from_dict, loads
 
 VERSION = 1
 ERROR = 0.020  # equity loss of an error
@@ -251,27 +250,15 @@ def _milli(value: float) -> int:
     return round(value * 1000)
 
 
-def as_game(record: Game | Mapping[str, Any] | str) -> Game:
-    """A Game from a Game, its ``game_to_dict`` form or that form's JSON text."""
-    if isinstance(record, Game):
-        return record
-    if isinstance(record, str):
-        loaded = loads(record)
-        if not isinstance(loaded, Game):
-            raise SerializationError("this is a stored match, not a game")
-        return loaded
-    return game_from_dict(dict(record))
-
-
-def judge_game(record: Game | Mapping[str, Any] | str, ply: int | None = None, *, luck: bool = True) -> list[Decision]:
+def judge_game(record: GameRecord | Record, ply: int | None = None, *, luck: bool = True) -> list[Decision]:
     """Every turn of the game's history judged: at ``ply`` (0, 1 or 2), or by the hard level's
     search when None. Luck (0-ply, see docs/analysis.md) is skipped with ``luck=False``."""
-    game = as_game(record)
+    game = record if isinstance(record, Record) else read_record(record)
     judge = Judge(ply)
     rules = game.rules
     position = Position.start()
     out: list[Decision] = []
-    for index, turn in enumerate(game.history):
+    for index, turn in enumerate(game.turns):
         plays = judge.legal(position, turn.dice, rules)
         played = _find(plays, position, turn.dice, turn.steps, rules)
         roll_luck = luck_of_roll(judge, position, turn.dice, rules) if luck else None
@@ -290,16 +277,19 @@ def _find(plays: list[Play], position: Position, dice: tuple[int, int], steps: A
     """The legal play the recorded steps make."""
     if not steps:
         return plays[0]
-    result = Play(position, dice, tuple(steps), rules=rules).result
+    try:
+        result = Play(position, dice, tuple(steps), rules=rules).result
+    except FevgaError:
+        raise SerializationError("the game record holds a play that is not legal") from None
     for play in plays:
         if play.result == result:
             return play
     raise SerializationError("the game record holds a play that is not legal")
 
 
-def analyse(record: Game | Mapping[str, Any] | str, ply: int | None = None, *, luck: bool = True) -> Report:
+def analyse(record: GameRecord, ply: int | None = None, *, luck: bool = True) -> Report:
     """The compact report of a finished or running game (see :class:`Report`)."""
-    game = as_game(record)
+    game = read_record(record)
     decisions = judge_game(game, ply, luck=luck)
     outcome = game.outcome
     result = None if outcome is None else (outcome.points if outcome.winner == 0 else -outcome.points)
@@ -355,7 +345,7 @@ __all__ = [
     "PlayerReport",
     "Report",
     "analyse",
-    "as_game",
     "band",
     "judge_game",
+    "read_record",
 ]

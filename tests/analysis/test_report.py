@@ -80,6 +80,13 @@ def test_running_game_has_no_result() -> None:
     assert all(p.luck_adjusted is None for p in report.players)
     assert "luck-adjusted" not in report_text(report, ("A", "B"))
     assert Report.decode(report.encode()) == report
+    public = game_to_dict(running)  # a running game's stored form keeps the dice seed secret
+    assert "seed" not in public["dice"]
+    assert analyse(public, ply=0) == report
+    assert analyse(json.dumps(public), ply=0) == report
+    public["turns"] = [*public["turns"][:-1], public["turns"][-1].split(":")[0] + ":24/off"]
+    with pytest.raises(SerializationError):
+        analyse(public, ply=0)
 
 
 def test_text_forms(game) -> None:
