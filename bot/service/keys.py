@@ -101,3 +101,19 @@ def board_game(platform_ref: str) -> str:
 def board_ref(gid: str) -> str:
     """Where a game's board message is (same hash tag as the game, for Redis Cluster)."""
     return f"{PREFIX}:{{g:{gid}}}:board"
+
+
+# --- delivery (bot/delivery): the outbox and the board tracker -----------------------------------
+def outbox(platform: str) -> str:
+    """Stream: the durable outbox of a platform (board changes and notices, one entry per commit)."""
+    return f"{PREFIX}:{{o:{platform}}}:out"
+
+
+def board_shown(gid: str) -> str:
+    """Versioned string: the game version its board message shows, then ``channel:message``."""
+    return f"{PREFIX}:{{g:{gid}}}:shown"
+
+
+def board_lease(gid: str) -> str:
+    """Versioned string with a TTL: who is drawing the game's board now (one drawer at a time)."""
+    return f"{PREFIX}:{{g:{gid}}}:drawing"

@@ -1,0 +1,179 @@
+"""The outbox consumer: every game commit and timer effect wrote an entry to its platform's stream in the
+same atomic commit; each entry is handled by exactly one instance of the consumer group (one group per
+platform and bot; consumer = instance id) and acked only once delivered. Entries of a dead instance are
+reclaimed; a periodic repair converges every live game whose board is behind.
+
+Board entries converge the game's board through the :class:`BoardTracker` (so the instance that handled the
+command and drew the board already finds it current: exactly one edit per change). Notice entries (timer
+reminders, deadlines, expired challenges) are handed to the frontend's :class:`NoticeSink`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from bot.replies import Notice
+from bot.service import keys
+from bot.service.models import Msg, Result
+from bot.service.reads import decode_result
+from bot.storage.base import Entry, Store
+
+from .tracker import BoardTracker, Outcome
+
+log = logging.getLogger(__name__)
+RECLAIM_IDLE_MS = 15_000  # an entry pending this long with another consumer: its instance is gone
+START_IDLE_MS = 5_000  # at start-up: entries of the instance this one replaces (kill -9, rollout)
+UPKEEP_SECONDS = 5.0
+BUSY_PAUSE = 0.2  # seconds between tries while another drawer holds a board
+REPAIR_SECONDS = 60.0
+
+
+class NoticeSink(Protocol):
+    """Where notices go: the frontend posts them (and pings / sends direct messages)."""
+
+    async def deliver_notice(self, notice: Notice) -> None:
+        """Post one notice; raise ``RetryLater`` to have it delivered again later."""
+
+
+Presenter = Callable[[Result], Awaitable[list[Notice]]]
+
+
+class OutboxConsumer:
+    """Consumes one platform's outbox for one bot identity; ``run`` until ``stop`` is set."""
+
+    def __init__(self, store: Store, platform: str, group: str, consumer: str, tracker: BoardTracker,
+                 sink: NoticeSink, present: Presenter, *,
+                 live_games: Callable[[], Awaitable[list[str]]] | None = None) -> None:
+        self.store = store
+        self.stream = keys.outbox(platform)
+        self.platform = platform
+        self.group = group
+        self.consumer = consumer
+        self.tracker = tracker
+        self.sink = sink
+        self.present = present
+        self.live_games = live_games
+        self.stopping = asyncio.Event()
+        self.handled = 0  # entries acked by this consumer
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._ready = False
+
+    async def start(self) -> None:
+        """Create the consumer group (from the stream's first entry) if needed."""
+        if not self._ready:
+            await self.store.ensure_group(self.stream, self.group)
+            self._ready = True
+
+    # ---- one entry -----------------------------------------------------------------------------
+    async def handle(self, entry: Entry, *, budget: float = 10.0) -> bool:
+        """Deliver one entry; True when it is done (to be acked): delivered, already shown, or moot."""
+        _, fields = entry
+        kind = fields.get("k", b"").decode()
+        if kind == "board":
+            return await self._board(fields, budget)
+        if kind == "notice":
+            result = decode_result(fields.get("result"))
+            if result is None:
+                return True  # unreadable: nothing can ever deliver it
+            for notice in await self.present(result):
+                await self.sink.deliver_notice(notice)
+            return True
+        return True  # an unknown kind (a newer version's entry): not ours to deliver
+
+    async def _board(self, fields: dict[str, bytes], budget: float) -> bool:
+        game_id = fields.get("game", b"").decode()
+        try:
+            version = int(fields.get("v", b"0"))
+            messages = [Msg(str(k), dict(a)) for k, a in json.loads(fields.get("msgs", b"[]"))]
+        except (ValueError, TypeError):
+            version, messages = 0, []
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + budget
+        while True:
+            outcome = await self.tracker.converge(game_id, messages=messages, for_version=version,
+                                                  budget=max(0.0, deadline - loop.time()))
+            if outcome is not Outcome.BUSY:
+                return outcome is not Outcome.LATER
+            if (await self.tracker.shown(game_id))[0] >= version:
+                return True  # the other drawer showed it (or a newer one)
+            if loop.time() > deadline:
+                return False
+            await asyncio.sleep(BUSY_PAUSE)
+
+    async def _handle_and_ack(self, entry: Entry) -> None:
+        try:
+            done = await self.handle(entry)
+        except Exception:  # left pending: retried by the next reclaim
+            log.exception("delivering outbox entry %s failed", entry[0])
+            return
+        if done:
+            await self.store.ack(self.stream, self.group, entry[0])
+            self.handled += 1
+
+    # ---- loops ---------------------------------------------------------------------------------
+    async def drain(self, count: int = 100) -> int:
+        """Handle what is waiting now (new entries, then this consumer's own stale ones); the number acked."""
+        await self.start()
+        before = self.handled
+        for entry in await self.store.consume(self.stream, self.group, self.consumer, count, 0):
+            await self._handle_and_ack(entry)
+        return self.handled - before
+
+    async def reclaim(self, min_idle_ms: int = RECLAIM_IDLE_MS) -> int:
+        """Take over and handle entries another (dead) consumer left pending; the number acked."""
+        await self.start()
+        before = self.handled
+        for entry in await self.store.reclaim(self.stream, self.group, self.consumer, min_idle_ms, 100):
+            await self._handle_and_ack(entry)
+        return self.handled - before
+
+    async def repair(self) -> int:
+        """Converge every live game whose board is behind (after a crash, a rollout, an outage)."""
+        if self.live_games is None:
+            return 0
+        fixed = 0
+        for game_id in await self.live_games():
+            with contextlib.suppress(Exception):
+                if await self.tracker.converge(game_id, budget=2.0) is Outcome.SHOWN:
+                    fixed += 1
+        return fixed
+
+    async def run(self, *, block_ms: int = 1000, reclaim_idle_ms: int = RECLAIM_IDLE_MS) -> None:
+        """Consume until :meth:`stop`: new entries as they come (each in its own task, so one slow board
+        does not hold the others), dead consumers' entries and a repair now and then."""
+        await self.start()
+        loop = asyncio.get_running_loop()
+        next_upkeep = next_repair = loop.time()
+        idle_ms = START_IDLE_MS
+        while not self.stopping.is_set():
+            try:
+                if loop.time() >= next_upkeep:
+                    await self.reclaim(idle_ms)
+                    idle_ms, next_upkeep = reclaim_idle_ms, loop.time() + UPKEEP_SECONDS
+                if loop.time() >= next_repair:
+                    await self.repair()
+                    next_repair = loop.time() + REPAIR_SECONDS
+                entries = await self.store.consume(self.stream, self.group, self.consumer, 20, block_ms)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("reading the %s outbox failed", self.platform)
+                await asyncio.sleep(1.0)
+                continue
+            for entry in entries:
+                task = asyncio.create_task(self._handle_and_ack(entry))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+
+    async def stop(self, timeout: float = 10.0) -> None:
+        """Stop reading; let deliveries in flight finish (bounded); unfinished ones stay pending."""
+        self.stopping.set()
+        if self._tasks:
+            _, late = await asyncio.wait(set(self._tasks), timeout=timeout)
+            for task in late:
+                task.cancel()
