@@ -29,7 +29,6 @@ log = logging.getLogger(__name__)
 RECLAIM_IDLE_MS = 15_000  # an entry pending this long with another consumer: its instance is gone
 START_IDLE_MS = 5_000  # at start-up: entries of the instance this one replaces (kill -9, rollout)
 UPKEEP_SECONDS = 5.0
-BUSY_PAUSE = 0.2  # seconds between tries while another drawer holds a board
 REPAIR_SECONDS = 60.0
 
 
@@ -92,18 +91,8 @@ class OutboxConsumer:
             messages = [Msg(str(k), dict(a)) for k, a in json.loads(fields.get("msgs", b"[]"))]
         except (ValueError, TypeError):
             version, messages = 0, []
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + budget
-        while True:
-            outcome = await self.tracker.converge(game_id, messages=messages, for_version=version,
-                                                  budget=max(0.0, deadline - loop.time()))
-            if outcome is not Outcome.BUSY:
-                return outcome is not Outcome.LATER
-            if (await self.tracker.shown(game_id))[0] >= version:
-                return True  # the other drawer showed it (or a newer one)
-            if loop.time() > deadline:
-                return False
-            await asyncio.sleep(BUSY_PAUSE)
+        outcome = await self.tracker.show(game_id, version, messages=messages, budget=budget, wait=budget)
+        return outcome not in (Outcome.LATER, Outcome.BUSY)
 
     async def _handle_and_ack(self, entry: Entry) -> None:
         try:

@@ -25,6 +25,7 @@ from bot.storage.base import Commit, Store, split_versioned
 log = logging.getLogger(__name__)
 LEASE_SECONDS = 30
 REF_TTL = 60 * 60 * 24 * 30
+BUSY_PAUSE = 0.05  # seconds between looks while another drawer holds a board
 BACKOFF = (0.5, 8.0)  # first and longest pause between attempts after a transient failure
 
 
@@ -101,6 +102,25 @@ class BoardTracker:
         finally:
             await self.store.commit(Commit().expect(keys.board_lease(game_id), token).delete(keys.board_lease(game_id)))
 
+    async def show(
+        self, game_id: str, version: int, *, hint: Reply | None = None, messages: Sequence[Msg] = (),
+        fresh: bool = False, budget: float = 10.0, wait: float = 10.0,
+    ) -> Outcome:
+        """Make sure the board shows at least ``version``: converge, or, while another drawer holds the
+        board, wait (at most ``wait`` s) until it shows that version. BUSY only when that wait ran out."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + wait
+        while True:
+            outcome = await self.converge(game_id, hint=hint, messages=messages, for_version=version, fresh=fresh,
+                                          budget=budget)
+            if outcome is not Outcome.BUSY:
+                return outcome
+            if not fresh and (await self.shown(game_id))[0] >= version:
+                return Outcome.CURRENT  # the other drawer showed it (or a newer one)
+            if loop.time() > until:
+                return Outcome.BUSY
+            await asyncio.sleep(BUSY_PAUSE)
+
     async def _converge(self, game_id: str, hint: Reply | None, messages: Sequence[Msg], for_version: int | None,
                         fresh: bool, budget: float, token: int) -> Outcome:
         deadline = time.monotonic() + budget
@@ -130,6 +150,13 @@ class BoardTracker:
             except Undeliverable:
                 log.info("the board of %s cannot be shown", game_id)
                 return Outcome.GONE
+            except Exception:  # an unexpected failure of the platform call: retried like a refusal
+                log.exception("drawing the board of %s failed", game_id)
+                if time.monotonic() + pause > deadline:
+                    return Outcome.LATER
+                await self.sleep(pause)
+                pause = min(pause * 2, BACKOFF[1])
+                continue
             commit = Commit().expect(keys.board_shown(game_id), shown)
             commit.put_versioned(keys.board_shown(game_id), version, new_ref.encode())
             if new_ref != ref:  # where the board is, for replies to it and links (see BotCore.board_message)

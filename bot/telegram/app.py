@@ -14,7 +14,7 @@ from telegram.constants import FloodLimit
 from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, CallbackQueryHandler, MessageHandler, filters
 
-from bot.config import Settings
+from bot.config import Settings, instance_id
 from bot.core import BotCore
 from bot.logging_setup import get_logger
 
@@ -122,7 +122,8 @@ def build_application(
     delivery = Delivery(core)
     chats = ChatQueue()
     handlers = Handlers(core, delivery, chats)
-    background = Background(core, delivery, chats)
+    bot_id = settings.telegram_token.get_secret_value().partition(":")[0]
+    background = Background(core, delivery, chats, group=f"telegram:{bot_id}", consumer=instance_id(settings))
     application.bot_data["fevga"] = TelegramFrontend(core, delivery, handlers, background, tick_seconds)
     application.add_handler(CallbackQueryHandler(handlers.on_callback))
     application.add_handler(MessageHandler(filters.TEXT & filters.UpdateType.MESSAGE, handlers.on_text))
