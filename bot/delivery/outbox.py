@@ -23,12 +23,13 @@ from bot.service.models import Msg, Result
 from bot.service.reads import decode_result
 from bot.storage.base import Entry, Store
 
-from .tracker import BoardTracker, Outcome
+from .tracker import BoardTracker, Outcome, RetryLater
 
 log = logging.getLogger(__name__)
 RECLAIM_IDLE_MS = 15_000  # an entry pending this long with another consumer: its instance is gone
 START_IDLE_MS = 5_000  # at start-up: entries of the instance this one replaces (kill -9, rollout)
 UPKEEP_SECONDS = 5.0
+RETRY_PAUSE = (0.5, 8.0)  # first and longest pause before an undelivered entry is tried again
 REPAIR_SECONDS = 60.0
 
 
@@ -94,15 +95,27 @@ class OutboxConsumer:
         outcome = await self.tracker.show(game_id, version, messages=messages, budget=budget, wait=budget)
         return outcome not in (Outcome.LATER, Outcome.BUSY)
 
-    async def _handle_and_ack(self, entry: Entry) -> None:
-        try:
-            done = await self.handle(entry)
-        except Exception:  # left pending: retried by the next reclaim
-            log.exception("delivering outbox entry %s failed", entry[0])
-            return
-        if done:
-            await self.store.ack(self.stream, self.group, entry[0])
-            self.handled += 1
+    async def _handle_and_ack(self, entry: Entry, *, persist: bool = False) -> None:
+        """Handle, then ack. ``persist``: keep retrying (with backoff) until delivered or stopping; an entry
+        left unacked stays pending and is reclaimed after a restart."""
+        pause = RETRY_PAUSE[0]
+        while True:
+            try:
+                done = await self.handle(entry)
+            except RetryLater as exc:
+                done, pause = False, max(pause, exc.retry_after or 0.0)
+            except Exception:
+                log.exception("delivering outbox entry %s failed", entry[0])
+                done = False
+            if done:
+                await self.store.ack(self.stream, self.group, entry[0])
+                self.handled += 1
+                return
+            if not persist or self.stopping.is_set():
+                return
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stopping.wait(), pause)
+            pause = min(pause * 2, RETRY_PAUSE[1])
 
     # ---- loops ---------------------------------------------------------------------------------
     async def drain(self, count: int = 100) -> int:
@@ -155,7 +168,7 @@ class OutboxConsumer:
                 await asyncio.sleep(1.0)
                 continue
             for entry in entries:
-                task = asyncio.create_task(self._handle_and_ack(entry))
+                task = asyncio.create_task(self._handle_and_ack(entry, persist=True))
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
 

@@ -8,6 +8,7 @@ animations (replays)."""
 from __future__ import annotations
 
 import hashlib
+import warnings
 from collections import OrderedDict
 from typing import Any
 
@@ -63,7 +64,9 @@ def board_caption(reply: Reply) -> str:
 def platform_error(error: TelegramError) -> Exception:
     """A Telegram error as the tracker's signal: retry later (429, 5xx, timeouts) or undeliverable."""
     if isinstance(error, RetryAfter):
-        after = error.retry_after
+        with warnings.catch_warnings():  # PTB 22 warns that the type becomes a timedelta; both are handled
+            warnings.simplefilter("ignore")
+            after = error.retry_after
         return RetryLater(after if isinstance(after, int | float) else after.total_seconds())
     if isinstance(error, Forbidden | BadRequest):
         return Undeliverable(error.message)
