@@ -61,6 +61,7 @@ class Outcome(enum.Enum):
     GONE = "gone"  # no such game, or the board cannot be shown on this platform
 
 
+First = Callable[[Reply], Awaitable[str]]  # show a board that is not shown yet; its ref
 Render = Callable[[str, int | None, Sequence[Msg]], Awaitable[tuple[Place, Reply] | None]]
 
 
@@ -89,22 +90,24 @@ class BoardTracker:
 
     async def converge(
         self, game_id: str, *, hint: Reply | None = None, messages: Sequence[Msg] = (), for_version: int | None = None,
-        fresh: bool = False, budget: float = 10.0,
+        fresh: bool = False, budget: float = 10.0, first: First | None = None,
     ) -> Outcome:
-        """Bring the game's board up to the stored version (``fresh``: post it anew even if current).
+        """Bring the game's board up to the stored version (``fresh``: post it anew even if current;
+        ``first``: how to show it when it is not shown yet or ``fresh``, instead of posting in the channel,
+        e.g. as the answer to the interaction, or by turning the accepted challenge into the board).
         ``hint`` is an already drawn board (used when it is still the newest); ``messages`` say what
         happened at ``for_version``. Transient platform failures are retried for at most ``budget`` s."""
         token = await self._acquire(game_id)
         if token is None:
             return Outcome.BUSY
         try:
-            return await self._converge(game_id, hint, messages, for_version, fresh, budget, token)
+            return await self._converge(game_id, hint, messages, for_version, fresh, budget, token, first)
         finally:
             await self.store.commit(Commit().expect(keys.board_lease(game_id), token).delete(keys.board_lease(game_id)))
 
     async def show(
         self, game_id: str, version: int, *, hint: Reply | None = None, messages: Sequence[Msg] = (),
-        fresh: bool = False, budget: float = 10.0, wait: float = 10.0,
+        fresh: bool = False, budget: float = 10.0, wait: float = 10.0, first: First | None = None,
     ) -> Outcome:
         """Make sure the board shows at least ``version``: converge, or, while another drawer holds the
         board, wait (at most ``wait`` s) until it shows that version. BUSY only when that wait ran out."""
@@ -112,7 +115,7 @@ class BoardTracker:
         until = loop.time() + wait
         while True:
             outcome = await self.converge(game_id, hint=hint, messages=messages, for_version=version, fresh=fresh,
-                                          budget=budget)
+                                          budget=budget, first=first)
             if outcome is not Outcome.BUSY:
                 return outcome
             if not fresh and (await self.shown(game_id))[0] >= version:
@@ -122,7 +125,7 @@ class BoardTracker:
             await asyncio.sleep(BUSY_PAUSE)
 
     async def _converge(self, game_id: str, hint: Reply | None, messages: Sequence[Msg], for_version: int | None,
-                        fresh: bool, budget: float, token: int) -> Outcome:
+                        fresh: bool, budget: float, token: int, first: First | None) -> Outcome:
         deadline = time.monotonic() + budget
         pause = BACKOFF[0]
         outcome = Outcome.CURRENT
@@ -138,7 +141,8 @@ class BoardTracker:
             if version <= shown and not fresh:
                 return outcome
             try:
-                new_ref = await self._draw(place, reply, ref, fresh)
+                new_ref = await self._draw(place, reply, ref, fresh, first)
+                first = None  # used once
             except RetryLater as exc:
                 wait = max(exc.retry_after or 0.0, pause)
                 if time.monotonic() + wait > deadline:
@@ -167,11 +171,13 @@ class BoardTracker:
                 await self.on_shown(game_id, new_ref, reply)
             outcome, fresh, pause = Outcome.SHOWN, False, BACKOFF[0]
 
-    async def _draw(self, place: Place, reply: Reply, ref: str | None, fresh: bool) -> str:
+    async def _draw(self, place: Place, reply: Reply, ref: str | None, fresh: bool, first: First | None) -> str:
         """One platform call (two when the message is gone): the ref now showing ``reply``."""
         self.edits += 1
         if ref is not None and not fresh and await self.surface.edit_board(ref, reply):
             return ref
+        if first is not None:
+            return await first(reply)
         if ref is not None and not fresh:
             self.edits += 1
         return await self.surface.post_board(place, reply)

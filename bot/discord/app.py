@@ -74,8 +74,9 @@ class FevgaBotMixin:
             self.commands_synced.set()
 
     async def close(self) -> None:
-        """Let commands still being answered finish (bounded), then close the connection."""
+        """Let commands still being answered and deliveries in flight finish (bounded), then close."""
         await self.frontend.drain()
+        await self.background.stop()
         await super().close()  # type: ignore[misc]  # commands.Bot or AutoShardedBot, after this mixin
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
