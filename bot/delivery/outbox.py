@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
@@ -29,6 +30,7 @@ log = logging.getLogger(__name__)
 RECLAIM_IDLE_MS = 15_000  # an entry pending this long with another consumer: its instance is gone
 START_IDLE_MS = 5_000  # at start-up: entries of the instance this one replaces (kill -9, rollout)
 UPKEEP_SECONDS = 5.0
+GRACE_SECONDS = 3.0  # a new entry is left this long to the instance whose command made it (it draws first)
 RETRY_PAUSE = (0.5, 8.0)  # first and longest pause before an undelivered entry is tried again
 REPAIR_SECONDS = 60.0
 
@@ -58,6 +60,7 @@ class OutboxConsumer:
         self.sink = sink
         self.present = present
         self.live_games = live_games
+        self.grace = GRACE_SECONDS
         self.stopping = asyncio.Event()
         self.handled = 0  # entries acked by this consumer
         self._tasks: set[asyncio.Task[None]] = set()
@@ -80,6 +83,9 @@ class OutboxConsumer:
             result = decode_result(fields.get("result"))
             if result is None:
                 return True  # unreadable: nothing can ever deliver it
+            if result.game_id and result.view is not None:  # the board first, so the notice's link shows it
+                await self.tracker.show(result.game_id, result.view.version, messages=result.messages,
+                                        budget=budget, wait=budget)
             for notice in await self.present(result):
                 await self.sink.deliver_notice(notice)
             return True
@@ -99,6 +105,8 @@ class OutboxConsumer:
         """Handle, then ack. ``persist``: keep retrying (with backoff) until delivered or stopping; an entry
         left unacked stays pending and is reclaimed after a restart."""
         pause = RETRY_PAUSE[0]
+        if persist and entry[1].get("k") == b"board" and entry[1].get("kind") != b"timer":
+            await self._grace(entry[0])  # a timer's change has no handler to draw it first
         while True:
             try:
                 done = await self.handle(entry)
@@ -116,6 +124,18 @@ class OutboxConsumer:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.stopping.wait(), pause)
             pause = min(pause * 2, RETRY_PAUSE[1])
+
+    async def _grace(self, entry_id: str) -> None:
+        """Wait until the entry is ``grace`` seconds old (its id is its creation time in ms): the handler of
+        the command usually draws the board meanwhile, and this entry then finds it current."""
+        try:
+            created = int(entry_id.partition("-")[0]) / 1000
+        except ValueError:
+            return
+        wait = min(self.grace, created + self.grace - time.time())
+        if wait > 0:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stopping.wait(), wait)
 
     # ---- loops ---------------------------------------------------------------------------------
     async def drain(self, count: int = 100) -> int:

@@ -15,6 +15,7 @@ import logging
 import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
 from typing import Protocol
 
 from bot.replies import Reply
@@ -65,6 +66,19 @@ First = Callable[[Reply], Awaitable[str]]  # show a board that is not shown yet;
 Render = Callable[[str, int | None, Sequence[Msg]], Awaitable[tuple[Place, Reply] | None]]
 
 
+@dataclass(frozen=True)
+class Request:
+    """What one convergence was asked (see :meth:`BoardTracker.converge`)."""
+
+    hint: Reply | None
+    place: Place | None
+    messages: tuple[Msg, ...]
+    for_version: int | None
+    fresh: bool
+    first: First | None
+    first_ref: str | None
+
+
 class BoardTracker:
     """Converges each game's board message to the stored game version, shared by all instances."""
 
@@ -75,7 +89,6 @@ class BoardTracker:
         self.surface = surface
         self.sleep = sleep
         self.edits = 0  # platform calls made (edits + posts), for tests and the benchmark
-        self.on_shown: Callable[[str, str, Reply], Awaitable[None]] | None = None  # (game, ref, reply) hook
 
     async def shown(self, game_id: str) -> tuple[int, str | None]:
         """``(version shown, ref)`` of a game's board; ``(0, None)`` when none was shown."""
@@ -89,33 +102,39 @@ class BoardTracker:
         return version, ref.decode() or None
 
     async def converge(
-        self, game_id: str, *, hint: Reply | None = None, messages: Sequence[Msg] = (), for_version: int | None = None,
-        fresh: bool = False, budget: float = 10.0, first: First | None = None,
+        self, game_id: str, *, hint: Reply | None = None, place: Place | None = None, messages: Sequence[Msg] = (),
+        for_version: int | None = None, fresh: bool = False, budget: float = 10.0, first: First | None = None,
+        first_ref: str | None = None,
     ) -> Outcome:
-        """Bring the game's board up to the stored version (``fresh``: post it anew even if current;
-        ``first``: how to show it when it is not shown yet or ``fresh``, instead of posting in the channel,
-        e.g. as the answer to the interaction, or by turning the accepted challenge into the board).
-        ``hint`` is an already drawn board (used when it is still the newest); ``messages`` say what
-        happened at ``for_version``. Transient platform failures are retried for at most ``budget`` s."""
+        """Bring the game's board up to the stored version (``fresh``: post it anew even if current).
+        ``hint``: the board already drawn for ``place`` (used while it is the newest: no second drawing);
+        ``messages`` say what happened at ``for_version``; ``first``: how to show it when it is not shown
+        yet, or ``fresh``, or shown at ``first_ref``, instead of the surface's calls (e.g. as the answer to
+        an interaction, or by turning a challenge into the board). Transient platform failures are retried
+        for at most ``budget`` s."""
+        request = Request(hint, place, tuple(messages), for_version, fresh, first, first_ref)
         token = await self._acquire(game_id)
         if token is None:
             return Outcome.BUSY
         try:
-            return await self._converge(game_id, hint, messages, for_version, fresh, budget, token, first)
+            return await self._converge(game_id, request, budget, token)
         finally:
             await self.store.commit(Commit().expect(keys.board_lease(game_id), token).delete(keys.board_lease(game_id)))
 
     async def show(
-        self, game_id: str, version: int, *, hint: Reply | None = None, messages: Sequence[Msg] = (),
-        fresh: bool = False, budget: float = 10.0, wait: float = 10.0, first: First | None = None,
+        self, game_id: str, version: int, *, hint: Reply | None = None, place: Place | None = None,
+        messages: Sequence[Msg] = (), fresh: bool = False, budget: float = 10.0, wait: float = 10.0,
+        first: First | None = None, first_ref: str | None = None,
     ) -> Outcome:
         """Make sure the board shows at least ``version``: converge, or, while another drawer holds the
         board, wait (at most ``wait`` s) until it shows that version. BUSY only when that wait ran out."""
         loop = asyncio.get_running_loop()
         until = loop.time() + wait
+        if not fresh and (await self.shown(game_id))[0] >= version:
+            return Outcome.CURRENT  # already shown (by the handler, or another instance): no lease, no drawing
         while True:
-            outcome = await self.converge(game_id, hint=hint, messages=messages, for_version=version, fresh=fresh,
-                                          budget=budget, first=first)
+            outcome = await self.converge(game_id, hint=hint, place=place, messages=messages, for_version=version,
+                                          fresh=fresh, budget=budget, first=first, first_ref=first_ref)
             if outcome is not Outcome.BUSY:
                 return outcome
             if not fresh and (await self.shown(game_id))[0] >= version:
@@ -124,24 +143,45 @@ class BoardTracker:
                 return Outcome.BUSY
             await asyncio.sleep(BUSY_PAUSE)
 
-    async def _converge(self, game_id: str, hint: Reply | None, messages: Sequence[Msg], for_version: int | None,
-                        fresh: bool, budget: float, token: int, first: First | None) -> Outcome:
+    async def stored(self, game_id: str) -> int | None:
+        """The stored version of a game (its value's prefix, nothing decoded); None when there is none."""
+        raw = (await self.store.read([("get", keys.game(game_id))]))[0]
+        try:
+            return split_versioned(raw)[0] if raw else None
+        except ValueError:
+            return None
+
+    async def _newest(self, game_id: str, request: Request) -> tuple[Place, Reply, int] | None:
+        """The board at the stored version: the hint when it is that version, else drawn afresh."""
+        stored = await self.stored(game_id)
+        hint, place = request.hint, request.place
+        if stored is not None and hint is not None and place is not None and hint.version == stored:
+            return place, hint, stored
+        drawn = await self.render(game_id, request.for_version, request.messages)
+        if drawn is None or drawn[1].version is None:
+            return None
+        return drawn[0], drawn[1], drawn[1].version
+
+    async def _converge(self, game_id: str, request: Request, budget: float, token: int) -> Outcome:
         deadline = time.monotonic() + budget
         pause = BACKOFF[0]
         outcome = Outcome.CURRENT
+        fresh, first = request.fresh, request.first
         while True:
             shown, ref = await self.shown(game_id)
-            drawn = await self.render(game_id, for_version, messages)
-            version = drawn[1].version if drawn is not None else None
-            if drawn is None or version is None:
+            stored = await self.stored(game_id)
+            if stored is None:
                 return Outcome.GONE
-            place, reply = drawn
-            if hint is not None and hint.version == version:
-                reply = hint
+            if not fresh and stored <= shown:
+                return outcome
+            newest = await self._newest(game_id, request)
+            if newest is None:
+                return Outcome.GONE
+            place, reply, version = newest
             if version <= shown and not fresh:
                 return outcome
             try:
-                new_ref = await self._draw(place, reply, ref, fresh, first)
+                new_ref = await self._draw(place, reply, ref, fresh, first, request.first_ref)
                 first = None  # used once
             except RetryLater as exc:
                 wait = max(exc.retry_after or 0.0, pause)
@@ -167,17 +207,16 @@ class BoardTracker:
                 commit.put(keys.board_ref(game_id), new_ref.encode(), REF_TTL)
                 commit.put(keys.board_game(new_ref), game_id.encode(), REF_TTL)
             await self.store.commit(commit)
-            if self.on_shown is not None:
-                await self.on_shown(game_id, new_ref, reply)
             outcome, fresh, pause = Outcome.SHOWN, False, BACKOFF[0]
 
-    async def _draw(self, place: Place, reply: Reply, ref: str | None, fresh: bool, first: First | None) -> str:
+    async def _draw(self, place: Place, reply: Reply, ref: str | None, fresh: bool, first: First | None,
+                    first_ref: str | None) -> str:
         """One platform call (two when the message is gone): the ref now showing ``reply``."""
         self.edits += 1
+        if first is not None and (ref is None or fresh or ref == first_ref):
+            return await first(reply)
         if ref is not None and not fresh and await self.surface.edit_board(ref, reply):
             return ref
-        if first is not None:
-            return await first(reply)
         if ref is not None and not fresh:
             self.edits += 1
         return await self.surface.post_board(place, reply)

@@ -97,9 +97,9 @@ class InteractionAnswer:
 
     # ---- boards -------------------------------------------------------------------------------
     async def board(self, reply: Reply) -> None:
-        """Acknowledge, then have the tracker show the board (edit it, or make it the answer)."""
+        """Show the board through the tracker. A click on the board (or on the challenge that becomes it)
+        is answered by that very edit; anything else is acknowledged first, then the board is edited."""
         game_id = reply.game_id or ""
-        await self.defer()  # answered before any rate-limited call, whatever Discord does to the edits
         self.boards.langs[game_id] = self.lang
         fresh = self.command == "board"  # /fevga board: show it here, retire the old one
         old = await self.boards.where(game_id) if fresh else None
@@ -110,17 +110,27 @@ class InteractionAnswer:
             made_here = True
             return await self._first(shown, fresh)
 
-        outcome = await self.boards.tracker.show(
-            game_id, reply.version or 0, hint=reply, fresh=fresh, budget=0.0, wait=HANDLER_WAIT, first=first
-        )
+        clicked = self.clicked
+        here = f"{clicked.channel.id}:{clicked.id}" if clicked is not None and not self.clicked_used else None
+        version = reply.version or 0
+        tracker = self.boards.tracker
+        place = interaction_place(self.interaction)
+        outcome = Outcome.BUSY
+        if here is not None and not self.done:  # one try: the edit of the clicked message is the answer
+            outcome = await tracker.converge(game_id, hint=reply, place=place, for_version=version, budget=0.0,
+                                             first=first, first_ref=here)
+        if outcome is Outcome.BUSY:
+            await self.defer()  # answered before any rate-limited call, whatever Discord does to the edits
+            outcome = await tracker.show(game_id, version, hint=reply, place=place, fresh=fresh, budget=0.0,
+                                         wait=HANDLER_WAIT, first=first, first_ref=here)
         if fresh and made_here and outcome is Outcome.SHOWN:
             await self.boards.retire(old)
         if outcome in (Outcome.LATER, Outcome.BUSY):
             later = "\n".join(line for line in (reply.text, text("ui.board_later", self.lang)) if line)
             await self.send(Outgoing(content=later), ephemeral=self.clicked is not None)
         elif self.clicked is None and not made_here:
-            ref = (await self.boards.tracker.shown(game_id))[1]
-            link = board_link(interaction_place(self.interaction), ref) if ref else None
+            ref = (await tracker.shown(game_id))[1]
+            link = board_link(place, ref) if ref else None
             await self.send(self.pointer(reply, link))
 
     async def _first(self, reply: Reply, fresh: bool) -> str:
@@ -128,8 +138,7 @@ class InteractionAnswer:
         out = outgoing(reply, self.lang, command=self.command)
         clicked = self.clicked
         try:
-            if clicked is not None and not self.clicked_used and not clicked.flags.ephemeral and not fresh \
-                    and not looks_like_board(clicked):
+            if clicked is not None and not self.clicked_used and not clicked.flags.ephemeral and not fresh:
                 message = await self.edit_clicked(out)
                 if message is None:
                     raise Undeliverable("the clicked message is gone")

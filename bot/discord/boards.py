@@ -62,8 +62,15 @@ class Boards:
     def __init__(self, client: discord.Client, core: BotCore) -> None:
         self.client = client
         self.core = core
-        self.tracker = BoardTracker(core.store, core.board_reply, self)
+        self._tracker: BoardTracker | None = None
         self.langs: dict[str, str] = {}  # game id -> language of its widgets (placeholders), best known
+
+    @property
+    def tracker(self) -> BoardTracker:
+        """The shared board tracker, with this object as its platform surface (made on first use)."""
+        if self._tracker is None:
+            self._tracker = BoardTracker(self.core.store, self.core.board_reply, self)
+        return self._tracker
 
     def partial(self, channel_id: int, message_id: int) -> discord.PartialMessage:
         return self.client.get_partial_messageable(channel_id).get_partial_message(message_id)

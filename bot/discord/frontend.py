@@ -158,7 +158,8 @@ class DiscordFrontend:
         fresh = command == "board"
         old = await self.boards.where(reply.game_id) if fresh else None
         outcome = await self.boards.tracker.show(
-            reply.game_id, reply.version or 0, hint=reply, fresh=fresh, budget=0.0, wait=HANDLER_WAIT
+            reply.game_id, reply.version or 0, hint=reply, place=place_of(message.channel, message.author),
+            fresh=fresh, budget=0.0, wait=HANDLER_WAIT,
         )
         if outcome in (Outcome.LATER, Outcome.BUSY):
             later = "\n".join(line for line in (reply.text, text("ui.board_later", lang)) if line)

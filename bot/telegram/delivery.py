@@ -188,8 +188,9 @@ class Delivery:
         self.attach(bot)
         old = await self.tracker.shown(reply.game_id) if fresh else (0, None)
         version = reply.version if reply.version is not None else 0
-        outcome = await self.tracker.show(reply.game_id, version, hint=reply, fresh=fresh, budget=HANDLER_BUDGET,
-                                          wait=HANDLER_WAIT)
+        place = Place("telegram", str(chat_id), str(chat_id))  # where to post (only the chat id is used)
+        outcome = await self.tracker.show(reply.game_id, version, hint=reply, place=place, fresh=fresh,
+                                          budget=HANDLER_BUDGET, wait=HANDLER_WAIT)
         if fresh and outcome is Outcome.SHOWN and old[1] is not None:
             target = parse_ref(old[1])
             if target is not None and target[0] == chat_id:
