@@ -48,6 +48,7 @@ class BotCore:
         self.store = store
         self.local = local
         self.default_lang = default_lang
+        self.draining = False  # set on SIGTERM: the health endpoint then says not ready
 
     # --- construction ------------------------------------------------------------------------
     @classmethod
