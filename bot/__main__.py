@@ -25,6 +25,10 @@ async def serve(settings: Settings) -> None:
     from bot.core import BotCore
 
     log = get_logger("fevga.main")
+    stop = asyncio.Event()  # set by SIGTERM/SIGINT, from now on (even while the core is being built)
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
     core = await BotCore.create_from_settings(settings)
     try:
         frontends: list[Coroutine[Any, Any, None]] = []
@@ -44,8 +48,10 @@ async def serve(settings: Settings) -> None:
         try:
             if frontends:
                 log.info("starting", discord=settings.has_discord, telegram=settings.has_telegram)
-                await run_until_signal(core, frontends)
+                await run_until_signal(core, frontends, stop)
             else:
+                for sig in (signal.SIGTERM, signal.SIGINT):
+                    loop.remove_signal_handler(sig)
                 from bot.console import run_console
 
                 print(NO_TOKENS)
@@ -58,13 +64,11 @@ async def serve(settings: Settings) -> None:
         await core.close()
 
 
-async def run_until_signal(core: Any, frontends: list[Coroutine[Any, Any, None]]) -> None:
-    """Run the frontends until one ends (its error propagates) or SIGTERM/SIGINT asks for a graceful stop."""
+async def run_until_signal(core: Any, frontends: list[Coroutine[Any, Any, None]], stop: asyncio.Event) -> None:
+    """Run the frontends until one ends (its error propagates) or ``stop`` is set (SIGTERM/SIGINT): then a
+    graceful stop."""
     log = get_logger("fevga.main")
     loop = asyncio.get_running_loop()
-    stop = asyncio.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
     tasks = [asyncio.create_task(job) for job in frontends]
     stopper = asyncio.create_task(stop.wait())
     try:

@@ -248,6 +248,18 @@ class BotCore:
                 return place, reply
         return None
 
+    async def turn_notice(self, game_id: str) -> Notice | None:
+        """"<player>, it is your turn", pinging the player to move (after a board caught up late)."""
+        result = await self.service.view_of(game_id)
+        view, place = result.view, result.place
+        if not result.ok or view is None or place is None or view.status != "play":
+            return None
+        mover = view.players[view.turn]
+        if mover.platform != place.platform:  # the AI (or nobody to ping here)
+            return None
+        lang = await self.language(None, place)
+        return Notice(place, Reply(self.t("delivery_your_turn", lang, player=mover.name), mention=(mover,)))
+
     async def live_games(self, platform: str, limit: int = 1000) -> list[str]:
         """Ids of running games of ``platform`` (those with a timer), for the start-up repair."""
         members = await self.store.due(keys.TIMERS, 1e18, limit)
@@ -258,7 +270,7 @@ class BotCore:
         """The board tracker and outbox consumer of one frontend (``group``: platform + bot identity)."""
         tracker = BoardTracker(self.store, self.board_reply, surface)
         return OutboxConsumer(self.store, platform, group, consumer, tracker, sink, self.notices_of,
-                              live_games=lambda: self.live_games(platform))
+                              live_games=lambda: self.live_games(platform), turn_notice=self.turn_notice)
 
     async def updates(self, platform: str) -> AsyncIterator[Notice]:
         """Fresh boards of games on ``platform`` that changed, whichever instance changed them."""

@@ -31,8 +31,17 @@ RECLAIM_IDLE_MS = 15_000  # an entry pending this long with another consumer: it
 START_IDLE_MS = 5_000  # at start-up: entries of the instance this one replaces (kill -9, rollout)
 UPKEEP_SECONDS = 5.0
 GRACE_SECONDS = 3.0  # a new entry is left this long to the instance whose command made it (it draws first)
+LATE_SECONDS = 10.0  # a board entry delivered this late also pings the player to move
 RETRY_PAUSE = (0.5, 8.0)  # first and longest pause before an undelivered entry is tried again
 REPAIR_SECONDS = 60.0
+
+
+def age_seconds(entry_id: str) -> float:
+    """How old a stream entry is (its id starts with its creation time in ms); 0 when unreadable."""
+    try:
+        return time.time() - int(entry_id.partition("-")[0]) / 1000
+    except ValueError:
+        return 0.0
 
 
 class NoticeSink(Protocol):
@@ -50,7 +59,8 @@ class OutboxConsumer:
 
     def __init__(self, store: Store, platform: str, group: str, consumer: str, tracker: BoardTracker,
                  sink: NoticeSink, present: Presenter, *,
-                 live_games: Callable[[], Awaitable[list[str]]] | None = None) -> None:
+                 live_games: Callable[[], Awaitable[list[str]]] | None = None,
+                 turn_notice: Callable[[str], Awaitable[Notice | None]] | None = None) -> None:
         self.store = store
         self.stream = keys.outbox(platform)
         self.platform = platform
@@ -60,6 +70,7 @@ class OutboxConsumer:
         self.sink = sink
         self.present = present
         self.live_games = live_games
+        self.turn_notice = turn_notice  # told to the player to move when a board catches up late
         self.grace = GRACE_SECONDS
         self.stopping = asyncio.Event()
         self.handled = 0  # entries acked by this consumer
@@ -74,11 +85,16 @@ class OutboxConsumer:
 
     # ---- one entry -----------------------------------------------------------------------------
     async def handle(self, entry: Entry, *, budget: float = 10.0) -> bool:
-        """Deliver one entry; True when it is done (to be acked): delivered, already shown, or moot."""
-        _, fields = entry
+        """Deliver one entry; True when it is done (to be acked): delivered, already shown, or moot. A board
+        that catches up late (after a crash, a restart or an outage) also tells the player to move."""
+        entry_id, fields = entry
         kind = fields.get("k", b"").decode()
         if kind == "board":
-            return await self._board(fields, budget)
+            late = age_seconds(entry_id) > LATE_SECONDS
+            outcome = await self._board(fields, budget)
+            if late and outcome is Outcome.SHOWN:
+                await self._tell_mover(fields.get("game", b"").decode())
+            return outcome not in (Outcome.LATER, Outcome.BUSY)
         if kind == "notice":
             result = decode_result(fields.get("result"))
             if result is None:
@@ -91,15 +107,22 @@ class OutboxConsumer:
             return True
         return True  # an unknown kind (a newer version's entry): not ours to deliver
 
-    async def _board(self, fields: dict[str, bytes], budget: float) -> bool:
+    async def _tell_mover(self, game_id: str) -> None:
+        """Ping the player to move: the board they are waiting for changed while nobody could show it."""
+        if self.turn_notice is None:
+            return
+        notice = await self.turn_notice(game_id)
+        if notice is not None:
+            await self.sink.deliver_notice(notice)
+
+    async def _board(self, fields: dict[str, bytes], budget: float) -> Outcome:
         game_id = fields.get("game", b"").decode()
         try:
             version = int(fields.get("v", b"0"))
             messages = [Msg(str(k), dict(a)) for k, a in json.loads(fields.get("msgs", b"[]"))]
         except (ValueError, TypeError):
             version, messages = 0, []
-        outcome = await self.tracker.show(game_id, version, messages=messages, budget=budget, wait=budget)
-        return outcome not in (Outcome.LATER, Outcome.BUSY)
+        return await self.tracker.show(game_id, version, messages=messages, budget=budget, wait=budget)
 
     async def _handle_and_ack(self, entry: Entry, *, persist: bool = False) -> None:
         """Handle, then ack. ``persist``: keep retrying (with backoff) until delivered or stopping; an entry
@@ -128,11 +151,7 @@ class OutboxConsumer:
     async def _grace(self, entry_id: str) -> None:
         """Wait until the entry is ``grace`` seconds old (its id is its creation time in ms): the handler of
         the command usually draws the board meanwhile, and this entry then finds it current."""
-        try:
-            created = int(entry_id.partition("-")[0]) / 1000
-        except ValueError:
-            return
-        wait = min(self.grace, created + self.grace - time.time())
+        wait = min(self.grace, self.grace - age_seconds(entry_id))
         if wait > 0:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self.stopping.wait(), wait)
@@ -155,14 +174,22 @@ class OutboxConsumer:
         return self.handled - before
 
     async def repair(self) -> int:
-        """Converge every live game whose board is behind (after a crash, a rollout, an outage)."""
+        """Converge every live game whose board is behind (after a crash, a rollout, an outage) and tell the
+        player to move; a game whose board was never shown is left to its outbox entry."""
         if self.live_games is None:
             return 0
         fixed = 0
         for game_id in await self.live_games():
-            with contextlib.suppress(Exception):
+            try:
+                shown = (await self.tracker.shown(game_id))[0]
+                stored = await self.tracker.stored(game_id)
+                if not shown or stored is None or stored <= shown:
+                    continue
                 if await self.tracker.converge(game_id, budget=2.0) is Outcome.SHOWN:
                     fixed += 1
+                    await self._tell_mover(game_id)
+            except Exception:
+                log.exception("repairing the board of %s failed", game_id)
         return fixed
 
     async def run(self, *, block_ms: int = 1000, reclaim_idle_ms: int = RECLAIM_IDLE_MS) -> None:
