@@ -57,6 +57,8 @@ EXPECTS: dict[str, str] = {
     "log_level": "one of: DEBUG, INFO, WARNING, ERROR, CRITICAL",
     "log_format": "one of: json, console",
     "health_port": "a port number from 1 to 65535",
+    "discord_prefix_commands": "true or false",
+    "fevga_instance_id": "1 to 100 characters",
 }
 
 

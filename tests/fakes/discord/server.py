@@ -29,6 +29,9 @@ from .state import FakeState, InteractionRecord
 log = logging.getLogger("fake_discord")
 
 
+MESSAGE_CONTENT_INTENT = 1 << 15
+
+
 class FakeDiscord(FakeState):
     """Start with `async with FakeDiscord() as fake:` (or await start()/stop()); point discord.py at
     `fake.api_base` (see point_discord_py_at) and log the bot in with `fake.token`."""
@@ -48,6 +51,7 @@ class FakeDiscord(FakeState):
         self.shard_count = shard_count
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.response_deadline = response_deadline  # Discord drops interactions not answered in 3 s
+        self.message_content_allowed = True  # False: the app lacks the privileged Message Content intent
         self.gateway_queries: list[dict[str, str]] = []
         self._identities: dict[str, dict[str, Any]] = {}
         self._runner: web.AppRunner | None = None
@@ -122,6 +126,9 @@ class FakeDiscord(FakeState):
         assert session.identify is not None
         if session.identify.get("token") != self.token:
             await session.ws.close(code=4004, message=b"Authentication failed.")
+            return
+        if not self.message_content_allowed and session.intents & MESSAGE_CONTENT_INTENT:
+            await session.ws.close(code=4014, message=b"Disallowed intent(s).")
             return
         self._identities[session.session_id] = session.identify
         shard_id, count = session.shard
