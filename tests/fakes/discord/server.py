@@ -10,7 +10,7 @@ from typing import Any
 from aiohttp import web
 
 from . import payloads
-from .gateway import INTENT_GUILD_MEMBERS, GatewaySession
+from .gateway import INTENT_GUILD_MEMBERS, INTENT_MESSAGE_CONTENT, GatewaySession
 from .interactions import Actor, InteractionHandle, actor_user, base_payload, command_data
 from .models import (
     ADMINISTRATOR,
@@ -27,9 +27,6 @@ from .rest import API, RestApi
 from .state import FakeState, InteractionRecord
 
 log = logging.getLogger("fake_discord")
-
-
-MESSAGE_CONTENT_INTENT = 1 << 15
 
 
 class FakeDiscord(FakeState):
@@ -127,7 +124,7 @@ class FakeDiscord(FakeState):
         if session.identify.get("token") != self.token:
             await session.ws.close(code=4004, message=b"Authentication failed.")
             return
-        if not self.message_content_allowed and session.intents & MESSAGE_CONTENT_INTENT:
+        if not self.message_content_allowed and session.intents & INTENT_MESSAGE_CONTENT:
             await session.ws.close(code=4014, message=b"Disallowed intent(s).")
             return
         self._identities[session.session_id] = session.identify
