@@ -89,3 +89,21 @@ async def test_a_timer_notice_is_delivered_once_from_the_outbox(core: BotCore, c
     assert reminders[0].direct_to and reminders[0].direct_to[0] in (ALICE, BOB)
     assert await one.drain() == 0
     assert (await one.tracker.shown(game))[0] == await stored_version(core, game)  # the board shows it too
+
+
+async def test_a_timer_notice_survives_the_death_of_the_instance_that_committed_it(core: BotCore, clock: Clock) -> None:
+    surface, sink = FakeSurface(), FakeSink()
+    dead = consumer(core, "dead", surface, sink)
+    await dead.start()
+    game = await start_game(core)
+    await dead.drain()
+    clock.offset = 13 * 3600
+    await core.tick("telegram", notices=False)  # the reminder and its effect, in one commit
+    taken = await core.store.consume(dead.stream, GROUP_NAME, "dead", 100, 0)  # read, then kill -9: no ack
+    assert [e for e in taken if e[1].get("k") == b"notice"]
+    assert sink.notices == []
+    alive = consumer(core, "alive", surface, sink)
+    assert await alive.reclaim(min_idle_ms=0) == len(taken)
+    assert await alive.reclaim(min_idle_ms=0) == 0 and await alive.drain() == 0
+    assert len([n for n in sink.notices if n.reply.text]) == 1  # arrives once
+    assert (await alive.tracker.shown(game))[0] == await stored_version(core, game)
