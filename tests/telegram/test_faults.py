@@ -43,7 +43,10 @@ async def test_a_500_storm_on_the_board_edit_after_a_move(fake: FakeTelegram, co
     assert any("board will be updated" in m.content for m in fake.bot_messages(room))  # the truth, said once
     moved = await game_view(core, actor_ref(alice), group_place(room))
     assert moved.version > view.version  # the move is saved
-    await converged(core, board, (actor_ref(alice), group_place(room)))
+    await converged(core, board, (actor_ref(alice), group_place(room)), timeout=40)
+    refused = [c for c in fake.calls_of("editMessageMedia") if c.status == 500]
+    shown = next(c for c in fake.calls_of("editMessageMedia") if c.ok and c.index > refused[-1].index)
+    assert len(refused) == 5 and shown.finished - refused[-1].finished < CONVERGE_SECONDS  # after recovery
     assert false_failures(fake, room) == []
 
 
