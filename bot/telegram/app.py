@@ -23,6 +23,7 @@ from .command_list import LANGUAGES, bot_commands
 from .delivery import Delivery
 from .handlers import Handlers
 from .ordering import ChatQueue
+from .polling import Poller
 
 log = get_logger(__name__)
 
@@ -152,12 +153,17 @@ async def start_application(application: Application[Any, Any, Any, Any, Any, An
         )
         log.info("telegram_webhook_started", url=settings.redacted()["TELEGRAM_WEBHOOK_URL"])
     else:
-        await updater.start_polling(allowed_updates=ALLOWED_UPDATES)
+        poller = Poller(application, ALLOWED_UPDATES)  # confirms an update only once handled
+        application.bot_data["fevga_poller"] = poller
+        await poller.start()
         log.info("telegram_polling_started")
 
 
 async def stop_application(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    """Stop receiving updates, the jobs and the update pump; shut the Application down."""
+    """Stop receiving updates (finishing those in hand), the jobs and the outbox consumer; shut down."""
+    poller = application.bot_data.pop("fevga_poller", None)
+    if isinstance(poller, Poller):
+        await poller.stop()
     updater = application.updater
     if updater is not None and updater.running:
         await updater.stop()
