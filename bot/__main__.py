@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import signal
 import sys
 from collections.abc import Coroutine
 from typing import Any
@@ -11,46 +12,82 @@ from typing import Any
 from bot.config import ConfigError, Settings, load_settings
 from bot.logging_setup import configure_logging, get_logger
 
+SHUTDOWN_SECONDS = 20.0  # a graceful stop's bound (Kubernetes' terminationGracePeriodSeconds is 30)
 NO_TOKENS = """No DISCORD_TOKEN or TELEGRAM_TOKEN is set, so this is the local terminal chat.
 To run the real bots, put a token in .env (see .env.example) and start fevga-bot again.
 """
 
 
 async def serve(settings: Settings) -> None:
-    """Build the core on Redis, then run the frontends (or the terminal chat) until they stop."""
+    """Build the core on Redis, then run the frontends (or the terminal chat) until they stop, or until
+    SIGTERM/SIGINT: then stop taking updates, let commands and deliveries in flight finish (bounded by
+    ``SHUTDOWN_SECONDS``; the health endpoint says not-ready meanwhile), close cleanly and return."""
     from bot.core import BotCore
 
     log = get_logger("fevga.main")
+    stop = asyncio.Event()  # set by SIGTERM/SIGINT, from now on (even while the core is being built)
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
     core = await BotCore.create_from_settings(settings)
     try:
-        jobs: list[Coroutine[Any, Any, None]] = []
+        frontends: list[Coroutine[Any, Any, None]] = []
         if settings.has_discord:
             from bot.discord import run_discord
 
-            jobs.append(run_discord(core, settings))
+            frontends.append(run_discord(core, settings))
         if settings.has_telegram:
             from bot.telegram import run_telegram
 
-            jobs.append(run_telegram(core, settings))
+            frontends.append(run_telegram(core, settings))
+        health: asyncio.Task[None] | None = None
         if settings.health_port:
             from bot.health import serve_health
 
-            jobs.append(serve_health(core, settings.health_port))
-        if settings.has_discord or settings.has_telegram:
-            log.info("starting", discord=settings.has_discord, telegram=settings.has_telegram)
-            await asyncio.gather(*jobs)
-        else:
-            from bot.console import run_console
+            health = asyncio.create_task(serve_health(core, settings.health_port))
+        try:
+            if frontends:
+                log.info("starting", discord=settings.has_discord, telegram=settings.has_telegram)
+                await run_until_signal(core, frontends, stop)
+            else:
+                for sig in (signal.SIGTERM, signal.SIGINT):
+                    loop.remove_signal_handler(sig)
+                from bot.console import run_console
 
-            print(NO_TOKENS)
-            background = [asyncio.ensure_future(job) for job in jobs]
-            try:
+                print(NO_TOKENS)
                 await run_console(core, board_dir=settings.fevga_data_dir / "boards", ai_level=settings.fevga_ai_level)
-            finally:
-                for task in background:
-                    task.cancel()
+        finally:
+            if health is not None:
+                health.cancel()
+                await asyncio.gather(health, return_exceptions=True)
     finally:
         await core.close()
+
+
+async def run_until_signal(core: Any, frontends: list[Coroutine[Any, Any, None]], stop: asyncio.Event) -> None:
+    """Run the frontends until one ends (its error propagates) or ``stop`` is set (SIGTERM/SIGINT): then a
+    graceful stop."""
+    log = get_logger("fevga.main")
+    loop = asyncio.get_running_loop()
+    tasks = [asyncio.create_task(job) for job in frontends]
+    stopper = asyncio.create_task(stop.wait())
+    try:
+        await asyncio.wait([*tasks, stopper], return_when=asyncio.FIRST_COMPLETED)
+        if stop.is_set():
+            log.info("stopping", reason="signal", grace_seconds=SHUTDOWN_SECONDS)
+            core.draining = True
+        for task in tasks:
+            task.cancel()  # each frontend's own clean-up runs: no new updates, in-flight work finishes
+        _, late = await asyncio.wait(tasks, timeout=SHUTDOWN_SECONDS)
+        if late:
+            log.warning("stopped_with_work_left", tasks=len(late))
+        for task in tasks:
+            if task.done() and not task.cancelled() and task.exception() is not None and not stop.is_set():
+                raise task.exception()  # type: ignore[misc]
+    finally:
+        stopper.cancel()
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.remove_signal_handler(sig)
 
 
 def main(argv: list[str] | None = None) -> int:

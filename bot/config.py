@@ -9,7 +9,9 @@ a secret. Field names are the environment variable names in lower case (``FEVGA_
 from __future__ import annotations
 
 import ipaddress
+import os
 import re
+import socket
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -55,6 +57,8 @@ EXPECTS: dict[str, str] = {
     "log_level": "one of: DEBUG, INFO, WARNING, ERROR, CRITICAL",
     "log_format": "one of: json, console",
     "health_port": "a port number from 1 to 65535",
+    "discord_prefix_commands": "true or false",
+    "fevga_instance_id": "1 to 100 characters",
 }
 
 
@@ -104,6 +108,7 @@ class Settings(BaseSettings):
     discord_gateway_url: str | None = None
     discord_shard_count: Annotated[int, Field(ge=1)] | None = None
     discord_command_prefix: Annotated[str, Field(min_length=1)] = "!fevga "
+    discord_prefix_commands: bool = True  # false: slash commands only (no Message Content intent needed)
 
     telegram_token: SecretStr | None = None
     telegram_api_base_url: str = DEFAULT_TELEGRAM_API_BASE_URL
@@ -123,6 +128,7 @@ class Settings(BaseSettings):
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     log_format: Literal["json", "console"] = "console"
     health_port: Port | None = None
+    fevga_instance_id: Annotated[str, Field(min_length=1, max_length=100)] | None = None  # outbox consumer name
 
     @field_validator("discord_token", "telegram_token", "telegram_webhook_secret", mode="before")
     @classmethod
@@ -279,3 +285,11 @@ def load_settings(env_file: str | Path | None = ".env") -> Settings:
         raise ConfigError(describe_errors(exc)) from None
     except SettingsError as exc:
         raise ConfigError([f"could not read the settings: {redact_text(str(exc))}"]) from None
+
+
+def instance_id(settings: Settings | None = None) -> str:
+    """This instance's name in the outbox consumer groups: FEVGA_INSTANCE_ID (e.g. the pod name, so a
+    restarted pod takes its own pending entries back), else host name and process id."""
+    if settings is not None and settings.fevga_instance_id:
+        return settings.fevga_instance_id
+    return f"{socket.gethostname()}:{os.getpid()}"

@@ -19,11 +19,13 @@ from bot.buttons import decode
 from bot.commands import intents
 from bot.commands.executor import execute
 from bot.commands.grammar import parse_command
+from bot.delivery import BoardSurface, BoardTracker, NoticeSink, OutboxConsumer
 from bot.i18n import translate
 from bot.presenter import present, present_safely
 from bot.replay import replay_reply
 from bot.replies import Handled, Notice, Reply
 from bot.service import GameService, Place, PlayerRef, keys
+from bot.service.models import Msg, Result
 from bot.storage import Commit, LocalRedis, Store, open_store
 from fevga import DEFAULT_RULES, Position, Rules, format_play, legal_plays
 
@@ -46,6 +48,7 @@ class BotCore:
         self.store = store
         self.local = local
         self.default_lang = default_lang
+        self.draining = False  # set on SIGTERM: the health endpoint then says not ready
 
     # --- construction ------------------------------------------------------------------------
     @classmethod
@@ -213,17 +216,62 @@ class BotCore:
         return PlayerRef(platform, str(user_id), str(name))
 
     # --- timers and events -------------------------------------------------------------------
-    async def tick(self, platform: str | None = None) -> list[Notice]:
+    async def tick(self, platform: str | None = None, *, notices: bool = True) -> list[Notice]:
         """Act on due timers (exactly once across instances; only ``platform``'s when given) and say what
-        happened where."""
-        notices: list[Notice] = []
+        happened where. ``notices=False`` for frontends with an outbox consumer: the notices were written
+        to the outbox by the timers' own commits and are delivered from there (exactly once)."""
+        out: list[Notice] = []
         for result in await self.service.tick(platform):
-            if result.place is None:
-                continue
-            lang = await self.language(None, result.place)
-            for reply in await present(result, lang):
-                notices.append(Notice(result.place, reply, tuple(result.to_notify)))
-        return notices
+            if notices:
+                out.extend(await self.notices_of(result))
+        return out
+
+    async def notices_of(self, result: Result) -> list[Notice]:
+        """A timer's result as notices for its place (translated in the place's language)."""
+        if result.place is None:
+            return []
+        lang = await self.language(None, result.place)
+        return [Notice(result.place, reply, tuple(result.to_notify)) for reply in await present(result, lang)]
+
+    # --- delivery: the outbox and the board tracker (bot/delivery) -------------------------------
+    async def board_reply(self, game_id: str, for_version: int | None = None,
+                          messages: Sequence[Msg] = ()) -> tuple[Place, Reply] | None:
+        """The board of a game at its stored version (with ``messages`` when that is ``for_version``)."""
+        result = await self.service.view_of(game_id)
+        place = result.place
+        if not result.ok or place is None or result.view is None:
+            return None
+        if messages and for_version is not None and result.view.version == for_version:
+            result = replace(result, messages=list(messages))
+        lang = await self.language(None, place)
+        for reply in await present(result, lang, draw=self.draw):
+            if reply.game_id == game_id:
+                return place, reply
+        return None
+
+    async def turn_notice(self, game_id: str) -> Notice | None:
+        """"<player>, it is your turn", pinging the player to move (after a board caught up late)."""
+        result = await self.service.view_of(game_id)
+        view, place = result.view, result.place
+        if not result.ok or view is None or place is None or view.status != "play":
+            return None
+        mover = view.players[view.turn]
+        if mover.platform != place.platform:  # the AI (or nobody to ping here)
+            return None
+        lang = await self.language(None, place)
+        return Notice(place, Reply(self.t("delivery_your_turn", lang, player=mover.name), mention=(mover,)))
+
+    async def live_games(self, platform: str, limit: int = 1000) -> list[str]:
+        """Ids of running games of ``platform`` (those with a timer), for the start-up repair."""
+        members = await self.store.due(keys.TIMERS, 1e18, limit)
+        return [m.split(":")[1] for m in members if m.startswith("g:") and m.endswith(f":{platform}")]
+
+    def delivery(self, platform: str, surface: BoardSurface, sink: NoticeSink, *, group: str,
+                 consumer: str) -> OutboxConsumer:
+        """The board tracker and outbox consumer of one frontend (``group``: platform + bot identity)."""
+        tracker = BoardTracker(self.store, self.board_reply, surface)
+        return OutboxConsumer(self.store, platform, group, consumer, tracker, sink, self.notices_of,
+                              live_games=lambda: self.live_games(platform), turn_notice=self.turn_notice)
 
     async def updates(self, platform: str) -> AsyncIterator[Notice]:
         """Fresh boards of games on ``platform`` that changed, whichever instance changed them."""

@@ -1,4 +1,5 @@
-"""A tiny ``GET /healthz`` endpoint for container health checks: 200 while the store answers."""
+"""A tiny ``GET /healthz`` endpoint for container health checks: 200 while the store answers and the bot is
+not draining (after SIGTERM it answers 503, so Kubernetes stops routing webhooks to it while it finishes)."""
 
 from __future__ import annotations
 
@@ -13,8 +14,9 @@ async def serve_health(core: BotCore, port: int, host: str = "0.0.0.0") -> None:
     """Serve /healthz until cancelled."""
 
     async def healthz(_request: web.Request) -> web.Response:
-        ok = await core.healthy()
-        return web.json_response({"ok": ok}, status=200 if ok else 503)
+        draining = core.draining
+        ok = not draining and await core.healthy()
+        return web.json_response({"ok": ok, "draining": draining}, status=200 if ok else 503)
 
     app = web.Application()
     app.router.add_get("/healthz", healthz)

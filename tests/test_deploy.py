@@ -19,6 +19,7 @@ import kubernetes_validate
 import pytest
 import yaml
 
+from bot.__main__ import SHUTDOWN_SECONDS
 from bot.config import Settings
 
 REPO = Path(__file__).resolve().parents[1]
@@ -183,6 +184,7 @@ def test_bot_deployments_are_hardened_probed_and_take_tokens_from_the_secret() -
     assert set(deployments) == {"fevga-discord", "fevga-telegram"}
     for deployment in deployments.values():
         pod = deployment["spec"]["template"]["spec"]
+        assert pod["terminationGracePeriodSeconds"] > SHUTDOWN_SECONDS  # the graceful stop fits in the grace
         assert pod["securityContext"]["runAsNonRoot"] is True and pod["securityContext"]["runAsUser"] != 0
         [container] = pod["containers"]
         assert container["securityContext"]["allowPrivilegeEscalation"] is False

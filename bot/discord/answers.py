@@ -1,9 +1,11 @@
 """Answering one interaction with the core's replies, within Discord's rules.
 
 Every interaction gets exactly one callback (message, update of the clicked message, or a defer) and
-then follow-ups. Errors and private replies are ephemeral; a board reply edits the game's board message
-(the clicked one when that is the board or a challenge turning into the game) or posts it and
-remembers it; other text is a public message (for a click on a challenge, the challenge is edited).
+then follow-ups. Errors and private replies are ephemeral; other text is a public message (for a click on
+a challenge, the challenge is edited). A board reply is acknowledged first (a defer, before any
+rate-limited call) and then shown through the shared board tracker: the game's board message is edited,
+or, when there is none yet, the board becomes the answer (or the accepted challenge turns into it).
+If Discord refuses the edit now, the actor is told the move is saved and the board follows.
 """
 
 from __future__ import annotations
@@ -12,10 +14,15 @@ from typing import Any
 
 import discord
 
+from bot.delivery import Outcome, RetryLater, Undeliverable
 from bot.replies import Reply
 
-from .boards import Boards, looks_like_board
+from .boards import Boards, board_link, looks_like_board, platform_error
+from .command_text import text
+from .identity import interaction_place
 from .rendering import Outgoing, outgoing
+
+HANDLER_WAIT = 5.0  # seconds to wait for another drawer (the outbox consumer) to show this change
 
 
 class InteractionAnswer:
@@ -90,42 +97,68 @@ class InteractionAnswer:
 
     # ---- boards -------------------------------------------------------------------------------
     async def board(self, reply: Reply) -> None:
-        async with self.boards.lock(reply.game_id or ""):
-            if self.boards.is_stale(reply, same_too=False):
-                return  # a newer version (e.g. the AI's answer) is already on the board
-            await self._board(reply)
+        """Show the board through the tracker. A click on the board (or on the challenge that becomes it)
+        is answered by that very edit; anything else is acknowledged first, then the board is edited."""
+        game_id = reply.game_id or ""
+        self.boards.langs[game_id] = self.lang
+        fresh = self.command == "board"  # /fevga board: show it here, retire the old one
+        old = await self.boards.where(game_id) if fresh else None
+        made_here = False
 
-    async def _board(self, reply: Reply) -> None:
-        out = outgoing(reply, self.lang, command=self.command)
-        ref = await self.boards.where(reply.game_id or "")
+        async def first(shown: Reply) -> str:
+            nonlocal made_here
+            made_here = True
+            return await self._first(shown, fresh)
+
         clicked = self.clicked
-        if clicked is not None and not self.clicked_used and not clicked.flags.ephemeral:
-            is_board_here = ref is not None and ref[1] == clicked.id
-            becomes_board = ref is None and not looks_like_board(clicked)  # e.g. the accepted challenge
-            if is_board_here or becomes_board:
-                message = await self.edit_clicked(out)
-                if becomes_board and message is not None:
-                    await self.boards.remember(reply, message)
-                else:
-                    self.boards.mark(reply)
-                return
-        fresh_here = self.command == "board"  # /fevga board: show it here, retire the old one
-        if ref is not None and not fresh_here:
-            edited = await self.boards.edit_at(ref, reply, out)
-            if edited is not None:
-                if self.clicked is None:
-                    await self.send(self.pointer(reply, edited))
-                return
-        message = await self.send(out)
-        if message is None:
-            message = await self.interaction.original_response()
-        await self.boards.remember(reply, message)
-        await self.boards.retire(ref, keep=message.id)
+        here = f"{clicked.channel.id}:{clicked.id}" if clicked is not None and not self.clicked_used else None
+        version = reply.version or 0
+        tracker = self.boards.tracker
+        place = interaction_place(self.interaction)
+        outcome = Outcome.BUSY
+        if here is not None and not self.done:  # one try: the edit of the clicked message is the answer
+            outcome = await tracker.converge(game_id, hint=reply, place=place, for_version=version, budget=0.0,
+                                             first=first, first_ref=here)
+        if outcome is Outcome.BUSY:
+            await self.defer()  # answered before any rate-limited call, whatever Discord does to the edits
+            outcome = await tracker.show(game_id, version, hint=reply, place=place, fresh=fresh, budget=0.0,
+                                         wait=HANDLER_WAIT, first=first, first_ref=here)
+        if fresh and made_here and outcome is Outcome.SHOWN:
+            await self.boards.retire(old)
+        if outcome in (Outcome.LATER, Outcome.BUSY):
+            later = "\n".join(line for line in (reply.text, text("ui.board_later", self.lang)) if line)
+            await self.send(Outgoing(content=later), ephemeral=self.clicked is not None)
+        elif self.clicked is None and not made_here:
+            ref = (await tracker.shown(game_id))[1]
+            link = board_link(place, ref) if ref else None
+            await self.send(self.pointer(reply, link))
 
-    def pointer(self, reply: Reply, board: discord.Message) -> Outgoing:
+    async def _first(self, reply: Reply, fresh: bool) -> str:
+        """Show a board that is not shown yet: the accepted challenge turns into it, or it is the answer."""
+        out = outgoing(reply, self.lang, command=self.command)
+        clicked = self.clicked
+        try:
+            if clicked is not None and not self.clicked_used and not clicked.flags.ephemeral and not fresh:
+                message = await self.edit_clicked(out)
+                if message is None:
+                    raise Undeliverable("the clicked message is gone")
+                return f"{message.channel.id}:{message.id}"
+            message = await self.send(out)
+            if message is None:
+                message = await self.interaction.original_response()
+        except discord.NotFound as exc:
+            raise RetryLater(None) from exc
+        except Exception as exc:
+            signal = platform_error(exc)
+            if signal is None:
+                raise
+            raise signal from exc
+        return f"{message.channel.id}:{message.id}"
+
+    def pointer(self, reply: Reply, link: str | None) -> Outgoing:
         """A short public answer to a command whose result is the (edited) board elsewhere."""
         summary = (reply.caption or reply.text.partition("\n")[0]).strip()
-        return Outgoing(content=f"{summary}\n{board.jump_url}".strip())
+        return Outgoing(content=f"{summary}\n{link or ''}".strip())
 
     # ---- other text ---------------------------------------------------------------------------
     async def public_text(self, reply: Reply) -> None:

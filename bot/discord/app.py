@@ -74,8 +74,9 @@ class FevgaBotMixin:
             self.commands_synced.set()
 
     async def close(self) -> None:
-        """Let commands still being answered finish (bounded), then close the connection."""
+        """Let commands still being answered and deliveries in flight finish (bounded), then close."""
         await self.frontend.drain()
+        await self.background.stop()
         await super().close()  # type: ignore[misc]  # commands.Bot or AutoShardedBot, after this mixin
 
     async def on_interaction(self, interaction: discord.Interaction) -> None:
@@ -155,9 +156,29 @@ async def prepare_bot(core: BotCore, settings: Settings, **options: Any) -> AnyF
 
 
 async def run_discord(core: BotCore, settings: Settings) -> None:
-    """Run the Discord frontend until cancelled (used by ``bot/__main__.py``); logs through our logging."""
+    """Run the Discord frontend until cancelled (used by ``bot/__main__.py``); logs through our logging.
+    Without the privileged Message Content intent it runs with slash commands only (one clear warning)."""
     if settings.discord_token is None:
         raise ValueError("DISCORD_TOKEN is not set")
-    bot = await prepare_bot(core, settings)
-    async with bot:
-        await bot.start(settings.discord_token.get_secret_value())
+    await start_discord(core, settings, settings.discord_token.get_secret_value())
+
+
+async def start_discord(core: BotCore, settings: Settings, token: str, **options: Any) -> None:
+    """Start the bot (prefix commands as DISCORD_PREFIX_COMMANDS says); if Discord refuses the Message
+    Content intent, warn once and start again in slash-only mode instead of dying with a traceback."""
+    prefix = settings.discord_prefix_commands
+    while True:
+        bot = await prepare_bot(core, settings, prefix_commands=prefix, **options)
+        try:
+            async with bot:
+                await bot.start(token)
+            return
+        except discord.PrivilegedIntentsRequired:
+            if not prefix:
+                raise
+            log.warning(
+                "Discord refused the Message Content intent: running with slash commands only. Enable the intent "
+                "in the Developer Portal (Bot > Privileged Gateway Intents) for prefix commands, or set "
+                "DISCORD_PREFIX_COMMANDS=false to choose slash-only and silence this warning."
+            )
+            prefix = False

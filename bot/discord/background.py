@@ -1,61 +1,74 @@
-"""The core's own events on Discord: timers every ``tick_seconds`` (``core.tick``) and board updates
-published by any instance (``core.updates``), each shown through the ``DiscordFrontend``."""
+"""The core's own work on Discord: timers every ``tick_seconds`` (``core.tick``; their notices are written
+to the outbox by the timers' own commits) and the outbox consumer (``bot.delivery``), which converges the
+boards changed by any instance and posts notices, each exactly once across instances."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import socket
 
 from discord.ext import commands, tasks
 
 from bot.core import BotCore
+from bot.delivery import OutboxConsumer
 
 from .frontend import DiscordFrontend
 from .identity import PLATFORM
 
 log = logging.getLogger(__name__)
-RETRY_SECONDS = 5.0
-STOP_SECONDS = 0.5
-STOP_ATTEMPTS = 6
+STOP_SECONDS = 10.0
 
 
 class Background(commands.Cog):
-    """Runs the tick loop and follows the update stream while the bot is connected."""
+    """Runs the tick loop and the outbox consumer while the bot is connected."""
 
-    def __init__(self, frontend: DiscordFrontend, core: BotCore, tick_seconds: float = 30.0) -> None:
+    def __init__(self, frontend: DiscordFrontend, core: BotCore, tick_seconds: float = 30.0,
+                 consumer: str | None = None) -> None:
         self.frontend = frontend
         self.core = core
+        self.consumer_name = consumer or f"{socket.gethostname()}:{os.getpid()}"
         self.tick_loop.change_interval(seconds=tick_seconds)
+        self.outbox: OutboxConsumer | None = None
         self._follower: asyncio.Task[None] | None = None
 
     async def cog_load(self) -> None:
         self.tick_loop.start()
-        self._follower = asyncio.create_task(self.follow_updates(), name="fevga-discord-updates")
+        self._follower = asyncio.create_task(self.follow_outbox(), name="fevga-discord-outbox")
 
     async def cog_unload(self) -> None:
+        await self.stop()
+
+    async def stop(self, timeout: float = STOP_SECONDS) -> None:
+        """Stop the tick loop and the consumer; deliveries in flight finish (bounded)."""
         self.tick_loop.cancel()
         follower, self._follower = self._follower, None
+        if self.outbox is not None:
+            await self.outbox.stop(timeout)
         if follower is not None:
-            # A cancellation can be swallowed inside the Redis subscription's read (the task then waits
-            # for the next message forever), so it is repeated until the follower has really stopped.
-            for _ in range(STOP_ATTEMPTS):
-                follower.cancel()
-                done, _ = await asyncio.wait({follower}, timeout=STOP_SECONDS)
-                if done:
-                    return
-            log.warning("the update stream did not stop after %d cancellations", STOP_ATTEMPTS)
+            follower.cancel()
+            await asyncio.wait({follower}, timeout=2.0)
+
+    def consumer(self) -> OutboxConsumer:
+        """The outbox consumer (group: this platform and bot; consumer: this instance)."""
+        if self.outbox is None:
+            user = self.frontend.client.user
+            group = f"{PLATFORM}:{user.id if user is not None else 'bot'}"
+            self.outbox = self.core.delivery(PLATFORM, self.frontend.boards, self.frontend, group=group,
+                                             consumer=self.consumer_name)
+            self.outbox.tracker = self.frontend.boards.tracker  # one tracker: handlers and consumer alike
+        return self.outbox
 
     async def tick_once(self) -> int:
-        """Act on the core's due timers once; returns how many notices were shown."""
-        notices = await self.core.tick(PLATFORM)
-        for notice in notices:
-            await self.frontend.deliver_notice(notice)
-        return len(notices)
+        """Act on the core's due timers once, then deliver what waits in the outbox; entries delivered."""
+        await self.core.tick(PLATFORM, notices=False)
+        return await self.consumer().drain()
 
     @tasks.loop(seconds=30.0)
     async def tick_loop(self) -> None:
         try:
-            await self.tick_once()
+            await self.core.tick(PLATFORM, notices=False)
         except Exception:  # a failed tick must not stop the loop: the next one retries
             log.exception("a tick failed")
 
@@ -63,18 +76,7 @@ class Background(commands.Cog):
     async def _until_ready(self) -> None:
         await self.frontend.client.wait_until_ready()
 
-    async def follow_updates(self) -> None:
-        """Show every update for places of this bot; reconnects after errors."""
+    async def follow_outbox(self) -> None:
+        """Consume the outbox once connected (it reconnects to the store by itself)."""
         await self.frontend.client.wait_until_ready()
-        while True:
-            try:
-                async for notice in self.core.updates(PLATFORM):
-                    try:
-                        await self.frontend.deliver_notice(notice, may_post=False)
-                    except Exception:
-                        log.exception("showing an update in %s failed", notice.place)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("the update stream failed; following it again in %s s", RETRY_SECONDS)
-            await asyncio.sleep(RETRY_SECONDS)
+        await self.consumer().run()

@@ -15,12 +15,13 @@ from collections.abc import Awaitable, Iterable, Iterator
 import discord
 
 from bot.core import BotCore
+from bot.delivery import Outcome, RetryLater
 from bot.replies import Handled, Notice, Reply
 from bot.service.keys import update_key
 from bot.service.models import Place, PlayerRef
 
-from .answers import InteractionAnswer
-from .boards import Boards
+from .answers import HANDLER_WAIT, InteractionAnswer
+from .boards import Boards, platform_error
 from .command_text import text
 from .identity import PLATFORM, discord_ids, interaction_place, is_admin, mention_map, place_of, player_of
 from .rendering import Outgoing, direct_message, outgoing, ping_message
@@ -155,13 +156,21 @@ class DiscordFrontend:
         if not reply.game_id or reply.private or reply.error:
             await message.reply(**out.send_kwargs(), mention_author=False)
             return
-        ref = await self.boards.where(reply.game_id)
-        if ref is not None and command != "board" and await self.boards.edit_at(ref, reply, out) is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await message.add_reaction(CHECK_MARK)
+        self.boards.langs[reply.game_id] = lang
+        fresh = command == "board"
+        old = await self.boards.where(reply.game_id) if fresh else None
+        outcome = await self.boards.tracker.show(
+            reply.game_id, reply.version or 0, hint=reply, place=place_of(message.channel, message.author),
+            fresh=fresh, budget=0.0, wait=HANDLER_WAIT,
+        )
+        if outcome in (Outcome.LATER, Outcome.BUSY):
+            later = "\n".join(line for line in (reply.text, text("ui.board_later", lang)) if line)
+            await message.reply(content=later, mention_author=False)
             return
-        posted = await self.boards.post_in(message.channel.id, reply, out)
-        await self.boards.retire(ref, keep=posted.id)
+        if fresh:
+            await self.boards.retire(old)
+        with contextlib.suppress(discord.HTTPException):
+            await message.add_reaction(CHECK_MARK)
 
     # ---- the core's own notices ---------------------------------------------------------------
     def can_show(self, place: Place) -> bool:
@@ -173,38 +182,28 @@ class DiscordFrontend:
             return 0 in shard_ids
         return place.scope_id.isdigit() and self.client.get_guild(int(place.scope_id)) is not None
 
-    async def deliver_notice(self, notice: Notice, *, may_post: bool = True) -> None:
-        """Show a timer's or another instance's notice: boards edited in place, texts posted, DMs sent.
-
-        ``may_post=False`` (the update stream) only edits boards that exist: the instance that started
-        a game posts its first board, and an update racing that post must not make a second one.
-        """
+    async def deliver_notice(self, notice: Notice) -> None:
+        """Post a timer's notice (from the outbox): a ping with a link to the board (the board itself is
+        redrawn from the same commit's board entry), or the text; then direct messages. A refusal of
+        the channel post raises RetryLater, so the outbox delivers it again later."""
         reply = notice.reply
         if not self.can_show(notice.place) or not notice.place.channel_id.isdigit():
             return
-        if reply.game_id and not may_post and self.boards.is_stale(reply):
-            return
         lang = await self.language(None, notice.place)
-        out = outgoing(reply, lang)
-        channel_id = int(notice.place.channel_id)
-        board_url: str | None = None
+        channel = self.client.get_partial_messageable(int(notice.place.channel_id))
+        board_url = await self.boards.url(reply.game_id, notice.place) if reply.game_id else None
         try:
             if reply.game_id:
-                board = await self.boards.show(reply, out, channel_id, may_post=may_post)
-                if board is not None:
-                    board_url = board.jump_url
-                elif may_post:  # already drawn from the update stream: still ping and link to it
-                    scope = notice.place.scope_id
-                    board_url = await self.boards.url(reply.game_id, int(scope) if scope.isdigit() else None)
-                if board_url is not None and may_post and reply.mention:  # a reminder: edits do not ping
-                    await self.client.get_partial_messageable(channel_id).send(
-                        **ping_message(reply, board_url).send_kwargs()
-                    )
-            elif may_post:
-                await self.client.get_partial_messageable(channel_id).send(**out.send_kwargs())
-        except discord.HTTPException as exc:
-            log.warning("a notice for %s could not be shown (HTTP %s)", notice.place, exc.status)
-        for user_id in discord_ids(notice.direct_to) if may_post else ():
+                if reply.mention or reply.text:
+                    await channel.send(**ping_message(reply, board_url).send_kwargs())
+            else:
+                await channel.send(**outgoing(reply, lang).send_kwargs())
+        except Exception as exc:
+            signal = platform_error(exc)
+            if isinstance(signal, RetryLater):
+                raise signal from exc
+            log.warning("a notice for %s could not be shown (%s)", notice.place, exc)
+        for user_id in discord_ids(notice.direct_to):
             await self._direct(user_id, direct_message(reply, board_url))
 
     async def _direct(self, user_id: int, out: Outgoing) -> None:

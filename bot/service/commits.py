@@ -72,4 +72,12 @@ def session_commit(s: Session, version: int, change: Change, reminder_fractions:
     published = game_event(s, version + 1, change.kind)
     commit.publish(keys.place_events(s.place.platform, s.place.channel_id), published)
     commit.publish(keys.game_events(s.id), published)
+    commit.xadd(keys.outbox(s.place.platform), outbox_entry(s, version + 1, change))  # durable: see bot/delivery
     return commit
+
+
+def outbox_entry(s: Session, version: int, change: Change) -> dict[str, bytes | str]:
+    """The outbox entry of a game commit: redraw this game's board (its messages say what happened)."""
+    messages = json.dumps([[m.key, m.args] for m in change.messages], separators=(",", ":"))
+    return {"k": "board", "game": s.id, "v": str(version), "kind": change.kind, "msgs": messages}
+

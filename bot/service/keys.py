@@ -113,3 +113,19 @@ def update_key(bot_id: object, kind: str, ident: object) -> str:
     """A command's idempotency key as a frontend builds it: scoped by the bot's own identity (two bots on one
     Redis never share keys) and the kind of platform id (update, callback query, interaction, message)."""
     return f"{bot_id}:{kind}:{ident}"
+
+
+# --- delivery (bot/delivery): the outbox and the board tracker -----------------------------------
+def outbox(platform: str) -> str:
+    """Stream: the durable outbox of a platform (board changes and notices, one entry per commit)."""
+    return f"{PREFIX}:{{o:{platform}}}:out"
+
+
+def board_shown(gid: str) -> str:
+    """Versioned string: the game version its board message shows, then ``channel:message``."""
+    return f"{PREFIX}:{{g:{gid}}}:shown"
+
+
+def board_lease(gid: str) -> str:
+    """Versioned string with a TTL: who is drawing the game's board now (one drawer at a time)."""
+    return f"{PREFIX}:{{g:{gid}}}:drawing"

@@ -4,6 +4,8 @@ All timers sit in one sorted set (member ``c:<challenge>`` or ``g:<game>``, scor
 instance may call :meth:`Timers.tick`; a due member is first *claimed* (its score pushed a lease
 ahead, atomically, so one instance gets it), then its effect is a version-checked commit, so a timer
 that races a move, or two instances, can never act twice. A crashed claimer's lease simply runs out.
+The notice of a timer is written to the platform's outbox in that same commit (see ``bot/delivery``), so it
+is delivered exactly once even when the instance dies right after the commit.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from .commits import Change, next_timer
 from .config import Clock, Options
 from .flow import MatchFlow
 from .models import Msg, Result
+from .result_codec import encode_result
 from .sessions import Sessions
 
 log = logging.getLogger(__name__)
@@ -75,10 +78,11 @@ class Timers:
         if now < ch.expires:
             await self.store.commit(Commit().zadd(keys.TIMERS, member, ch.expires))
             return None
-        if not await self.store.commit(ch.drop(Commit(), version)):
+        result = Result(ok=True, messages=[Msg("challenge_expired", {"player": ch.from_.name, "challenge_id": cid})],
+                        to_notify=[ch.from_], place=ch.place)
+        if not await self.store.commit(notice_entry(ch.drop(Commit(), version), result)):
             return None  # accepted or cancelled at the same moment: nothing expired
-        return Result(ok=True, messages=[Msg("challenge_expired", {"player": ch.from_.name, "challenge_id": cid})],
-                      to_notify=[ch.from_], place=ch.place)
+        return result
 
     async def _game_timer(self, gid: str, now: float, member: str) -> Result | None:
         """A turn reminder, or the deadline passing (the AI's human opponent then loses by timeout)."""
@@ -112,6 +116,14 @@ class Timers:
             change.messages.append(Msg("turn_reminder", args))
             change.notify.append(s.players[mover])
         result = self.sessions.result(s, version + 1, change.messages, change.notify)
+        notice_entry(change.extra, result)
         if await self.sessions.save(s, version, change, result):
             return result
         return None  # a move got there first; the timer was reset by it
+
+
+def notice_entry(commit: Commit, result: Result) -> Commit:
+    """Add a timer's notice to its platform's outbox, in the commit that makes the timer's effect."""
+    if result.place is not None:
+        commit.xadd(keys.outbox(result.place.platform), {"k": "notice", "result": encode_result(result)})
+    return commit

@@ -14,7 +14,7 @@ from telegram.constants import FloodLimit
 from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, CallbackQueryHandler, MessageHandler, filters
 
-from bot.config import Settings
+from bot.config import Settings, instance_id
 from bot.core import BotCore
 from bot.logging_setup import get_logger
 
@@ -23,6 +23,7 @@ from .command_list import LANGUAGES, bot_commands
 from .delivery import Delivery
 from .handlers import Handlers
 from .ordering import ChatQueue
+from .polling import Poller
 
 log = get_logger(__name__)
 
@@ -122,7 +123,8 @@ def build_application(
     delivery = Delivery(core)
     chats = ChatQueue()
     handlers = Handlers(core, delivery, chats)
-    background = Background(core, delivery, chats)
+    bot_id = settings.telegram_token.get_secret_value().partition(":")[0]
+    background = Background(core, delivery, chats, group=f"telegram:{bot_id}", consumer=instance_id(settings))
     application.bot_data["fevga"] = TelegramFrontend(core, delivery, handlers, background, tick_seconds)
     application.add_handler(CallbackQueryHandler(handlers.on_callback))
     application.add_handler(MessageHandler(filters.TEXT & filters.UpdateType.MESSAGE, handlers.on_text))
@@ -151,12 +153,17 @@ async def start_application(application: Application[Any, Any, Any, Any, Any, An
         )
         log.info("telegram_webhook_started", url=settings.redacted()["TELEGRAM_WEBHOOK_URL"])
     else:
-        await updater.start_polling(allowed_updates=ALLOWED_UPDATES)
+        poller = Poller(application, ALLOWED_UPDATES)  # confirms an update only once handled
+        application.bot_data["fevga_poller"] = poller
+        await poller.start()
         log.info("telegram_polling_started")
 
 
 async def stop_application(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    """Stop receiving updates, the jobs and the update pump; shut the Application down."""
+    """Stop receiving updates (finishing those in hand), the jobs and the outbox consumer; shut down."""
+    poller = application.bot_data.pop("fevga_poller", None)
+    if isinstance(poller, Poller):
+        await poller.stop()
     updater = application.updater
     if updater is not None and updater.running:
         await updater.stop()

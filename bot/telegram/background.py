@@ -1,6 +1,7 @@
 """What the bot does on its own: ``core.tick()`` from a repeating JobQueue job (expired challenges, turn
-reminders, deadlines) and a task that applies game events from ``core.updates()`` (an AI move, a move
-made through another instance) to this bot's chats."""
+reminders, deadlines: their notices go to the outbox in the timer's own commit) and the outbox consumer
+(``bot.delivery``), which converges boards changed by any instance and posts the notices, each exactly once
+across instances."""
 
 from __future__ import annotations
 
@@ -12,39 +13,46 @@ from telegram.error import Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
 from bot.core import BotCore
+from bot.delivery import OutboxConsumer, RetryLater
 from bot.logging_setup import get_logger
 from bot.replies import Notice
 
-from .delivery import Delivery
+from .delivery import Delivery, platform_error
 from .identity import PLATFORM, chat_id_of, user_chat_id
 from .ordering import ChatQueue
 from .texts import MAX_TEXT, clip
 
 log = get_logger(__name__)
 
-_RETRY_SECONDS = (1.0, 60.0)  # first and longest pause before listening again when the event stream broke
-
 
 class Background:
-    """The tick job and the update pump of one Application."""
+    """The tick job and the outbox consumer of one Application."""
 
-    def __init__(self, core: BotCore, delivery: Delivery, chats: ChatQueue) -> None:
+    def __init__(self, core: BotCore, delivery: Delivery, chats: ChatQueue, *, group: str = "telegram",
+                 consumer: str = "telegram-0") -> None:
         self.core = core
         self.delivery = delivery
-        self.chats = chats  # shared with the handlers: an event waits until the chat's update is handled
+        self.chats = chats
+        self.bot: Bot | None = None
+        self.outbox: OutboxConsumer = core.delivery(PLATFORM, delivery, self, group=group, consumer=consumer)
+        self.outbox.tracker = delivery.tracker  # one tracker per instance: handlers and consumer alike
         self._pump: asyncio.Task[None] | None = None
 
-    async def deliver(self, bot: Bot, notice: Notice, *, only_newer: bool = False) -> None:
-        """Post a notice in its chat (when it is a Telegram chat) and privately to ``direct_to``."""
+    async def deliver_notice(self, notice: Notice) -> None:
+        """Post a timer's notice in its chat (text: the board itself follows from its own outbox entry) and
+        privately to ``direct_to``. A refusal of the chat post raises RetryLater: delivered again later."""
+        bot = self.bot
         chat_id = chat_id_of(notice.place)
         reply = notice.reply
-        if chat_id is not None:
+        if bot is None:
+            raise RetryLater(1.0)
+        if chat_id is not None and reply.text:
             try:
-                await self.delivery.send(bot, chat_id, [reply], only_newer=only_newer)
-                if reply.game_id is not None and reply.text and reply.mention and not only_newer:
-                    # An edited board notifies nobody: a reminder also pings the player in the chat.
-                    await self.delivery.post(bot, chat_id, replace(reply, game_id=None, image=None, buttons=()))
+                await self.delivery.post(bot, chat_id, replace(reply, game_id=None, image=None, buttons=()))
             except TelegramError as error:
+                signal = platform_error(error)
+                if isinstance(signal, RetryLater):
+                    raise signal from error
                 log.warning("telegram_notice_failed", chat_id=chat_id, error=error.message)
         for player in notice.direct_to:
             user_id = user_chat_id(player)
@@ -62,45 +70,29 @@ class Background:
 
     # ---- JobQueue ------------------------------------------------------------------------------
     async def tick(self, context: ContextTypes.DEFAULT_TYPE) -> None:
-        """The repeating job: let the core act on due timers and post what it says."""
+        """The repeating job: let the core act on due timers (their notices come through the outbox)."""
         try:
-            # only this platform's timers: the others' notices belong to their own frontends
-            notices: list[Notice] = await self.core.tick(platform=PLATFORM)
+            await self.core.tick(platform=PLATFORM, notices=False)
         except Exception:
             log.exception("telegram_tick_failed")
-            return
-        for notice in notices:
-            await self.deliver(context.bot, notice)
 
-    # ---- update pump -----------------------------------------------------------------------------
+    # ---- outbox consumer -----------------------------------------------------------------------
     def start(self, bot: Bot) -> None:
-        """Start consuming core.updates() (idempotent)."""
+        """Start consuming the outbox (idempotent)."""
+        self.bot = bot
+        self.delivery.attach(bot)
         if self._pump is None or self._pump.done():
-            self._pump = asyncio.create_task(self._run(bot), name="fevga-telegram-updates")
+            self.outbox.stopping.clear()
+            self._pump = asyncio.create_task(self.outbox.run(), name="fevga-telegram-outbox")
 
-    async def stop(self) -> None:
-        """Cancel the update pump and wait for it."""
+    async def stop(self, timeout: float = 10.0) -> None:
+        """Stop consuming; deliveries in flight finish (bounded); the rest stays pending for reclaim."""
         pump, self._pump = self._pump, None
         if pump is not None:
-            pump.cancel()
-            await asyncio.gather(pump, return_exceptions=True)
-
-    async def _run(self, bot: Bot) -> None:
-        pause = _RETRY_SECONDS[0]
-        while True:
+            await self.outbox.stop(timeout)
             try:
-                async for notice in self.core.updates(PLATFORM):
-                    pause = _RETRY_SECONDS[0]
-                    chat_id = chat_id_of(notice.place)
-                    if chat_id is None:
-                        continue  # another platform's game
-                    # A change made by a command in this chat is shown by its handler; waiting for the
-                    # chat's turn lets only_newer drop the event instead of editing the board twice.
-                    async with self.chats.turn(chat_id):
-                        await self.deliver(bot, notice, only_newer=True)
-            except asyncio.CancelledError:
-                raise
+                await asyncio.wait_for(pump, timeout=2.0)
+            except (TimeoutError, asyncio.CancelledError):
+                pass
             except Exception:
-                log.exception("telegram_updates_failed", retry_in=pause)
-            await asyncio.sleep(pause)
-            pause = min(pause * 2, _RETRY_SECONDS[1])
+                log.exception("telegram_outbox_stopped_with_error")

@@ -1,22 +1,27 @@
 """Posting the core's replies to a Telegram chat. A reply with ``game_id`` is that game's board: one photo
-message per game, edited in place (editMessageMedia) and remembered in the core so any instance can
-edit it; a new one is posted only when the old one cannot be edited. Other replies become messages,
-documents (exports) or animations (replays)."""
+message per game, edited in place (editMessageMedia). Which version is shown where, one drawer at a time,
+retries and coalescing belong to the platform-neutral :class:`bot.delivery.BoardTracker`; this module only
+supplies its platform calls (``edit_board`` / ``post_board``) and maps Telegram's errors (429 and 5xx and
+timeouts: retry later; no access: undeliverable). Other replies become messages, documents (exports) or
+animations (replays)."""
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
+import warnings
 from collections import OrderedDict
 from typing import Any
 
 from telegram import Bot, InputMediaPhoto, Message, ReplyParameters
-from telegram.error import BadRequest, Forbidden, TelegramError
+from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 
 from bot.core import BotCore
+from bot.delivery import BoardTracker, Outcome, RetryLater, Undeliverable
 from bot.logging_setup import get_logger
 from bot.replies import Reply
+from bot.service.models import Place
 
+from .identity import chat_id_of
 from .keyboards import keyboard
 from .texts import MAX_CAPTION, clip, split_text, utf16_len, with_mentions
 
@@ -29,7 +34,9 @@ _REPOST_ERRORS = (
     "there is no text in the message to edit",
     "message_id_invalid",
 )
-_GAMES_KEPT = 2_000  # per-game locks and fingerprints kept by one instance
+_GAMES_KEPT = 2_000  # board refs and picture file ids kept by one instance
+HANDLER_BUDGET = 0.0  # a handler tries a board once; the outbox consumer retries (see bot/delivery)
+HANDLER_WAIT = 5.0  # seconds a handler waits for another drawer (the consumer) to show its change
 
 
 def _is(error: TelegramError, phrases: tuple[str, ...]) -> bool:
@@ -54,22 +61,27 @@ def board_caption(reply: Reply) -> str:
     return clip("\n".join(lines), MAX_CAPTION)
 
 
-def _fingerprint(reply: Reply) -> str:
-    digest = hashlib.blake2b(digest_size=16)
-    parts = (reply.image or b"", board_caption(reply).encode(), *(b.token.encode() for b in reply.buttons))
-    for part in parts:
-        digest.update(len(part).to_bytes(4, "big") + part)
-    return digest.hexdigest()
+def platform_error(error: TelegramError) -> Exception:
+    """A Telegram error as the tracker's signal: retry later (429, 5xx, timeouts) or undeliverable."""
+    if isinstance(error, RetryAfter):
+        with warnings.catch_warnings():  # PTB 22 warns that the type becomes a timedelta; both are handled
+            warnings.simplefilter("ignore")
+            after = error.retry_after
+        return RetryLater(after if isinstance(after, int | float) else after.total_seconds())
+    if isinstance(error, Forbidden | BadRequest):
+        return Undeliverable(error.message)
+    if isinstance(error, NetworkError):  # timeouts, dropped connections, 5xx ("Bad Gateway")
+        return RetryLater(None)
+    return Undeliverable(error.message)
 
 
 class Delivery:
-    """Sends replies; keeps, per game, a lock (edits of one board never interleave), the newest version
-    shown (an older board never overwrites a newer one) and which message shows it."""
+    """Sends replies; boards go through the shared :class:`BoardTracker`, for which this is the surface."""
 
     def __init__(self, core: BotCore) -> None:
         self.core = core
-        self._locks: OrderedDict[str, asyncio.Lock] = OrderedDict()
-        self._shown: OrderedDict[str, tuple[int, str]] = OrderedDict()  # game -> (version, fingerprint)
+        self.bot: Bot | None = None  # set by attach (the Application's bot)
+        self.tracker = BoardTracker(core.store, core.board_reply, self)
         self._games_by_ref: OrderedDict[str, str] = OrderedDict()  # "chat:message" -> game id
         self._file_ids: OrderedDict[str, str] = OrderedDict()  # picture digest -> Telegram file_id
 
@@ -87,17 +99,6 @@ class Delivery:
             self._keep(self._file_ids, self._digest(image), message.photo[-1].file_id)
 
     # ---- bookkeeping ---------------------------------------------------------------------------
-    def _lock(self, game_id: str) -> asyncio.Lock:
-        lock = self._locks.get(game_id)
-        if lock is None:
-            lock = self._locks[game_id] = asyncio.Lock()
-            while len(self._locks) > _GAMES_KEPT:
-                oldest, old_lock = next(iter(self._locks.items()))
-                if old_lock.locked():
-                    break
-                del self._locks[oldest]
-        return lock
-
     @staticmethod
     def _keep(mapping: OrderedDict[str, Any], key: str, value: Any) -> None:
         mapping[key] = value
@@ -128,6 +129,34 @@ class Delivery:
                 return True
         return False
 
+    # ---- the tracker's surface -------------------------------------------------------------------
+    def attach(self, bot: Bot) -> None:
+        """The bot the tracker's platform calls go through."""
+        self.bot = bot
+
+    async def edit_board(self, ref: str, reply: Reply) -> bool:
+        """Edit the board message ``ref``; False when it is gone (the tracker posts a new one)."""
+        target = parse_ref(ref)
+        if target is None or self.bot is None:
+            return False
+        try:
+            return await self._edit(self.bot, target, reply)
+        except TelegramError as error:
+            raise platform_error(error) from error
+
+    async def post_board(self, place: Place, reply: Reply) -> str:
+        """Post a new board message in the place's chat; its ref."""
+        chat_id = chat_id_of(place)
+        if chat_id is None or self.bot is None:
+            raise Undeliverable(str(place))
+        try:
+            message = await self._post_board(self.bot, chat_id, reply)
+        except TelegramError as error:
+            raise platform_error(error) from error
+        ref = f"{chat_id}:{message.message_id}"
+        self._keep(self._games_by_ref, ref, reply.game_id or "")
+        return ref
+
     # ---- sending ---------------------------------------------------------------------------------
     async def send(
         self,
@@ -137,47 +166,46 @@ class Delivery:
         *,
         reply_to: int | None = None,
         fresh_board: bool = False,
-        only_newer: bool = False,
     ) -> None:
-        """Post every reply in order: boards in place, the rest as new messages (answering reply_to).
-        fresh_board: post boards anew (``/board``); only_newer: skip boards not newer than the one shown."""
+        """Post every reply in order: boards through the tracker, the rest as new messages (answering
+        reply_to). fresh_board: post boards anew (``/board``). A board the platform refuses now is shown
+        later by the outbox consumer; the chat is told so (the change itself is saved)."""
         for reply in replies:
             try:
                 if reply.game_id is not None:
-                    await self.show_board(bot, chat_id, reply, fresh=fresh_board, only_newer=only_newer)
+                    outcome = await self.show_board(bot, chat_id, reply, fresh=fresh_board)
+                    if outcome in (Outcome.LATER, Outcome.BUSY):
+                        await self._later(bot, chat_id, reply, reply_to)
                 else:
                     await self.post(bot, chat_id, reply, reply_to=reply_to)
             except Forbidden as error:
                 log.warning("telegram_chat_forbidden", chat_id=chat_id, error=error.message)
                 return
 
-    async def show_board(
-        self, bot: Bot, chat_id: int, reply: Reply, *, fresh: bool = False, only_newer: bool = False
-    ) -> None:
-        """Show the game's board: edit its message in place, or post it (fresh: always post a new one)."""
-        game_id = reply.game_id
-        assert game_id is not None
-        async with self._lock(game_id):
-            version = reply.version if reply.version is not None else -1
-            fingerprint = _fingerprint(reply)
-            shown = self._shown.get(game_id)
-            if shown is not None and not fresh and self._seen(shown, version, fingerprint, only_newer):
-                return  # an older board, or this state again (e.g. the same event seen twice)
-            target = parse_ref(await self.core.board_message(game_id))
-            if target is not None and target[0] == chat_id and not fresh and await self._edit(bot, target, reply):
-                self._keep(self._shown, game_id, (version, fingerprint))
-                return
-            message = await self._post_board(bot, chat_id, reply)
-            ref = f"{chat_id}:{message.message_id}"
-            await self.core.remember_board_message(game_id, ref)
-            self._keep(self._games_by_ref, ref, game_id)
-            self._keep(self._shown, game_id, (version, fingerprint))
-            if target is not None and target[0] == chat_id and target[1] != message.message_id:
+    async def show_board(self, bot: Bot, chat_id: int, reply: Reply, *, fresh: bool = False) -> Outcome:
+        """Show the game's board (fresh: post a new one and take the keyboard off the old one)."""
+        assert reply.game_id is not None
+        self.attach(bot)
+        old = await self.tracker.shown(reply.game_id) if fresh else (0, None)
+        version = reply.version if reply.version is not None else 0
+        place = Place("telegram", str(chat_id), str(chat_id))  # where to post (only the chat id is used)
+        outcome = await self.tracker.show(reply.game_id, version, hint=reply, place=place, fresh=fresh,
+                                          budget=HANDLER_BUDGET, wait=HANDLER_WAIT)
+        if fresh and outcome is Outcome.SHOWN and old[1] is not None:
+            target = parse_ref(old[1])
+            if target is not None and target[0] == chat_id:
                 await self._retire(bot, target)
+        return outcome
 
-    @staticmethod
-    def _seen(shown: tuple[int, str], version: int, fingerprint: str, only_newer: bool) -> bool:
-        return version < shown[0] or (version, fingerprint) == shown or (only_newer and version == shown[0])
+    async def _later(self, bot: Bot, chat_id: int, reply: Reply, reply_to: int | None) -> None:
+        """Say the change is saved and the board will follow (best effort: the platform is refusing)."""
+        place = Place("telegram", str(chat_id), str(chat_id))
+        lang = await self.core.language(None, place)
+        text = "\n".join(line for line in (reply.text, self.core.t("board_later", lang)) if line)
+        try:
+            await self.post(bot, chat_id, Reply(text), reply_to=reply_to)
+        except TelegramError as error:
+            log.info("telegram_board_later_not_sent", chat_id=chat_id, error=error.message)
 
     async def _edit(self, bot: Bot, target: tuple[int, int], reply: Reply) -> bool:
         """Edit the board message; False when Telegram says it cannot be edited (a new one is needed)."""

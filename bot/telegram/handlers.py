@@ -13,6 +13,7 @@ from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
 from bot.core import BotCore
+from bot.delivery.updates import UpdateGate
 from bot.logging_setup import get_logger
 from bot.replies import Reply
 from bot.service.keys import update_key
@@ -45,6 +46,7 @@ class Handlers:
         self.directory = Directory(core)
         self._admins: dict[tuple[int, int], tuple[float, bool]] = {}
         self.chats = chats
+        self.gate = UpdateGate(core.store, "telegram")
 
     # ---- helpers ---------------------------------------------------------------------------------
     async def _is_admin(self, message: Message, actor_id: int) -> bool:
@@ -107,8 +109,11 @@ class Handlers:
         message = update.effective_message
         if message is None or message.from_user is None:
             return
+        if not await self.gate.claim(str(update.update_id)):
+            return  # a re-delivered webhook update, handled (or being handled) already
         async with self.chats.turn(message.chat.id):
             await self._text(update, message, context)
+        await self.gate.done(str(update.update_id))
 
     async def _text(self, update: Update, message: Message, context: ContextTypes.DEFAULT_TYPE) -> None:
         assert message.from_user is not None
@@ -143,9 +148,12 @@ class Handlers:
         query = update.callback_query
         if query is None:
             return
+        if not await self.gate.claim(str(update.update_id)):
+            return  # a re-delivered webhook update, handled (or being handled) already
         chat_id = query.message.chat.id if query.message is not None else 0
         async with self.chats.turn(chat_id):
             await self._press(query, context)
+        await self.gate.done(str(update.update_id))
 
     async def _press(self, query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE) -> None:
         answered = False

@@ -13,6 +13,8 @@ from tests.fakes.discord import FakeChannel, FakeDiscord, FakeMember, Interactio
 STEP_PREFIXES = ("fv:confirm:", "fvs:play:", "fvs:step:", "fv:die:", "fvs:from:")
 MAX_CLICKS_PER_TURN = 24
 MAX_TURNS = 400
+DEFERRED_UPDATE = 6  # the interaction callback type of a silent acknowledgement
+BOARD_WAIT = 10.0  # seconds for the board edit that follows an acknowledgement
 
 
 def step_ids(message: StoredMessage) -> list[str]:
@@ -47,9 +49,12 @@ async def take_turn_by_buttons(fake: FakeDiscord, board: StoredMessage, member: 
         custom_id = pick(target)
         if custom_id is None:
             return acted
+        edits = board.edits
         handle = await use(fake, member, target, custom_id)
         response = await handle.response()
         assert response.delay < 3, "answered after Discord's deadline"
+        if response.type == DEFERRED_UPDATE:  # acknowledged first: the board edit follows (ack, then deliver)
+            await fake.wait_for(lambda before=edits: board.edits > before or None, BOARD_WAIT, "the edit after a defer")
         if response.ephemeral:
             private = await handle.original()
             if not step_ids(private):

@@ -115,3 +115,25 @@ async def test_run_discord_serves_until_cancelled(fake: FakeDiscord, core: Any, 
             await task
         discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = before
     await fake.wait_for(lambda: not fake.bot_sessions() or None)
+
+
+async def test_without_the_message_content_intent_it_runs_slash_only_with_one_warning(
+    fake: FakeDiscord, core: Any, world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    fake.message_content_allowed = False  # the intent is not enabled in the Developer Portal
+    before = _urls()
+    task = asyncio.create_task(run_discord(core, settings_for(fake)))
+    try:
+        await fake.wait_until_connected(1)
+        await fake.wait_for(lambda: fake.commands() or None)
+        handle = await fake.slash_command(world.carol, world.general, "fevga rules")
+        assert (await handle.original()).content or (await handle.original()).embeds
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+        discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = before
+    warnings = [r for r in caplog.records if "Message Content intent" in r.getMessage()]
+    assert len(warnings) == 1 and warnings[0].levelname == "WARNING"
+    assert not [r for r in caplog.records if r.exc_info and "PrivilegedIntents" in repr(r.exc_info[1])]
+    await fake.wait_for(lambda: not fake.bot_sessions() or None)

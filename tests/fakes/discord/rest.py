@@ -87,6 +87,9 @@ class RestApi(InteractionRoutes):
             log.warning("fake Discord: unknown route %s %s", request.method, request.path)
             self.fake.unknown_routes.append(call)
             resp = error(404, 0, f"404: Not Found (fake has no route {request.method} {request.path})")
+        elif (injected := await self.fake.faults.answer(request.method, request.path)) is not None:
+            resp = injected
+            del self._calls[id(request)]
         else:
             try:
                 resp = await handler(request)

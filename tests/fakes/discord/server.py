@@ -10,7 +10,7 @@ from typing import Any
 from aiohttp import web
 
 from . import payloads
-from .gateway import INTENT_GUILD_MEMBERS, GatewaySession
+from .gateway import INTENT_GUILD_MEMBERS, INTENT_MESSAGE_CONTENT, GatewaySession
 from .interactions import Actor, InteractionHandle, actor_user, base_payload, command_data
 from .models import (
     ADMINISTRATOR,
@@ -48,6 +48,7 @@ class FakeDiscord(FakeState):
         self.shard_count = shard_count
         self.heartbeat_interval_ms = heartbeat_interval_ms
         self.response_deadline = response_deadline  # Discord drops interactions not answered in 3 s
+        self.message_content_allowed = True  # False: the app lacks the privileged Message Content intent
         self.gateway_queries: list[dict[str, str]] = []
         self._identities: dict[str, dict[str, Any]] = {}
         self._runner: web.AppRunner | None = None
@@ -122,6 +123,9 @@ class FakeDiscord(FakeState):
         assert session.identify is not None
         if session.identify.get("token") != self.token:
             await session.ws.close(code=4004, message=b"Authentication failed.")
+            return
+        if not self.message_content_allowed and session.intents & INTENT_MESSAGE_CONTENT:
+            await session.ws.close(code=4014, message=b"Disallowed intent(s).")
             return
         self._identities[session.session_id] = session.identify
         shard_id, count = session.shard

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from . import payloads
+from .faults import Faults
 from .gateway import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES, INTENT_MESSAGE_CONTENT, GatewaySession
 from .models import (
     EPHEMERAL,
@@ -66,6 +67,7 @@ class FakeState:
         self.unknown_routes: list[RestCall] = []
         self.synced_commands: dict[int | None, list[dict[str, Any]]] = {}
         self.sessions: list[GatewaySession] = []
+        self.faults = Faults()  # injected errors (429 with retry_after, 5xx), see faults.py
         self._cond = asyncio.Condition()
 
     # ---- waiting -------------------------------------------------------------------------

@@ -118,6 +118,13 @@ class FakeTelegram(BotApiMethods):
         error = ApiError(error_code, description, retry_after)
         self._injected.setdefault(method.lower(), []).append(_Injected(times, error))
 
+    def clear_failures(self, method: str | None = None) -> None:
+        """Stop injecting errors (into one method, or all): the platform has recovered."""
+        if method is None:
+            self._injected.clear()
+        else:
+            self._injected.pop(method.lower(), None)
+
     def rate_limit(self, method: str, times: int = 1, retry_after: int = 1) -> None:
         """Make the next `times` calls of method answer 429 "Too Many Requests" with retry_after."""
         self.fail_next(method, times, 429, f"Too Many Requests: retry after {retry_after}", retry_after)

@@ -1,0 +1,143 @@
+"""Benchmark delivery that converges: a 100-ply game in a group through BotCore, the board tracker and the
+outbox consumers, with 1 and with 2 instances on one local redis-server (commands round-robin over the
+instances, each handler showing its own board like a frontend; a stand-in platform with a small delay).
+
+Prints, per instance count: platform calls per committed change (board edits/posts and notices; target 1
+edit + at most 1 notice), time from commit to board shown (p50/p99), and the convergence time after an
+outage of the edit endpoint (the board shown after the platform recovers).
+
+    python benchmarks/bench_delivery.py                  # 100 plies, a 30 s outage
+    python benchmarks/bench_delivery.py --outage 3       # quick run
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from bot.core import BotCore
+from bot.delivery import OutboxConsumer, RetryLater
+from bot.replies import Notice, Reply
+from bot.service import Place, PlayerRef
+from bot.storage import LocalRedis, RedisStore
+
+ALICE, BOB = PlayerRef("telegram", "1", "alice"), PlayerRef("telegram", "2", "bob")
+GROUP = Place("telegram", "-100", "-100")
+PLATFORM_DELAY = 0.01  # seconds per platform call
+
+
+@dataclass
+class Platform:
+    """A stand-in chat platform shared by the instances: counts calls, notes when each version was shown."""
+
+    outage: bool = False
+    calls: int = 0
+    refused: int = 0
+    shown_at: dict[int, float] = field(default_factory=dict)
+
+    async def _call(self) -> None:
+        await asyncio.sleep(PLATFORM_DELAY)
+        if self.outage:
+            self.refused += 1
+            raise RetryLater(0.2)
+        self.calls += 1
+
+    async def edit_board(self, ref: str, reply: Reply) -> bool:
+        await self._call()
+        self.shown_at.setdefault(reply.version or 0, time.monotonic())
+        return True
+
+    async def post_board(self, place: Place, reply: Reply) -> str:
+        await self._call()
+        self.shown_at.setdefault(reply.version or 0, time.monotonic())
+        return "-100:1"
+
+    async def deliver_notice(self, notice: Notice) -> None:
+        await self._call()
+
+
+async def play(cores: list[BotCore], consumers: list[OutboxConsumer], plies: int,
+               committed: dict[int, float]) -> None:
+    """Play ``plies`` turns round-robin over the instances, each handler showing its board."""
+    for ply in range(plies):
+        core, tracker = cores[ply % len(cores)], consumers[ply % len(cores)].tracker
+        for player in (ALICE, BOB):
+            plays = await core.suggest_plays(player, GROUP)
+            if plays:
+                handled = await core.handle_text(player, GROUP, plays[0])
+                for reply in handled.replies:
+                    if reply.game_id and reply.version:
+                        committed[reply.version] = time.monotonic()
+                        await tracker.show(reply.game_id, reply.version, hint=reply, place=GROUP, budget=0.0,
+                                           wait=5.0)
+                break
+        else:
+            return
+
+
+async def run(url: str, instances: int, plies: int, outage: float) -> None:
+    stores = [RedisStore.from_url(url) for _ in range(instances)]
+    await stores[0].client.flushall()
+    cores = [await BotCore.create(store=s, draw=False) for s in stores]
+    platform = Platform()
+    consumers = [c.delivery("telegram", platform, platform, group="telegram:bench", consumer=f"i{n}")
+                 for n, c in enumerate(cores)]
+    runs = [asyncio.create_task(c.run(block_ms=200)) for c in consumers]
+    await cores[0].handle_text(ALICE, GROUP, "challenge @bob 25", mentions={"@bob": BOB})  # a long match
+    accepted = await cores[-1].handle_text(BOB, GROUP, "accept")
+    board = next(r for r in accepted.replies if r.game_id)
+    assert board.game_id is not None and board.version is not None
+    await consumers[-1].tracker.show(board.game_id, board.version, hint=board, place=GROUP, budget=0.0)
+    calls_before, committed = platform.calls, {}
+    first_version = board.version
+    await play(cores, consumers, plies, committed)
+    await asyncio.sleep(4.0)  # let the consumers look at every entry
+    view = (await cores[0].service.view_of(board.game_id)).view
+    assert view is not None
+    changes = view.version - first_version
+    latencies = sorted((platform.shown_at[v] - t) * 1000 for v, t in committed.items() if v in platform.shown_at)
+    print(f"{instances} instance(s): {changes} committed changes, {platform.calls - calls_before} platform calls "
+          f"= {(platform.calls - calls_before) / max(changes, 1):.2f} per change")
+    if latencies:
+        p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
+        print(f"  commit -> board shown: p50 {statistics.median(latencies):.1f} ms, p99 {p99:.1f} ms")
+
+    if view.status == "play":
+        platform.outage = True
+        await play(cores, consumers, 1, committed)
+        await asyncio.sleep(outage)
+        platform.outage = False
+        recovered = time.monotonic()
+        target = (await cores[0].service.view_of(board.game_id)).view
+        assert target is not None
+        while (await consumers[0].tracker.shown(board.game_id))[0] < target.version:
+            await asyncio.sleep(0.05)
+        print(f"  after a {outage:.0f} s outage of the edit endpoint ({platform.refused} refusals): "
+              f"board converged {time.monotonic() - recovered:.2f} s after recovery")
+    for c in consumers:
+        await c.stop()
+    await asyncio.gather(*runs, return_exceptions=True)
+    for core in cores:
+        await core.close()
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--plies", type=int, default=100)
+    parser.add_argument("--outage", type=float, default=30.0, help="seconds the edit endpoint is down")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp, LocalRedis(Path(tmp)) as server:
+        for instances in (1, 2):
+            await run(server.url, instances, args.plies, args.outage)
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

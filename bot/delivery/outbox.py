@@ -1,0 +1,228 @@
+"""The outbox consumer: every game commit and timer effect wrote an entry to its platform's stream in the
+same atomic commit; each entry is handled by exactly one instance of the consumer group (one group per
+platform and bot; consumer = instance id) and acked only once delivered. Entries of a dead instance are
+reclaimed; a periodic repair converges every live game whose board is behind.
+
+Board entries converge the game's board through the :class:`BoardTracker` (so the instance that handled the
+command and drew the board already finds it current: exactly one edit per change). Notice entries (timer
+reminders, deadlines, expired challenges) are handed to the frontend's :class:`NoticeSink`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Protocol
+
+from bot.replies import Notice
+from bot.service import keys
+from bot.service.models import Msg, Result
+from bot.service.result_codec import decode_result
+from bot.storage.base import Entry, Store
+
+from .tracker import BoardTracker, Outcome, RetryLater
+
+log = logging.getLogger(__name__)
+RECLAIM_IDLE_MS = 15_000  # an entry pending this long with another consumer: its instance is gone
+START_IDLE_MS = 5_000  # at start-up: entries of the instance this one replaces (kill -9, rollout)
+UPKEEP_SECONDS = 5.0
+GRACE_SECONDS = 3.0  # a new entry is left this long to the instance whose command made it (it draws first)
+LATE_SECONDS = 10.0  # a board entry delivered this late also pings the player to move
+RETRY_PAUSE = (0.5, 8.0)  # first and longest pause before an undelivered entry is tried again
+REPAIR_SECONDS = 60.0
+
+
+def age_seconds(entry_id: str) -> float:
+    """How old a stream entry is (its id starts with its creation time in ms); 0 when unreadable."""
+    try:
+        return time.time() - int(entry_id.partition("-")[0]) / 1000
+    except ValueError:
+        return 0.0
+
+
+class NoticeSink(Protocol):
+    """Where notices go: the frontend posts them (and pings / sends direct messages)."""
+
+    async def deliver_notice(self, notice: Notice) -> None:
+        """Post one notice; raise ``RetryLater`` to have it delivered again later."""
+
+
+Presenter = Callable[[Result], Awaitable[list[Notice]]]
+
+
+class OutboxConsumer:
+    """Consumes one platform's outbox for one bot identity; ``run`` until ``stop`` is set."""
+
+    def __init__(self, store: Store, platform: str, group: str, consumer: str, tracker: BoardTracker,
+                 sink: NoticeSink, present: Presenter, *,
+                 live_games: Callable[[], Awaitable[list[str]]] | None = None,
+                 turn_notice: Callable[[str], Awaitable[Notice | None]] | None = None) -> None:
+        self.store = store
+        self.stream = keys.outbox(platform)
+        self.platform = platform
+        self.group = group
+        self.consumer = consumer
+        self.tracker = tracker
+        self.sink = sink
+        self.present = present
+        self.live_games = live_games
+        self.turn_notice = turn_notice  # told to the player to move when a board catches up late
+        self.grace = GRACE_SECONDS
+        self.stopping = asyncio.Event()
+        self.handled = 0  # entries acked by this consumer
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._ready = False
+
+    async def start(self) -> None:
+        """Create the consumer group (from the stream's first entry) if needed."""
+        if not self._ready:
+            await self.store.ensure_group(self.stream, self.group)
+            self._ready = True
+
+    # ---- one entry -----------------------------------------------------------------------------
+    async def handle(self, entry: Entry, *, budget: float = 10.0) -> bool:
+        """Deliver one entry; True when it is done (to be acked): delivered, already shown, or moot. A board
+        that catches up late (after a crash, a restart or an outage) also tells the player to move."""
+        entry_id, fields = entry
+        kind = fields.get("k", b"").decode()
+        if kind == "board":
+            late = age_seconds(entry_id) > LATE_SECONDS
+            outcome = await self._board(fields, budget)
+            if late and outcome is Outcome.SHOWN:
+                await self._tell_mover(fields.get("game", b"").decode())
+            return outcome not in (Outcome.LATER, Outcome.BUSY)
+        if kind == "notice":
+            result = decode_result(fields.get("result"))
+            if result is None:
+                return True  # unreadable: nothing can ever deliver it
+            if result.game_id and result.view is not None:  # the board first, so the notice's link shows it
+                await self.tracker.show(result.game_id, result.view.version, messages=result.messages,
+                                        budget=budget, wait=budget)
+            for notice in await self.present(result):
+                await self.sink.deliver_notice(notice)
+            return True
+        return True  # an unknown kind (a newer version's entry): not ours to deliver
+
+    async def _tell_mover(self, game_id: str) -> None:
+        """Ping the player to move: the board they are waiting for changed while nobody could show it."""
+        if self.turn_notice is None:
+            return
+        notice = await self.turn_notice(game_id)
+        if notice is not None:
+            await self.sink.deliver_notice(notice)
+
+    async def _board(self, fields: dict[str, bytes], budget: float) -> Outcome:
+        game_id = fields.get("game", b"").decode()
+        try:
+            version = int(fields.get("v", b"0"))
+            messages = [Msg(str(k), dict(a)) for k, a in json.loads(fields.get("msgs", b"[]"))]
+        except (ValueError, TypeError):
+            version, messages = 0, []
+        return await self.tracker.show(game_id, version, messages=messages, budget=budget, wait=budget)
+
+    async def _handle_and_ack(self, entry: Entry, *, persist: bool = False) -> None:
+        """Handle, then ack. ``persist``: keep retrying (with backoff) until delivered or stopping; an entry
+        left unacked stays pending and is reclaimed after a restart."""
+        pause = RETRY_PAUSE[0]
+        if persist and entry[1].get("k") == b"board" and entry[1].get("kind") != b"timer":
+            await self._grace(entry[0])  # a timer's change has no handler to draw it first
+        while True:
+            try:
+                done = await self.handle(entry)
+            except RetryLater as exc:
+                done, pause = False, max(pause, exc.retry_after or 0.0)
+            except Exception:
+                log.exception("delivering outbox entry %s failed", entry[0])
+                done = False
+            if done:
+                await self.store.ack(self.stream, self.group, entry[0])
+                self.handled += 1
+                return
+            if not persist or self.stopping.is_set():
+                return
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stopping.wait(), pause)
+            pause = min(pause * 2, RETRY_PAUSE[1])
+
+    async def _grace(self, entry_id: str) -> None:
+        """Wait until the entry is ``grace`` seconds old (its id is its creation time in ms): the handler of
+        the command usually draws the board meanwhile, and this entry then finds it current."""
+        wait = min(self.grace, self.grace - age_seconds(entry_id))
+        if wait > 0:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.stopping.wait(), wait)
+
+    # ---- loops ---------------------------------------------------------------------------------
+    async def drain(self, count: int = 100) -> int:
+        """Handle what is waiting now (new entries, then this consumer's own stale ones); the number acked."""
+        await self.start()
+        before = self.handled
+        for entry in await self.store.consume(self.stream, self.group, self.consumer, count, 0):
+            await self._handle_and_ack(entry)
+        return self.handled - before
+
+    async def reclaim(self, min_idle_ms: int = RECLAIM_IDLE_MS) -> int:
+        """Take over and handle entries another (dead) consumer left pending; the number acked."""
+        await self.start()
+        before = self.handled
+        for entry in await self.store.reclaim(self.stream, self.group, self.consumer, min_idle_ms, 100):
+            await self._handle_and_ack(entry)
+        return self.handled - before
+
+    async def repair(self) -> int:
+        """Converge every live game whose board is behind (after a crash, a rollout, an outage) and tell the
+        player to move; a game whose board was never shown is left to its outbox entry."""
+        if self.live_games is None:
+            return 0
+        fixed = 0
+        for game_id in await self.live_games():
+            try:
+                shown = (await self.tracker.shown(game_id))[0]
+                stored = await self.tracker.stored(game_id)
+                if not shown or stored is None or stored <= shown:
+                    continue
+                if await self.tracker.converge(game_id, budget=2.0) is Outcome.SHOWN:
+                    fixed += 1
+                    await self._tell_mover(game_id)
+            except Exception:
+                log.exception("repairing the board of %s failed", game_id)
+        return fixed
+
+    async def run(self, *, block_ms: int = 1000, reclaim_idle_ms: int = RECLAIM_IDLE_MS) -> None:
+        """Consume until :meth:`stop`: new entries as they come (each in its own task, so one slow board
+        does not hold the others), dead consumers' entries and a repair now and then."""
+        await self.start()
+        loop = asyncio.get_running_loop()
+        next_upkeep = next_repair = loop.time()
+        idle_ms = START_IDLE_MS
+        while not self.stopping.is_set():
+            try:
+                if loop.time() >= next_upkeep:
+                    await self.reclaim(idle_ms)
+                    idle_ms, next_upkeep = reclaim_idle_ms, loop.time() + UPKEEP_SECONDS
+                if loop.time() >= next_repair:
+                    await self.repair()
+                    next_repair = loop.time() + REPAIR_SECONDS
+                entries = await self.store.consume(self.stream, self.group, self.consumer, 20, block_ms)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("reading the %s outbox failed", self.platform)
+                await asyncio.sleep(1.0)
+                continue
+            for entry in entries:
+                task = asyncio.create_task(self._handle_and_ack(entry, persist=True))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
+
+    async def stop(self, timeout: float = 10.0) -> None:
+        """Stop reading; let deliveries in flight finish (bounded); unfinished ones stay pending."""
+        self.stopping.set()
+        if self._tasks:
+            _, late = await asyncio.wait(set(self._tasks), timeout=timeout)
+            for task in late:
+                task.cancel()

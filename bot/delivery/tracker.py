@@ -1,0 +1,233 @@
+"""The board tracker: which version of a game's board is shown where (in the store, so every instance
+agrees), and :meth:`BoardTracker.converge`, which brings the shown board up to the stored version.
+
+One drawer per board at a time (a lease key with a TTL, taken with a version check); never an older version
+over a newer one (the shown version only grows); versions piled up behind a rate limit are coalesced (each
+round draws the newest stored version); 429/5xx/timeouts are retried with backoff; a board message that is
+gone is posted afresh. Frontends only supply the platform calls (:class:`BoardSurface`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from bot.replies import Reply
+from bot.service import Place, keys
+from bot.service.models import Msg
+from bot.storage.base import Commit, Store, split_versioned
+
+log = logging.getLogger(__name__)
+LEASE_SECONDS = 30
+REF_TTL = 60 * 60 * 24 * 30
+BUSY_PAUSE = 0.05  # seconds between looks while another drawer holds a board
+BACKOFF = (0.5, 8.0)  # first and longest pause between attempts after a transient failure
+
+
+class RetryLater(Exception):
+    """The platform refused for now (429, 5xx, timeout, dropped connection): try again after a pause."""
+
+    def __init__(self, retry_after: float | None = None) -> None:
+        super().__init__(f"retry after {retry_after}")
+        self.retry_after = retry_after
+
+
+class Undeliverable(Exception):
+    """The platform will never take it (no access to the chat): give up on this board."""
+
+
+class BoardSurface(Protocol):
+    """The platform calls a frontend supplies: edit a board message, post a new one."""
+
+    async def edit_board(self, ref: str, reply: Reply) -> bool:
+        """Edit the message ``ref`` to show ``reply``; False when the message is gone (post afresh)."""
+
+    async def post_board(self, place: Place, reply: Reply) -> str:
+        """Post ``reply`` as a new board message in ``place``; its ref (``channel:message``)."""
+
+
+class Outcome(enum.Enum):
+    """How a convergence attempt ended."""
+
+    SHOWN = "shown"  # this call edited or posted the board
+    CURRENT = "current"  # the board already showed the stored version: nothing to do
+    BUSY = "busy"  # another drawer holds the board: it converges it (or the outbox retries)
+    LATER = "later"  # the platform kept refusing within the budget: retried later
+    GONE = "gone"  # no such game, or the board cannot be shown on this platform
+
+
+First = Callable[[Reply], Awaitable[str]]  # show a board that is not shown yet; its ref
+Render = Callable[[str, int | None, Sequence[Msg]], Awaitable[tuple[Place, Reply] | None]]
+
+
+@dataclass(frozen=True)
+class Request:
+    """What one convergence was asked (see :meth:`BoardTracker.converge`)."""
+
+    hint: Reply | None
+    place: Place | None
+    messages: tuple[Msg, ...]
+    for_version: int | None
+    fresh: bool
+    first: First | None
+    first_ref: str | None
+
+
+class BoardTracker:
+    """Converges each game's board message to the stored game version, shared by all instances."""
+
+    def __init__(self, store: Store, render: Render, surface: BoardSurface, *,
+                 sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+        self.store = store
+        self.render = render  # (game id, version the messages are for, messages) -> the board at the stored version
+        self.surface = surface
+        self.sleep = sleep
+        self.edits = 0  # platform calls made (edits + posts), for tests and the benchmark
+
+    async def shown(self, game_id: str) -> tuple[int, str | None]:
+        """``(version shown, ref)`` of a game's board; ``(0, None)`` when none was shown."""
+        raw = (await self.store.read([("get", keys.board_shown(game_id))]))[0]
+        if not raw:
+            return 0, None
+        try:
+            version, ref = split_versioned(raw)
+        except ValueError:
+            return 0, None
+        return version, ref.decode() or None
+
+    async def converge(
+        self, game_id: str, *, hint: Reply | None = None, place: Place | None = None, messages: Sequence[Msg] = (),
+        for_version: int | None = None, fresh: bool = False, budget: float = 10.0, first: First | None = None,
+        first_ref: str | None = None,
+    ) -> Outcome:
+        """Bring the game's board up to the stored version (``fresh``: post it anew even if current).
+        ``hint``: the board already drawn for ``place`` (used while it is the newest: no second drawing);
+        ``messages`` say what happened at ``for_version``; ``first``: how to show it when it is not shown
+        yet, or ``fresh``, or shown at ``first_ref``, instead of the surface's calls (e.g. as the answer to
+        an interaction, or by turning a challenge into the board). Transient platform failures are retried
+        for at most ``budget`` s."""
+        request = Request(hint, place, tuple(messages), for_version, fresh, first, first_ref)
+        token = await self._acquire(game_id)
+        if token is None:
+            return Outcome.BUSY
+        try:
+            return await self._converge(game_id, request, budget, token)
+        finally:
+            await self.store.commit(Commit().expect(keys.board_lease(game_id), token).delete(keys.board_lease(game_id)))
+
+    async def show(
+        self, game_id: str, version: int, *, hint: Reply | None = None, place: Place | None = None,
+        messages: Sequence[Msg] = (), fresh: bool = False, budget: float = 10.0, wait: float = 10.0,
+        first: First | None = None, first_ref: str | None = None,
+    ) -> Outcome:
+        """Make sure the board shows at least ``version``: converge, or, while another drawer holds the
+        board, wait (at most ``wait`` s) until it shows that version. BUSY only when that wait ran out."""
+        loop = asyncio.get_running_loop()
+        until = loop.time() + wait
+        if not fresh and (await self.shown(game_id))[0] >= version:
+            return Outcome.CURRENT  # already shown (by the handler, or another instance): no lease, no drawing
+        while True:
+            outcome = await self.converge(game_id, hint=hint, place=place, messages=messages, for_version=version,
+                                          fresh=fresh, budget=budget, first=first, first_ref=first_ref)
+            if outcome is not Outcome.BUSY:
+                return outcome
+            if not fresh and (await self.shown(game_id))[0] >= version:
+                return Outcome.CURRENT  # the other drawer showed it (or a newer one)
+            if loop.time() > until:
+                return Outcome.BUSY
+            await asyncio.sleep(BUSY_PAUSE)
+
+    async def stored(self, game_id: str) -> int | None:
+        """The stored version of a game (its value's prefix, nothing decoded); None when there is none."""
+        raw = (await self.store.read([("get", keys.game(game_id))]))[0]
+        try:
+            return split_versioned(raw)[0] if raw else None
+        except ValueError:
+            return None
+
+    async def _newest(self, game_id: str, request: Request) -> tuple[Place, Reply, int] | None:
+        """The board at the stored version: the hint when it is that version, else drawn afresh."""
+        stored = await self.stored(game_id)
+        hint, place = request.hint, request.place
+        if stored is not None and hint is not None and place is not None and hint.version == stored:
+            return place, hint, stored
+        drawn = await self.render(game_id, request.for_version, request.messages)
+        if drawn is None or drawn[1].version is None:
+            return None
+        return drawn[0], drawn[1], drawn[1].version
+
+    async def _converge(self, game_id: str, request: Request, budget: float, token: int) -> Outcome:
+        deadline = time.monotonic() + budget
+        pause = BACKOFF[0]
+        outcome = Outcome.CURRENT
+        fresh, first = request.fresh, request.first
+        while True:
+            shown, ref = await self.shown(game_id)
+            stored = await self.stored(game_id)
+            if stored is None:
+                return Outcome.GONE
+            if not fresh and stored <= shown:
+                return outcome
+            newest = await self._newest(game_id, request)
+            if newest is None:
+                return Outcome.GONE
+            place, reply, version = newest
+            if version <= shown and not fresh:
+                return outcome
+            try:
+                new_ref = await self._draw(place, reply, ref, fresh, first, request.first_ref)
+                first = None  # used once
+            except RetryLater as exc:
+                wait = max(exc.retry_after or 0.0, pause)
+                if time.monotonic() + wait > deadline:
+                    return Outcome.LATER
+                pause = min(pause * 2, BACKOFF[1])
+                await self._renew(game_id, token)
+                await self.sleep(wait)
+                continue
+            except Undeliverable:
+                log.info("the board of %s cannot be shown", game_id)
+                return Outcome.GONE
+            except Exception:  # an unexpected failure of the platform call: retried like a refusal
+                log.exception("drawing the board of %s failed", game_id)
+                if time.monotonic() + pause > deadline:
+                    return Outcome.LATER
+                await self.sleep(pause)
+                pause = min(pause * 2, BACKOFF[1])
+                continue
+            commit = Commit().expect(keys.board_shown(game_id), shown)
+            commit.put_versioned(keys.board_shown(game_id), version, new_ref.encode())
+            if new_ref != ref:  # where the board is, for replies to it and links (see BotCore.board_message)
+                commit.put(keys.board_ref(game_id), new_ref.encode(), REF_TTL)
+                commit.put(keys.board_game(new_ref), game_id.encode(), REF_TTL)
+            await self.store.commit(commit)
+            outcome, fresh, pause = Outcome.SHOWN, False, BACKOFF[0]
+
+    async def _draw(self, place: Place, reply: Reply, ref: str | None, fresh: bool, first: First | None,
+                    first_ref: str | None) -> str:
+        """One platform call (two when the message is gone): the ref now showing ``reply``."""
+        self.edits += 1
+        if first is not None and (ref is None or fresh or ref == first_ref):
+            return await first(reply)
+        if ref is not None and not fresh and await self.surface.edit_board(ref, reply):
+            return ref
+        if ref is not None and not fresh:
+            self.edits += 1
+        return await self.surface.post_board(place, reply)
+
+    async def _acquire(self, game_id: str) -> int | None:
+        token = secrets.randbelow(10**15) + 1
+        commit = Commit().expect(keys.board_lease(game_id), 0)
+        commit.put_versioned(keys.board_lease(game_id), token, b"", LEASE_SECONDS)
+        return token if await self.store.commit(commit) else None
+
+    async def _renew(self, game_id: str, token: int) -> None:
+        commit = Commit().expect(keys.board_lease(game_id), token)
+        await self.store.commit(commit.put_versioned(keys.board_lease(game_id), token, b"", LEASE_SECONDS))
+

@@ -1,0 +1,35 @@
+"""A core (no pictures drawn) on the shared real redis-server, emptied for each test."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.core import BotCore
+from bot.storage import LocalRedis, RedisStore
+
+
+class Clock:
+    """Wall time plus an offset a test can move forward (timers become due)."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+async def core(redis_server: LocalRedis, clock: Clock) -> AsyncIterator[BotCore]:
+    store = RedisStore.from_url(redis_server.url)
+    await store.client.flushall()
+    bot = await BotCore.create(store=store, draw=False, clock=clock)
+    yield bot
+    await bot.close()

@@ -1,0 +1,109 @@
+"""Each committed change is delivered by exactly one consumer of the group; dead consumers' entries are
+reclaimed; timer notices come from the same commit as the timer's effect."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+from bot.core import BotCore
+from bot.delivery import OutboxConsumer
+from bot.service import keys
+
+from .conftest import Clock
+from .kit import ALICE, BOB, FakeSink, FakeSurface, play, start_game, stored_version
+
+GROUP_NAME = "telegram:testbot"
+
+
+def consumer(core: BotCore, name: str, surface: FakeSurface, sink: FakeSink | None = None) -> OutboxConsumer:
+    return core.delivery("telegram", surface, sink or FakeSink(), group=GROUP_NAME, consumer=name)
+
+
+async def test_every_commit_writes_one_outbox_entry_and_each_is_delivered_once(core: BotCore) -> None:
+    surface = FakeSurface()
+    one = consumer(core, "a", surface)
+    await one.start()
+    game = await start_game(core)
+    await one.drain()
+    for _ in range(6):
+        await play(core, 1)
+        assert await one.drain() == 1
+    assert len(surface.posts) == 1 and len(surface.edits) == 6
+    assert surface.versions() == list(range(1, await stored_version(core, game) + 1))[-7:]
+    assert await one.drain() == 0  # nothing left, nothing drawn twice
+
+
+async def test_two_instances_draw_each_change_exactly_once(core: BotCore) -> None:
+    surface = FakeSurface(delay=0.01)
+    pair = [consumer(core, "a", surface), consumer(core, "b", surface)]
+    for c in pair:
+        await c.start()
+    runs = [asyncio.create_task(c.run(block_ms=50)) for c in pair]
+    game = await start_game(core)
+    for ply in range(31):
+        if ply:
+            await play(core, 1)
+        deadline = time.monotonic() + 5
+        while (await pair[0].tracker.shown(game))[0] < await stored_version(core, game):
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.01)
+    for c in pair:
+        await c.stop()
+    await asyncio.gather(*runs)
+    assert len(surface.posts) == 1 and len(surface.edits) == 30  # one edit per committed change
+    assert len(set(surface.edits)) == 30
+    info = await core.store.read([("get", keys.board_shown(game))])
+    assert info[0] is not None
+    assert pair[0].handled + pair[1].handled == 31  # the start + 30 moves, each acked once
+    assert pair[0].handled and pair[1].handled  # both instances took part
+    late = consumer(core, "c", surface)
+    assert await late.drain() == 0 and await late.reclaim(min_idle_ms=0) == 0  # nothing left pending
+
+
+async def test_a_dead_consumers_entries_are_reclaimed_and_delivered(core: BotCore) -> None:
+    surface = FakeSurface()
+    game = await start_game(core)
+    dead = consumer(core, "dead", surface)
+    await dead.start()
+    taken = await core.store.consume(dead.stream, GROUP_NAME, "dead", 100, 0)  # then it dies (no ack)
+    assert taken
+    alive = consumer(core, "alive", surface)
+    assert await alive.drain() == 0  # nothing new: the entries are pending with the dead one
+    assert await alive.reclaim(min_idle_ms=0) == len(taken)
+    assert (await alive.tracker.shown(game))[0] == await stored_version(core, game)
+    assert len(surface.posts) == 1
+
+
+async def test_a_timer_notice_is_delivered_once_from_the_outbox(core: BotCore, clock: Clock) -> None:
+    surface, sink = FakeSurface(), FakeSink()
+    one = consumer(core, "a", surface, sink)
+    await one.start()
+    game = await start_game(core)
+    await one.drain()
+    clock.offset = 13 * 3600  # past the first reminder (50 % of the 24 h deadline)
+    assert await core.tick("telegram", notices=False) == []  # the notice went to the outbox, not here
+    assert await one.drain() >= 1
+    reminders = [n for n in sink.notices if n.reply.text]
+    assert len(reminders) == 1
+    assert reminders[0].direct_to and reminders[0].direct_to[0] in (ALICE, BOB)
+    assert await one.drain() == 0
+    assert (await one.tracker.shown(game))[0] == await stored_version(core, game)  # the board shows it too
+
+
+async def test_a_timer_notice_survives_the_death_of_the_instance_that_committed_it(core: BotCore, clock: Clock) -> None:
+    surface, sink = FakeSurface(), FakeSink()
+    dead = consumer(core, "dead", surface, sink)
+    await dead.start()
+    game = await start_game(core)
+    await dead.drain()
+    clock.offset = 13 * 3600
+    await core.tick("telegram", notices=False)  # the reminder and its effect, in one commit
+    taken = await core.store.consume(dead.stream, GROUP_NAME, "dead", 100, 0)  # read, then kill -9: no ack
+    assert [e for e in taken if e[1].get("k") == b"notice"]
+    assert sink.notices == []
+    alive = consumer(core, "alive", surface, sink)
+    assert await alive.reclaim(min_idle_ms=0) == len(taken)
+    assert await alive.reclaim(min_idle_ms=0) == 0 and await alive.drain() == 0
+    assert len([n for n in sink.notices if n.reply.text]) == 1  # arrives once
+    assert (await alive.tracker.shown(game))[0] == await stored_version(core, game)
