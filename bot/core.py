@@ -26,13 +26,14 @@ from bot.replay import replay_reply
 from bot.replies import Handled, Notice, Reply
 from bot.service import GameService, Place, PlayerRef, keys
 from bot.service.models import Msg, Result
-from bot.storage import Commit, LocalRedis, Store, open_store
+from bot.storage import Commit, DamagedKey, LocalRedis, Store, open_store
 from fevga import DEFAULT_RULES, Position, Rules, format_play, legal_plays
 
 if TYPE_CHECKING:
     from bot.config import Settings
 
 BOARD_REF_TTL = 60 * 60 * 24 * 30
+MAX_REF_BYTES = 200  # "channel:message" or a game id: anything longer is damaged
 log = logging.getLogger("fevga.core")
 
 
@@ -193,12 +194,24 @@ class BotCore:
 
     async def game_for_board_message(self, platform_ref: str) -> str | None:
         """The game whose board is the message ``platform_ref`` (replies to a board move in it)."""
-        raw = (await self.store.read([("get", keys.board_game(platform_ref))]))[0]
-        return raw.decode() if isinstance(raw, bytes) else raw
+        return await self._stored_text(keys.board_game(platform_ref))
 
     async def board_message(self, game_id: str) -> str | None:
-        raw = (await self.store.read([("get", keys.board_ref(game_id))]))[0]
-        return raw.decode() if isinstance(raw, bytes) else raw
+        """Where the board of ``game_id`` is shown (``"channel:message"``), if anywhere."""
+        return await self._stored_text(keys.board_ref(game_id))
+
+    async def _stored_text(self, key: str) -> str | None:
+        """A short stored text; None when missing or damaged (not UTF-8, too long, wrong type), logged."""
+        try:
+            raw = (await self.store.read([("get", key)]))[0]
+            if raw is None:
+                return None
+            if len(raw) > MAX_REF_BYTES:
+                raise UnicodeError("too long")
+            return raw.decode() if isinstance(raw, bytes) else str(raw)
+        except (UnicodeError, DamagedKey):
+            log.error("damaged board reference %s", key)
+            return None
 
     async def remember_username(self, platform: str, username: str, player: PlayerRef) -> None:
         """Remember who ``@username`` is (Telegram mentions carry no id), for every instance."""

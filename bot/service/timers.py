@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 
-from bot.storage.base import Commit, Store
+from bot.storage.base import Commit, DamagedKey, Store
 
 from . import keys
 from .challenges import Challenges
@@ -44,7 +44,12 @@ class Timers:
         each frontend gets the notices of its own chats); the results are notices to post."""
         now = self.clock()
         out: list[Result] = []
-        for member in await self.store.due(keys.TIMERS, now, BATCH):
+        try:
+            due = await self.store.due(keys.TIMERS, now, BATCH)
+        except DamagedKey:  # the timer set is damaged: moves still work (their timer writes are skipped)
+            log.error("the timer set %s is damaged: no timer can fire until it is repaired", keys.TIMERS)
+            return out
+        for member in due:
             if platform is not None and member.rpartition(":")[2] != platform:
                 continue
             if not await self.store.claim(keys.TIMERS, member, now, self.options.timer_lease):

@@ -251,7 +251,12 @@ class RedisStore(Store):
 
     # --- timers -------------------------------------------------------------------------------------
     async def due(self, key: str, now: float, limit: int) -> list[str]:
-        members = await self._retrying(lambda: self.client.zrangebyscore(key, "-inf", now, start=0, num=limit))
+        try:
+            members = await self._retrying(lambda: self.client.zrangebyscore(key, "-inf", now, start=0, num=limit))
+        except ResponseError as exc:
+            if "WRONGTYPE" in str(exc):
+                raise DamagedKey(key) from None
+            raise
         return [_text(m) for m in members]
 
     async def claim(self, key: str, member: str, now: float, lease: float) -> bool:

@@ -6,7 +6,8 @@ from bot.button_kinds import ButtonKind
 from bot.buttons import encode
 from bot.commands import intents as i
 from bot.core import BotCore
-from bot.service import Place, PlayerRef
+from bot.service import Place, PlayerRef, keys
+from bot.storage import Commit
 from fevga import format_play, legal_plays
 from tests.botkit import mover_position
 
@@ -35,6 +36,8 @@ async def test_username_directory_and_board_messages(core: BotCore) -> None:
     assert await core.board_message("g1") == "100:200"
     assert await core.game_for_board_message("100:200") == "g1"
     assert await core.board_message("g2") is None
+    await core.store.commit(Commit().put(keys.board_game("100:201"), b"\xff\xfe not utf-8"))
+    assert await core.game_for_board_message("100:201") is None  # damaged: no game, no exception
 
 
 async def test_the_core_hands_back_the_intent_it_read_with_its_replies(core: BotCore) -> None:

@@ -87,6 +87,7 @@ async def test_a_wrong_typed_timer_set_does_not_break_moves(redis_store: RedisSt
     view = started.view
     moved = await redis_service.move(view.players[view.turn], HERE, format_play(random_play(view, random.Random(4))))
     assert moved.ok, moved.messages
+    assert await redis_service.tick() == []  # timers cannot fire from a damaged set, and tick says so in the log
 
 
 async def test_a_bad_place_setting_falls_back_to_the_default(redis_store: RedisStore,
