@@ -22,8 +22,10 @@ from .search import NeuralPlayer, two_ply
 LEVELS = {"easy": "greedy", "medium": "heuristic", "hard": "hard", "expert": "expert"}
 NAMES = ("random", "greedy", "heuristic", "neural", "neural0", "neural1", "neural2", "hard-v1")
 # hard: HARD_PLY 2 = 2-ply over the 2 best 1-ply plays unless that would judge more than
-# HARD_WORK2 positions (then 1-ply), which keeps its p95 move time under 300 ms.
-HARD_PLY = 2
+# HARD_WORK2 positions (then 1-ply), which keeps its p95 move time under 300 ms. It is 1: a 2-ply
+# hard (p95 ~270 ms, ~8x slower) could not be matched against hard-v1 over 2,000 games in the time
+# there was, and 1-ply was measured (docs/ai-training.md).
+HARD_PLY = 1
 HARD_WORK2 = 8_000
 
 

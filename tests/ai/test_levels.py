@@ -56,3 +56,19 @@ def test_a_player_without_room_for_two_plays_keeps_the_one_ply_choice():
     starved = NeuralPlayer(net, ply=2, max_work2=1)
     one = NeuralPlayer(net, ply=1)
     assert starved.choose(position, dice, DEFAULT_RULES) == one.choose(position, dice, DEFAULT_RULES)
+
+
+def test_hint_at_two_ply_stays_ordered_and_legal(monkeypatch, sample_positions):
+    import fevga.ai
+
+    monkeypatch.setattr(fevga.ai, "HARD_PLY", 2)
+    for position, dice in sample_positions[:3]:
+        hints = fevga.ai.hint(position, dice, DEFAULT_RULES, n=3)
+        equities = [e for _, e in hints]
+        assert equities == sorted(equities, reverse=True)
+        assert all(p in legal_plays(position, dice) for p, _ in hints)
+    monkeypatch.setattr(fevga.ai, "HARD_WORK2", 10**9)  # room for both plays: the 2-ply equities are used
+    position, dice = next((p, d) for p, d in sample_positions if len(legal_plays(p, d)) >= 2)
+    hints = fevga.ai.hint(position, dice, DEFAULT_RULES, n=2)
+    two = two_ply(default_network(), [p for p, _ in hints], DEFAULT_RULES)
+    assert len(hints) == 2 and sorted(two, reverse=True) == [e for _, e in hints]
