@@ -18,6 +18,7 @@ import numpy as np
 
 from .encoding import FloatArray
 from .network import Network
+from .selfplay import lambda_returns, self_play_game
 
 Weights = tuple[FloatArray, FloatArray, FloatArray, FloatArray]
 
@@ -55,8 +56,6 @@ def set_weights(net: Network, weights: Weights) -> None:
 
 def run_block(block: Block) -> tuple[Weights, float]:
     """Play and learn from one block of self-play games; return the new weights and the summed mse."""
-    from .train import lambda_returns, self_play_game
-
     if block.weights is None:
         raise ValueError("a block to train needs weights")
     net = Network.__new__(Network)
