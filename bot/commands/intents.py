@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 
 from fevga import Rules
 
-AI_LEVELS = ("easy", "medium", "hard")
+AI_LEVELS = ("easy", "medium", "hard", "expert")
 LANGUAGES = ("en", "el")
 
 

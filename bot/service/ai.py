@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from fevga import Play, Position, Rules, legal_plays
 
-LEVELS = ("easy", "medium", "hard")
+LEVELS = ("easy", "medium", "hard", "expert")
 
 
 class AiPlayer(Protocol):

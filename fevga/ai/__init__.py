@@ -1,23 +1,32 @@
 """Fevga AI: players at several levels and hints.
 
 ``get_player(level)`` accepts the levels ``easy`` (greedy race play), ``medium`` (the hand-made
-heuristic) and ``hard`` (the network at 1-ply with move filtering), and the player names
-``random``, ``greedy``, ``heuristic``, ``neural`` (= hard), ``neural0``, ``neural1``, ``neural2``
-(the network at 0, 1 or 2 ply). Every player
+heuristic), ``hard`` (the network searched within a 300 ms budget) and ``expert`` (a deeper, wider
+search, about 2 s), and the player names ``random``, ``greedy``, ``heuristic``, ``neural`` (= hard),
+``neural0``, ``neural1``, ``neural2`` (the network at 0, 1 or 2 ply) and ``hard-v1`` (the first
+trained network at 1-ply, exactly as it shipped: the fixed yardstick). Every player
 has ``choose(position, dice, rules) -> Play``; ``hint`` ranks the legal plays with their equities
 (expected points for the mover).
 """
 
 from __future__ import annotations
 
+import numpy as np
+
 from fevga import DEFAULT_RULES, Play, Position, Rules
 
-from .network import WEIGHTS_PATH, default_network
+from .network import V1_PATH, WEIGHTS_PATH, WeightsError, default_network, v1_network
 from .players import Player, RandomPlayer, greedy_player, heuristic_player
-from .search import NeuralPlayer
+from .search import NeuralPlayer, two_ply
 
-LEVELS = {"easy": "greedy", "medium": "heuristic", "hard": "neural1"}
-NAMES = ("random", "greedy", "heuristic", "neural", "neural0", "neural1", "neural2")
+LEVELS = {"easy": "greedy", "medium": "heuristic", "hard": "hard", "expert": "expert"}
+NAMES = ("random", "greedy", "heuristic", "neural", "neural0", "neural1", "neural2", "hard-v1")
+# hard: HARD_PLY 2 = 2-ply over the 2 best 1-ply plays unless that would judge more than
+# HARD_WORK2 positions (then 1-ply), which keeps its p95 move time under 300 ms. It is 1: a 2-ply
+# hard (p95 ~270 ms, ~8x slower) could not be matched against hard-v1 over 2,000 games in the time
+# there was, and 1-ply was measured (docs/ai-training.md).
+HARD_PLY = 1
+HARD_WORK2 = 8_000
 
 
 def has_weights() -> bool:
@@ -34,18 +43,24 @@ def get_player(level: str) -> Player:
     key = level.strip().lower() if isinstance(level, str) else ""
     name = LEVELS.get(key, key)
     if name == "neural":
-        name = LEVELS["hard"]
+        name = "hard"
     if name == "random":
         return RandomPlayer()
     if name == "greedy":
         return greedy_player()
     if name == "heuristic":
         return heuristic_player()
-    if name in ("neural0", "neural1", "neural2"):
+    if name == "hard-v1":
+        return NeuralPlayer(v1_network(), ply=1, name=name) if V1_PATH.exists() else heuristic_player()
+    if name in ("neural0", "neural1", "neural2", "hard", "expert"):
         if not has_weights():
             return heuristic_player()
+        if name == "hard":
+            return NeuralPlayer(default_network(), ply=HARD_PLY, keep2=2, max_work2=HARD_WORK2, name=name)
+        if name == "expert":
+            return NeuralPlayer(default_network(), ply=2, keep1=10, margin=0.25, keep2=4, max_work=6000, name=name)
         return NeuralPlayer(default_network(), ply=int(name[-1]), name=name)
-    choices = ", ".join(("easy", "medium", "hard", *NAMES))
+    choices = ", ".join((*LEVELS, *NAMES))
     raise ValueError(f"unknown AI level {level!r}: use one of {choices}")
 
 
@@ -54,17 +69,22 @@ def hint(
 ) -> list[tuple[Play, float]]:
     """The ``n`` best legal plays with their equities (expected points for the mover), best first.
 
-    The search is the hard level's (so the first hint is the play hard would make), widened to
-    the ``n`` best 0-ply plays: every play returned is judged at 1-ply, so the equities are
-    comparable and never increase down the list. When the turn passes the list holds the pass play alone.
+    The search is the hard level's, widened to the ``n`` best 0-ply plays: all are judged at 1-ply
+    and, when hard searches 2-ply, the ``n`` best again at 2-ply if the budget allows all of them
+    (so the equities are always comparable and never increase down the list). When the turn
+    passes the list holds the pass play alone.
     """
     n = max(1, n)
     if not has_weights():
-        ranked = heuristic_player().rank(position, dice, rules)
-    else:
-        searcher = NeuralPlayer(default_network(), ply=1, widen=n)
-        ranked = sorted(searcher.rank(position, dice, rules)[:n], key=lambda item: -item[1])
-    return ranked[:n]
+        return heuristic_player().rank(position, dice, rules)[:n]
+    net = default_network()
+    searcher = NeuralPlayer(net, ply=1, widen=n)
+    ranked = sorted(searcher.rank(position, dice, rules)[:n], key=lambda item: -item[1])
+    if HARD_PLY >= 2 and len(ranked) > 1:
+        eq2 = two_ply(net, [p for p, _ in ranked], rules, HARD_WORK2 * len(ranked) // 2)
+        if not np.isnan(eq2).any():
+            ranked = sorted(((p, float(e)) for (p, _), e in zip(ranked, eq2, strict=True)), key=lambda t: -t[1])
+    return ranked
 
 
-__all__ = ["LEVELS", "NAMES", "NeuralPlayer", "Player", "get_player", "has_weights", "hint"]
+__all__ = ["LEVELS", "NAMES", "NeuralPlayer", "Player", "WeightsError", "get_player", "has_weights", "hint"]

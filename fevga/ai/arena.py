@@ -87,12 +87,14 @@ def duplicate_match(
     seed: int = 1,
     rules: Rules = DEFAULT_RULES,
     progress: Callable[[MatchStats], None] | None = None,
+    first_pair: int = 0,
 ) -> MatchStats:
     """``games`` games (rounded up to even) in pairs with the same dice: A moves first with the
-    pair's dice, then B moves first with the same dice, so luck largely cancels out."""
+    pair's dice, then B moves first with the same dice, so luck largely cancels out. Pairs are
+    numbered from ``first_pair``, so a match can be split over processes and summed."""
     stats = MatchStats()
     pairs = (games + 1) // 2
-    for k in range(pairs):
+    for k in range(first_pair, first_pair + pairs):
         game_seed = seed * 1_000_003 + k
         winner, points = play_game(a, b, game_seed, rules)
         stats.add(winner == 0, points)

@@ -8,6 +8,7 @@ Weights live in an ``.npz`` file (arrays plus a JSON ``meta`` string); the train
 from __future__ import annotations
 
 import json
+import zipfile
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,7 @@ from .encoding import N_INPUTS
 
 FloatArray = NDArray[np.float64]
 WEIGHTS_PATH = Path(__file__).with_name("weights.npz")
+V1_PATH = Path(__file__).with_name("weights-v1.npz")  # the first trained network, kept as the hard-v1 yardstick
 
 
 def sigmoid(x: FloatArray) -> FloatArray:
@@ -35,6 +37,10 @@ def equity(outputs: FloatArray) -> FloatArray:
 def flip_outputs(outputs: FloatArray) -> FloatArray:
     """The same estimates from the other player's side: (1 - win, lose-mars, win-mars)."""
     return np.stack([1.0 - outputs[:, 0], outputs[:, 2], outputs[:, 1]], axis=1)
+
+
+class WeightsError(ValueError):
+    """A weights file that is missing arrays, corrupt, or made for another encoding."""
 
 
 class Network:
@@ -88,20 +94,35 @@ class Network:
 
     @classmethod
     def load(cls, path: Path | str = WEIGHTS_PATH) -> Network:
-        """Read weights written by :meth:`save` (no pickles)."""
-        with np.load(Path(path), allow_pickle=False) as data:
-            net = cls.__new__(cls)
-            net.w1 = data["w1"].astype(np.float64)
-            net.b1 = data["b1"].astype(np.float64)
-            net.w2 = data["w2"].astype(np.float64)
-            net.b2 = data["b2"].astype(np.float64)
-            net.meta = json.loads(str(data["meta"])) if "meta" in data.files else {}
+        """Read weights written by :meth:`save` (no pickles); :class:`WeightsError` says clearly
+        what is wrong with a corrupt, truncated or foreign file (FileNotFoundError if it is missing)."""
+        path = Path(path)
+        try:
+            with np.load(path, allow_pickle=False) as data:
+                net = cls.__new__(cls)
+                net.w1 = data["w1"].astype(np.float64)
+                net.b1 = data["b1"].astype(np.float64)
+                net.w2 = data["w2"].astype(np.float64)
+                net.b2 = data["b2"].astype(np.float64)
+                net.meta = json.loads(str(data["meta"])) if "meta" in data.files else {}
+        except FileNotFoundError:
+            raise
+        except KeyError as exc:
+            raise WeightsError(f"{path}: not a fevga weights file (missing array {exc})") from exc
+        except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
+            raise WeightsError(f"{path}: corrupt or unreadable weights file ({exc})") from exc
         if net.w1.shape[1] != N_INPUTS:
-            raise ValueError(f"{path}: weights expect {net.w1.shape[1]} inputs, the encoding has {N_INPUTS}")
+            raise WeightsError(f"{path}: weights expect {net.w1.shape[1]} inputs, the encoding has {N_INPUTS}")
+        hidden = net.w1.shape[0]
+        if net.b1.shape != (hidden,) or net.w2.shape != (3, hidden) or net.b2.shape != (3,):
+            raise WeightsError(f"{path}: inconsistent array shapes for a network of {hidden} hidden units")
+        if not all(np.isfinite(a).all() for a in (net.w1, net.b1, net.w2, net.b2)):
+            raise WeightsError(f"{path}: weights contain NaN or infinity")
         return net
 
 
 _DEFAULT: Network | None = None
+_V1: Network | None = None
 
 
 def default_network() -> Network:
@@ -110,3 +131,11 @@ def default_network() -> Network:
     if _DEFAULT is None:
         _DEFAULT = Network.load(WEIGHTS_PATH)
     return _DEFAULT
+
+
+def v1_network() -> Network:
+    """The first trained network (80 hidden units, 34,000 games), kept as the ``hard-v1`` yardstick."""
+    global _V1
+    if _V1 is None:
+        _V1 = Network.load(V1_PATH)
+    return _V1

@@ -73,12 +73,19 @@ def _roll_values(net: Network, results: list[Position], owners: list[int], group
     return [float(table[g] @ _ROLL_WEIGHTS) for g in range(groups)]
 
 
-def two_ply(net: Network, plays: Sequence[Play], rules: Rules) -> FloatArray:
+def two_ply(net: Network, plays: Sequence[Play], rules: Rules, max_work: int | None = None) -> FloatArray:
     """Like :func:`one_ply`, but the opponent's reply to each roll is then judged by our 1-ply
     answer (our expected best 0-ply play over our 21 rolls). Per play: one forward pass for the
-    opponent's replies to all 21 rolls, one for our answers to all 21 x 21 rolls."""
-    eq = np.empty(len(plays))
+    opponent's replies to all 21 rolls, one for our answers to all 21 x 21 rolls.
+
+    With ``max_work`` (positions judged in our answers), the search stops before a play when the
+    plays searched so far cost more than ``max_work`` times their share (predicted from the first
+    play); unsearched plays get NaN. The budget counts positions, so it is the same on any machine."""
+    eq = np.full(len(plays), np.nan)
+    work = 0
     for k, play in enumerate(plays):
+        if max_work is not None and k > 0 and work * (k + 1) > max_work * k:
+            break
         points = terminal_points(play.result)
         if points is not None:
             eq[k] = points
@@ -97,6 +104,7 @@ def two_ply(net: Network, plays: Sequence[Play], rules: Rules) -> FloatArray:
         open_rolls = [r for r, best in enumerate(bests) if terminal_points(best) is None]
         for n, r in enumerate(open_rolls):
             _collect_replies(bests[r].flip(), rules, n, ours, our_owners)
+        work += len(ours)
         values = _roll_values(net, ours, our_owners, len(open_rolls)) if open_rolls else []
         value_of = dict(zip(open_rolls, values, strict=True))
         total = 0.0
@@ -114,7 +122,8 @@ class NeuralPlayer:
     """Plays the best play by the network at ``ply`` 0, 1 or 2, with move filtering: 1-ply looks
     at the ``keep1`` best 0-ply plays that are within ``margin`` of the best (best first, until
     ``max_work`` opponent replies have been judged, but at least two), and always at least the
-    ``widen`` best (for hints); 2-ply at the ``keep2`` best 1-ply plays."""
+    ``widen`` best (for hints); 2-ply at the ``keep2`` best 1-ply plays, unless they would judge
+    more than ``max_work2`` positions (then the 1-ply ranking stands)."""
 
     def __init__(
         self,
@@ -126,6 +135,7 @@ class NeuralPlayer:
         max_work: int | None = 3000,
         widen: int = 1,
         name: str | None = None,
+        max_work2: int | None = None,
     ) -> None:
         self.net = net if net is not None else default_network()
         self.ply = ply
@@ -134,6 +144,7 @@ class NeuralPlayer:
         self.keep2 = keep2
         self.max_work = max_work
         self.widen = widen
+        self.max_work2 = max_work2
         self.name = name or f"neural-{ply}ply"
 
     def rank(self, position: Position, dice: tuple[int, int], rules: Rules) -> list[tuple[Play, float]]:
@@ -156,9 +167,11 @@ class NeuralPlayer:
         deep = sorted(searched, key=lambda t: -t[1])
         if self.ply >= 2 and len(deep) > 1:
             head = deep[: self.keep2]
-            eq2 = two_ply(self.net, [p for p, _ in head], rules)
-            head = sorted(((p, float(e)) for (p, _), e in zip(head, eq2, strict=True)), key=lambda t: -t[1])
-            deep = head + deep[self.keep2 :]
+            eq2 = two_ply(self.net, [p for p, _ in head], rules, self.max_work2)
+            done = [(p, float(e)) for (p, _), e in zip(head, eq2, strict=True) if not np.isnan(e)]
+            if len(done) > 1:  # a single 2-ply equity is not comparable with the 1-ply ones
+                head = sorted(done, key=lambda t: -t[1])
+                deep = head + deep[len(head) :]
         seen = {p for p, _ in deep}
         return deep + [(p, e) for p, e in ranked if p not in seen]
 

@@ -1,89 +1,49 @@
-"""Train the network by TD(λ) self-play: ``python -m fevga.ai.train --games 40000``.
+"""Train the network by TD(λ) self-play: ``python -m fevga.ai.train --games 40000 --workers 2``.
 
 Each game is played by the network against itself at 0-ply (dice from a seed derived from the
 run's seed and the game number, so runs are reproducible and resumable). After each game every
 position (seen by the player on roll) is moved toward its λ-return, computed backwards from the
 final result through the network's own estimates of the following positions (the offline
-λ-return form of TD(λ)). Checkpoints hold the weights, the number of games played and the
-evaluation curve; ``--resume`` continues from one.
+λ-return form of TD(λ)). With ``--workers N`` the games of each round are split over N
+processes that learn independently and are then averaged (``fevga/ai/parallel.py``).
+Checkpoints hold the weights, the number of games played and the evaluation curve; ``--resume``
+continues from one.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
-import random
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
-from fevga import DEFAULT_RULES, Position, Rules, legal_plays
-
 from .arena import duplicate_match
-from .encoding import FloatArray, encode
-from .evaluate import afterstate_outputs, terminal_points
-from .network import Network, equity, flip_outputs
+from .network import V1_PATH, Network
+from .parallel import Block, mapper, schedule, train_round, widen
 from .players import heuristic_player
 from .search import NeuralPlayer
+from .selfplay import MAX_TURNS, lambda_returns, self_play_game
 
-MAX_TURNS = 2000
-
-
-def self_play_game(net: Network, seed: int, rules: Rules = DEFAULT_RULES) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Play one 0-ply self-play game; return (inputs of each position on roll, the network's
-    estimate of the *next* position from its own mover's side, the final result for the last mover)."""
-    rng = random.Random(seed)
-    position = Position.start()
-    rows: list[FloatArray] = [encode([position])[0]]
-    next_values: list[FloatArray] = []
-    for _ in range(MAX_TURNS):
-        dice = (rng.randint(1, 6), rng.randint(1, 6))
-        plays = legal_plays(position, dice, rules)
-        x, out = afterstate_outputs(net, [p.result for p in plays])
-        eq = -equity(out)
-        final = None
-        for k, p in enumerate(plays):
-            points = terminal_points(p.result)
-            if points is not None:
-                eq[k] = points + 10.0  # a game-ending play is always best
-                final = k
-        k = int(np.argmax(eq))
-        if final is not None and k == final:
-            result = plays[k].result
-            z = np.array([1.0, 1.0 if result.opp_off == 0 else 0.0, 0.0])
-            return np.array(rows), np.array(next_values).reshape(-1, 3), z
-        rows.append(x[k])
-        next_values.append(out[k])
-        position = plays[k].result.flip()
-    raise RuntimeError(f"self-play game {seed} did not end")
+__all__ = ["MAX_TURNS", "evaluate", "lambda_returns", "learning_rate", "main", "self_play_game"]
 
 
-def lambda_returns(next_values: FloatArray, z: FloatArray, lam: float) -> FloatArray:
-    """Targets for positions 0..T-1: G_{T-1} = z; G_t = (1-λ) flip(V_{t+1}) + λ flip(G_{t+1})."""
-    t_count = next_values.shape[0] + 1
-    targets = np.empty((t_count, 3))
-    targets[-1] = z
-    flipped_v = flip_outputs(next_values) if len(next_values) else next_values
-    for t in range(t_count - 2, -1, -1):
-        g = targets[t + 1]
-        flipped_g = np.array([1.0 - g[0], g[2], g[1]])
-        targets[t] = (1.0 - lam) * flipped_v[t] + lam * flipped_g
-    return targets
-
-
-def evaluate(net: Network, games: int, seed: int) -> dict[str, float]:
-    """Duplicate-dice match of the network at 0-ply against the heuristic player."""
-    stats = duplicate_match(NeuralPlayer(net, ply=0), heuristic_player(), games, seed=seed)
+def evaluate(net: Network, games: int, seed: int, opponent: str = "heuristic") -> dict[str, float]:
+    """Duplicate-dice match of the network at 0-ply against a fixed opponent: the heuristic player,
+    or ``v1`` (the hard-v1 network at 0-ply)."""
+    if opponent == "v1":
+        other: Any = NeuralPlayer(Network.load(V1_PATH), ply=0, name="v1-0ply")
+    else:
+        other = heuristic_player()
+    stats = duplicate_match(NeuralPlayer(net, ply=0), other, games, seed=seed)
     lo, hi = stats.wilson()
     return {"games": stats.games, "win": stats.win_rate, "lo": lo, "hi": hi, "ppg": stats.ppg}
 
 
 def learning_rate(args: argparse.Namespace, game: int) -> float:
-    frac = min(game / max(args.games, 1), 1.0)
-    return float(args.lr + (args.lr_final - args.lr) * frac)
+    """The learning rate for ``game`` (linear decay over the run's ``--games``)."""
+    return schedule(args.lr, args.lr_final, args.games, game)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -100,6 +60,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--every", type=int, default=2000, help="checkpoint and evaluate every N games")
     parser.add_argument("--eval-games", type=int, default=100, help="games per evaluation vs heuristic")
     parser.add_argument("--resume", action="store_true", help="continue from --out if it exists")
+    parser.add_argument("--workers", type=int, default=1, help="self-play processes, averaged every round")
+    parser.add_argument("--round", type=int, default=500, help="games per worker between averagings")
+    parser.add_argument("--init", type=Path, default=None, help="start from these weights (widened to --hidden)")
+    parser.add_argument("--eval-v1", type=int, default=0, help="games per evaluation vs hard-v1 at 0-ply")
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
 
@@ -107,6 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.resume and args.out.exists():
         net = Network.load(args.out)
         print(f"resuming from {args.out} at game {net.meta.get('games', 0)}", flush=True)
+    elif args.init is not None:
+        net = widen(Network.load(args.init), args.hidden, args.seed)
+        net.meta = {"games": 0, "seconds": 0.0, "curve": [], "init": str(args.init)}
     else:
         net = Network(hidden=args.hidden, seed=args.seed)
         net.meta = {"games": 0, "seconds": 0.0, "curve": []}
@@ -125,28 +92,39 @@ def main(argv: list[str] | None = None) -> int:
             bar = None
     t0 = time.perf_counter()
     mse_sum = 0.0
-    for game in range(start_game, args.games):
-        rows, next_values, z = self_play_game(net, args.seed * 1_000_003 + game)
-        targets = lambda_returns(next_values, z, args.lam)
-        mse_sum += net.train_batch(rows, targets, learning_rate(args, game))
-        done = game + 1
-        if bar is not None:
-            bar.update(1)
-        if done % args.every == 0 or done == args.games:
-            elapsed = seconds + time.perf_counter() - t0
-            point: dict[str, Any] = {"games": done, "seconds": round(elapsed, 1), "mse": mse_sum / args.every}
-            mse_sum = 0.0
-            if args.eval_games > 0:
-                point["vs_heuristic_0ply"] = evaluate(net, args.eval_games, seed=90_000 + done)
-            net.meta["games"] = done
-            net.meta["seconds"] = elapsed
-            net.meta["curve"].append(point)
-            net.save(args.out)
-            net.save(args.out.with_name(f"{args.out.stem}-{done}.npz"))
-            print(json.dumps(point), flush=True)
+    settings_block = Block(args.seed, args.lam, args.lr, args.lr_final, args.games)
+    workers = max(1, args.workers)
+    with mapper(workers) as run:
+        game = start_game
+        while game < args.games:
+            next_mark = min((game // args.every + 1) * args.every, args.games)
+            count = min(args.round * workers, next_mark - game)
+            mse_sum += train_round(net, run, game, count, workers, settings_block)
+            game += count
+            if bar is not None:
+                bar.update(count)
+            if game == next_mark:
+                mse_sum = _checkpoint(net, args, game, seconds + time.perf_counter() - t0, mse_sum)
     if bar is not None:
         bar.close()
     return 0
+
+
+def _checkpoint(net: Network, args: argparse.Namespace, done: int, elapsed: float, mse_sum: float) -> float:
+    """Evaluate, append a curve point, write both checkpoint files and log the point; returns 0 (the
+    mse sum restarts)."""
+    point: dict[str, Any] = {"games": done, "seconds": round(elapsed, 1), "mse": mse_sum / args.every}
+    if args.eval_games > 0:
+        point["vs_heuristic_0ply"] = evaluate(net, args.eval_games, seed=90_000 + done)
+    if args.eval_v1 > 0:
+        point["vs_v1_0ply"] = evaluate(net, args.eval_v1, seed=70_000 + done, opponent="v1")
+    net.meta["games"] = done
+    net.meta["seconds"] = elapsed
+    net.meta["curve"].append(point)
+    net.save(args.out)
+    net.save(args.out.with_name(f"{args.out.stem}-{done}.npz"))
+    print(json.dumps(point), flush=True)
+    return 0.0
 
 
 if __name__ == "__main__":

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from fevga import DEFAULT_RULES, Position, Rules, legal_plays
-from fevga.ai import LEVELS, NAMES, get_player
+from fevga.ai import HARD_PLY, LEVELS, NAMES, get_player
 from fevga.ai.search import NeuralPlayer
 
-ALL = [*LEVELS, *[n for n in NAMES if n != "neural2"]]
+ALL = [*[n for n in LEVELS if n != "expert"], *[n for n in NAMES if n != "neural2"]]
 
 
 @pytest.mark.parametrize("level", ALL)
@@ -49,16 +49,16 @@ def test_pass_is_returned_when_nothing_moves():
 
 def test_levels_map_onto_the_players():
     hard = get_player("hard")
-    assert isinstance(hard, NeuralPlayer) and hard.ply == 1
+    assert isinstance(hard, NeuralPlayer) and hard.ply == HARD_PLY
     assert get_player("medium").name == "heuristic"
     assert get_player("easy").name == "greedy"
     neural = get_player(" Neural ")
-    assert isinstance(neural, NeuralPlayer) and neural.ply == 1
+    assert isinstance(neural, NeuralPlayer) and neural.ply == HARD_PLY
     zero = get_player("neural0")
     assert isinstance(zero, NeuralPlayer) and zero.ply == 0
 
 
-@pytest.mark.parametrize("bad", ["expert", "", "HARDEST", None, 3])
+@pytest.mark.parametrize("bad", ["grandmaster", "", "HARDEST", None, 3])
 def test_unknown_level_is_refused(bad):
     with pytest.raises(ValueError, match="unknown AI level"):
         get_player(bad)

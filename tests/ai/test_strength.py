@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fevga.ai.arena import MatchStats, duplicate_match
-from fevga.ai.players import RandomPlayer, heuristic_player
+from fevga.ai.players import RandomPlayer, greedy_player, heuristic_player
 
 
 def test_heuristic_beats_random():
@@ -27,3 +27,14 @@ def test_match_statistics():
     assert 0.50 < lo < 0.6 < hi < 0.70
     assert abs(stats.elo - 70.4) < 0.5
     assert stats.ppg == (60 + 6 - 40 - 4) / 100
+
+
+def test_a_match_split_by_pairs_sums_to_the_whole_match():
+    whole = duplicate_match(heuristic_player(), greedy_player(), games=8, seed=3)
+    head = duplicate_match(heuristic_player(), greedy_player(), games=4, seed=3)
+    tail = duplicate_match(heuristic_player(), greedy_player(), games=4, seed=3, first_pair=2)
+    assert (head.games + tail.games, head.wins + tail.wins, head.points + tail.points) == (
+        whole.games,
+        whole.wins,
+        whole.points,
+    )

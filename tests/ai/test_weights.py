@@ -49,3 +49,31 @@ def test_load_refuses_weights_for_another_encoding(tmp_path):
     net.save(tmp_path / "w.npz")
     with pytest.raises(ValueError, match="inputs"):
         Network.load(tmp_path / "w.npz")
+
+
+def test_corrupt_or_foreign_files_give_a_clear_error(tmp_path):
+    from fevga.ai.network import WeightsError
+
+    garbage = tmp_path / "garbage.npz"
+    garbage.write_bytes(b"this is not a zip file at all")
+    with pytest.raises(WeightsError, match="corrupt or unreadable"):
+        Network.load(garbage)
+    truncated = tmp_path / "truncated.npz"
+    truncated.write_bytes(WEIGHTS_PATH.read_bytes()[:5000])
+    with pytest.raises(WeightsError, match=str(truncated.name)):
+        Network.load(truncated)
+    foreign = tmp_path / "foreign.npz"
+    np.savez(foreign, w1=np.zeros((3, N_INPUTS)))
+    with pytest.raises(WeightsError, match="missing array"):
+        Network.load(foreign)
+    pickled = tmp_path / "pickled.npz"
+    np.savez(pickled, w1=np.array([object()], dtype=object), b1=np.zeros(1), w2=np.zeros(1), b2=np.zeros(1))
+    with pytest.raises(WeightsError):
+        Network.load(pickled)
+    nan = Network(hidden=3)
+    nan.w2[0, 0] = np.nan
+    nan.save(tmp_path / "nan.npz")
+    with pytest.raises(WeightsError, match="NaN"):
+        Network.load(tmp_path / "nan.npz")
+    with pytest.raises(FileNotFoundError):
+        Network.load(tmp_path / "missing.npz")
