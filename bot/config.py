@@ -53,7 +53,7 @@ EXPECTS: dict[str, str] = {
     "fevga_language": "one of: en, el",
     "fevga_turn_deadline_hours": f"a number greater than 0 (at most {MAX_TURN_DEADLINE_HOURS})",
     "fevga_challenge_ttl_minutes": f"a number greater than 0 (at most {MAX_CHALLENGE_TTL_MINUTES})",
-    "fevga_ai_level": "one of: easy, medium, hard",
+    "fevga_ai_level": "one of: easy, medium, hard, expert",
     "log_level": "one of: DEBUG, INFO, WARNING, ERROR, CRITICAL",
     "log_format": "one of: json, console",
     "health_port": "a port number from 1 to 65535",
@@ -123,7 +123,7 @@ class Settings(BaseSettings):
     fevga_language: Literal["en", "el"] = "en"
     fevga_turn_deadline_hours: Annotated[float, Field(gt=0, le=MAX_TURN_DEADLINE_HOURS, allow_inf_nan=False)] = 24.0
     fevga_challenge_ttl_minutes: Annotated[float, Field(gt=0, le=MAX_CHALLENGE_TTL_MINUTES, allow_inf_nan=False)] = 10.0
-    fevga_ai_level: Literal["easy", "medium", "hard"] = "medium"
+    fevga_ai_level: Literal["easy", "medium", "hard", "expert"] = "medium"
 
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     log_format: Literal["json", "console"] = "console"

@@ -126,7 +126,7 @@ def test_bad_number_names_the_variable_and_what_it_expects() -> None:
         ("REDIS_URL", "http://localhost:6379", "a redis://, rediss:// or unix:// URL"),
         ("REDIS_URL", "redis://localhost:notaport", "a redis://, rediss:// or unix:// URL"),
         ("FEVGA_LANGUAGE", "fr", "one of: en, el"),
-        ("FEVGA_AI_LEVEL", "expert", "one of: easy, medium, hard"),
+        ("FEVGA_AI_LEVEL", "grandmaster", "one of: easy, medium, hard, expert"),
         ("LOG_LEVEL", "loud", "one of: DEBUG, INFO, WARNING, ERROR, CRITICAL"),
         ("LOG_FORMAT", "xml", "one of: json, console"),
         ("HEALTH_PORT", "0", "a port number from 1 to 65535"),

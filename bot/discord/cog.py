@@ -87,7 +87,7 @@ class FevgaCog(commands.GroupCog, group_name="fevga", group_description=describe
     @commands.hybrid_command(name="play", description=described("play"))  # type: ignore[arg-type]
     @app_commands.describe(level=described("play.level"), points=described("play.points"))
     async def play(
-        self, ctx: Ctx, level: Literal["easy", "medium", "hard"] | None = None, points: Points | None = None
+        self, ctx: Ctx, level: Literal["easy", "medium", "hard", "expert"] | None = None, points: Points | None = None
     ) -> None:
         await self.run(ctx, lines.play_ai_line(level, points))
 

@@ -19,7 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "accept": ("Accept a challenge", "Δέξου μια πρόκληση"),
     "decline": ("Decline a challenge", "Απόρριψε μια πρόκληση"),
     "cancel": ("Cancel your challenge", "Ακύρωσε την πρόκλησή σου"),
-    "ai": ("Play the computer: /ai easy|medium|hard", "Παίξε με τον υπολογιστή: /ai easy|medium|hard"),
+    "ai": ("Play the computer: /ai easy|medium|hard|expert", "Παίξε με τον υπολογιστή: /ai easy|medium|hard|expert"),
     "move": ("Move, e.g. /move 1/7 7/12", "Κίνηση, π.χ. /move 1/7 7/12"),
     "m": ("Short for /move", "Σύντομο για το /move"),
     "board": ("Show the board again", "Δείξε ξανά το ταμπλό"),
