@@ -54,6 +54,7 @@ EXPECTS: dict[str, str] = {
     "fevga_turn_deadline_hours": f"a number greater than 0 (at most {MAX_TURN_DEADLINE_HOURS})",
     "fevga_challenge_ttl_minutes": f"a number greater than 0 (at most {MAX_CHALLENGE_TTL_MINUTES})",
     "fevga_ai_level": "one of: easy, medium, hard",
+    "fevga_tick_seconds": "a number greater than 0 (at most 3600)",
     "log_level": "one of: DEBUG, INFO, WARNING, ERROR, CRITICAL",
     "log_format": "one of: json, console",
     "health_port": "a port number from 1 to 65535",
@@ -124,6 +125,8 @@ class Settings(BaseSettings):
     fevga_turn_deadline_hours: Annotated[float, Field(gt=0, le=MAX_TURN_DEADLINE_HOURS, allow_inf_nan=False)] = 24.0
     fevga_challenge_ttl_minutes: Annotated[float, Field(gt=0, le=MAX_CHALLENGE_TTL_MINUTES, allow_inf_nan=False)] = 10.0
     fevga_ai_level: Literal["easy", "medium", "hard"] = "medium"
+    # How often each instance looks for due timers (challenge expiry, reminders, deadlines).
+    fevga_tick_seconds: Annotated[float, Field(gt=0, le=3600, allow_inf_nan=False)] = 30.0
 
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     log_format: Literal["json", "console"] = "console"

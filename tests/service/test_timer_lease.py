@@ -3,8 +3,7 @@ was due: one reminder for the reminders missed, or the deadline notice once the 
 
 from __future__ import annotations
 
-from bot.service import GameService
-from bot.service import keys
+from bot.service import GameService, keys
 from bot.service.config import Options
 
 from .conftest import ALICE, BOB, HERE, FakeClock
