@@ -141,6 +141,8 @@ def build_bot(
     }
     bot: AnyFevgaBot
     if sharded or (sharded is None and shard_count is not None):
+        if settings.discord_shard_ids:  # this process runs only these shards (others run the rest)
+            options["shard_ids"] = list(settings.discord_shard_ids)
         bot = ShardedFevgaBot(shard_count=shard_count, **options)
     else:
         bot = FevgaBot(**options)
