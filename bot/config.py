@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_core import ErrorDetails, PydanticCustomError
-from pydantic_settings import BaseSettings, SettingsConfigDict, SettingsError
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict, SettingsError
 
 from bot.logging_setup import REDACTED, redact_text
 
@@ -41,6 +41,7 @@ EXPECTS: dict[str, str] = {
     "discord_api_base_url": "an http:// or https:// URL such as https://discord.com/api/v10",
     "discord_gateway_url": "a ws:// or wss:// URL",
     "discord_shard_count": "a whole number of at least 1",
+    "discord_shard_ids": "shard numbers separated by commas, each below DISCORD_SHARD_COUNT (which must be set)",
     "discord_command_prefix": "a prefix that is not only spaces",
     "telegram_token": "a Telegram bot token",
     "telegram_api_base_url": "an http:// or https:// URL such as https://api.telegram.org/bot",
@@ -54,6 +55,7 @@ EXPECTS: dict[str, str] = {
     "fevga_turn_deadline_hours": f"a number greater than 0 (at most {MAX_TURN_DEADLINE_HOURS})",
     "fevga_challenge_ttl_minutes": f"a number greater than 0 (at most {MAX_CHALLENGE_TTL_MINUTES})",
     "fevga_ai_level": "one of: easy, medium, hard, expert",
+    "fevga_tick_seconds": "a number greater than 0 (at most 3600)",
     "log_level": "one of: DEBUG, INFO, WARNING, ERROR, CRITICAL",
     "log_format": "one of: json, console",
     "health_port": "a port number from 1 to 65535",
@@ -107,6 +109,8 @@ class Settings(BaseSettings):
     discord_api_base_url: str = DEFAULT_DISCORD_API_BASE_URL
     discord_gateway_url: str | None = None
     discord_shard_count: Annotated[int, Field(ge=1)] | None = None
+    # The shards this process runs ("0,1"; unset: all of them); several processes then split one bot's servers.
+    discord_shard_ids: Annotated[tuple[int, ...], NoDecode] | None = Field(default=None, validate_default=True)
     discord_command_prefix: Annotated[str, Field(min_length=1)] = "!fevga "
     discord_prefix_commands: bool = True  # false: slash commands only (no Message Content intent needed)
 
@@ -124,6 +128,8 @@ class Settings(BaseSettings):
     fevga_turn_deadline_hours: Annotated[float, Field(gt=0, le=MAX_TURN_DEADLINE_HOURS, allow_inf_nan=False)] = 24.0
     fevga_challenge_ttl_minutes: Annotated[float, Field(gt=0, le=MAX_CHALLENGE_TTL_MINUTES, allow_inf_nan=False)] = 10.0
     fevga_ai_level: Literal["easy", "medium", "hard", "expert"] = "medium"
+    # How often each instance looks for due timers (challenge expiry, reminders, deadlines).
+    fevga_tick_seconds: Annotated[float, Field(gt=0, le=3600, allow_inf_nan=False)] = 30.0
 
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     log_format: Literal["json", "console"] = "console"
@@ -172,6 +178,27 @@ class Settings(BaseSettings):
     def _not_blank(cls, value: str) -> str:
         if not value.strip():
             raise ValueError("the prefix is only spaces")
+        return value
+
+    @field_validator("discord_shard_ids", mode="before")
+    @classmethod
+    def _shard_list(cls, value: Any) -> Any:
+        """ "0,2" -> (0, 2), one number -> a one-shard tuple; anything else is left to the type check."""
+        if isinstance(value, int) and not isinstance(value, bool):
+            return (value,)
+        if isinstance(value, str):
+            return tuple(int(part) for part in value.split(",") if part.strip()) if value.strip() else None
+        return value
+
+    @field_validator("discord_shard_ids")
+    @classmethod
+    def _shards_in_range(cls, value: tuple[int, ...] | None, info: ValidationInfo) -> tuple[int, ...] | None:
+        """Shard ids need the shard count, and each must be one of its shards."""
+        if value is None:
+            return None
+        count = info.data.get("discord_shard_count")
+        if count is None or not value or len(set(value)) != len(value) or not all(0 <= i < count for i in value):
+            raise ValueError("bad shard ids")
         return value
 
     @field_validator("telegram_webhook_secret")

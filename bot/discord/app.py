@@ -120,7 +120,7 @@ def build_bot(
     *,
     sharded: bool | None = None,
     prefix_commands: bool = True,
-    tick_seconds: float = 30.0,
+    tick_seconds: float | None = None,
     sync: bool = True,
     sync_guild: int | None = None,
     **client_options: Any,
@@ -141,10 +141,13 @@ def build_bot(
     }
     bot: AnyFevgaBot
     if sharded or (sharded is None and shard_count is not None):
+        if settings.discord_shard_ids:  # this process runs only these shards (others run the rest)
+            options["shard_ids"] = list(settings.discord_shard_ids)
         bot = ShardedFevgaBot(shard_count=shard_count, **options)
     else:
         bot = FevgaBot(**options)
-    bot._fevga_init(core, tick_seconds, sync, sync_guild)
+    tick = settings.fevga_tick_seconds if tick_seconds is None else tick_seconds
+    bot._fevga_init(core, tick, sync, sync_guild)
     return bot
 
 

@@ -17,6 +17,8 @@ class Options:
     quick_deadline: float = 600
     reminder_fractions: tuple[float, ...] = (0.5, 0.9)
     idem_ttl: int = 900  # at most 15 minutes (once.RECORD_TTL)
-    timer_lease: float = 60
+    # A claimed timer's work is one load and one version-checked commit (milliseconds; a double claim could
+    # not act twice anyway), so a crashed claimer's timer is retried after a few seconds, not a minute.
+    timer_lease: float = 5
     max_retries: int = 8
     session_cache_size: int = 2000

@@ -65,7 +65,7 @@ class GameService:
     """Challenges, games, the AI, timers, leaderboards, records: a façade over named collaborators.
 
     ``GameService(store, clock=time.time, ai=None, challenge_ttl=600, turn_deadline=86400,
-    quick_deadline=600, reminder_fractions=(0.5, 0.9), idem_ttl=900, timer_lease=60,
+    quick_deadline=600, reminder_fractions=(0.5, 0.9), idem_ttl=900, timer_lease=5,
     session_cache_size=2000)``; ``ai=None`` picks ``fevga.ai`` when present, else a random player.
     """
 
@@ -79,7 +79,7 @@ class GameService:
         quick_deadline: float = 600,
         reminder_fractions: tuple[float, ...] = (0.5, 0.9),
         idem_ttl: int = 900,
-        timer_lease: float = 60,
+        timer_lease: float = 5,
         max_retries: int = 8,
         session_cache_size: int = 2000,
     ) -> None:

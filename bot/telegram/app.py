@@ -99,12 +99,13 @@ def build_application(
     settings: Settings,
     *,
     rate_limits: RateLimits | None = None,
-    tick_seconds: float = 30.0,
+    tick_seconds: float | None = None,
 ) -> Application[Any, Any, Any, Any, Any, Any]:
     """The Application for this core and settings (TELEGRAM_TOKEN, TELEGRAM_API_BASE_URL)."""
     if settings.telegram_token is None:
         raise ValueError("TELEGRAM_TOKEN is not set")
     limits = rate_limits or RateLimits()
+    tick_seconds = settings.fevga_tick_seconds if tick_seconds is None else tick_seconds
     limiter = AIORateLimiter(
         overall_max_rate=limits.overall_per_second, overall_time_period=1,
         group_max_rate=limits.group_per_minute, group_time_period=60, max_retries=limits.max_retries,
