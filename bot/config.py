@@ -54,6 +54,8 @@ EXPECTS: dict[str, str] = {
     "fevga_turn_deadline_hours": f"a number greater than 0 (at most {MAX_TURN_DEADLINE_HOURS})",
     "fevga_challenge_ttl_minutes": f"a number greater than 0 (at most {MAX_CHALLENGE_TTL_MINUTES})",
     "fevga_ai_level": "one of: easy, medium, hard",
+    "fevga_analysis_workers": "a whole number from 1 to 32",
+    "fevga_analysis_ply": "one of: 0, 1, 2 (or empty for the hard level's search)",
     "log_level": "one of: DEBUG, INFO, WARNING, ERROR, CRITICAL",
     "log_format": "one of: json, console",
     "health_port": "a port number from 1 to 65535",
@@ -124,6 +126,8 @@ class Settings(BaseSettings):
     fevga_turn_deadline_hours: Annotated[float, Field(gt=0, le=MAX_TURN_DEADLINE_HOURS, allow_inf_nan=False)] = 24.0
     fevga_challenge_ttl_minutes: Annotated[float, Field(gt=0, le=MAX_CHALLENGE_TTL_MINUTES, allow_inf_nan=False)] = 10.0
     fevga_ai_level: Literal["easy", "medium", "hard"] = "medium"
+    fevga_analysis_workers: Annotated[int, Field(ge=1, le=32)] = 1  # worker processes for `analyze`
+    fevga_analysis_ply: Annotated[int, Field(ge=0, le=2)] | None = None  # None: judge with the hard level's search
 
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     log_format: Literal["json", "console"] = "console"

@@ -79,9 +79,13 @@ class BotCore:
             default_lang=settings.fevga_language,
             challenge_ttl=settings.fevga_challenge_ttl_minutes * 60,
             turn_deadline=settings.fevga_turn_deadline_hours * 3600,
+            analysis_workers=settings.fevga_analysis_workers,
+            analysis_ply=settings.fevga_analysis_ply,
         )
 
     async def close(self) -> None:
+        """Stop the analysis workers, close the store and stop a private redis-server."""
+        self.service.close()
         await self.store.close()
         if self.local is not None:
             await asyncio.to_thread(self.local.stop)

@@ -78,6 +78,11 @@ class ConsoleChat:
             path = self.board_dir / f"{reply.game_id or 'fevga'}{suffix}"
             path.write_bytes(reply.image)
             self.say(f"[picture: {path}]")
+        for n, (png, caption) in enumerate(reply.pictures, 1):  # an analysis's blunders: text already said
+            self.board_dir.mkdir(parents=True, exist_ok=True)
+            path = self.board_dir / f"blunder-{n}.png"
+            path.write_bytes(png)
+            self.say(f"[picture: {path}] {caption}")
         if reply.document is not None and reply.document_name:
             self.board_dir.mkdir(parents=True, exist_ok=True)
             path = self.board_dir / reply.document_name
