@@ -10,7 +10,7 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.i18n import translate
+from bot.i18n import catalogue, translate
 from bot.replies import Reply
 from fevga.analysis import Move, Report
 from fevga.analysis_text import WORDS, report_text, summary
@@ -19,14 +19,20 @@ from renderers.analysis_png import LEGEND, render_blunder
 MAX_PICTURES = 6  # an album of at most this many blunders (Telegram allows 10)
 
 
+def _templates(defaults: Mapping[str, str], prefix: str, lang: str) -> dict[str, str]:
+    """The catalogue's templates (still with their ``{fields}``) for ``defaults``' keys, English as fallback."""
+    own, english = catalogue(lang), catalogue("en")
+    return {key: own.get(prefix + key) or english.get(prefix + key) or text for key, text in defaults.items()}
+
+
 def words(lang: str) -> dict[str, str]:
     """``analysis_text.WORDS`` in ``lang``."""
-    return {key: translate(f"ana_{key}", lang) for key in WORDS}
+    return _templates(WORDS, "ana_", lang)
 
 
 def legend(lang: str) -> dict[str, str]:
     """``analysis_png.LEGEND`` in ``lang``."""
-    return {key: translate(f"ana_legend_{key}", lang) for key in LEGEND}
+    return _templates(LEGEND, "ana_legend_", lang)
 
 
 def summary_line(report: Report, names: Sequence[str], lang: str) -> str:
