@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from bot.storage.base import Store
+from fevga import SerializationError
+from fevga.analysis import Report
 from fevga.match import MAX_LENGTH
 
 from . import keys, rates
@@ -117,9 +119,24 @@ class Info:
         records, err = await self.records(gid)
         if err is not None:
             return err
-        text = export_mat(records)
+        text = export_mat(records, await self._reports(gid, records))
         return Result(ok=True, messages=[Msg("export", {"text": text, "filename": f"fevga-{gid}.mat"})],
                       game_id=gid, place=place)
+
+    async def _reports(self, gid: str, records: list[dict[str, Any]]) -> dict[int, Report]:
+        """The stored analyses of a match's games (game number -> report); unreadable ones are left out."""
+        numbers = [int(r["game_no"]) for r in records]
+        reads = Reads()
+        found = [reads.get(keys.game_analysis(gid, n)) for n in numbers]
+        await reads.run(self.store)
+        out: dict[int, Report] = {}
+        for n, handle in zip(numbers, found, strict=True):
+            if handle.value is not None:
+                try:
+                    out[n] = Report.decode(handle.value)
+                except SerializationError:
+                    continue
+        return out
 
     async def record(self, game_id: str) -> Result:
         """The full record of a match (``Msg('record', {'record': {...}})``): every game's rolls, plays,

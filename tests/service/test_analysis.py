@@ -90,3 +90,24 @@ async def test_unknown_named_game(analysing: GameService) -> None:
     result = await analysing.analyze(ALICE, HERE, game_id="nosuchgame")
     assert not result.ok
     assert analysing.analyses.runs == 0
+
+
+async def test_export_carries_marks_and_losses_once_analysed(analysing: GameService) -> None:
+    started = await start_game(analysing, ALICE, BOB, HERE)
+    await play_out(analysing, started, HERE, random.Random(5))
+    plain = (await analysing.export(ALICE, HERE)).messages[0].args["text"]
+    assert "?" not in plain and "[Analysis" not in plain
+
+    analysed = await analysing.analyze(ALICE, HERE)
+    report = Report.from_dict(analysed.messages[0].args["report"])
+    text = (await analysing.export(ALICE, HERE)).messages[0].args["text"]
+    assert f'; [Analysis "{report.judge}"' in text
+    assert f"{report.players[0].error_rate:.1f}" in text
+    blunders = sum(p.blunders for p in report.players)
+    errors = sum(p.errors for p in report.players)
+    moves = "\n".join(line for line in text.splitlines() if not line.startswith(";"))
+    assert moves.count("??") == blunders and blunders > 0
+    assert moves.count("?") - 2 * blunders == errors
+    worst = [m for p in report.players for m in p.worst]
+    for move in worst:
+        assert f"{move.played}{move.mark} [-{move.loss:.3f}]" in text
