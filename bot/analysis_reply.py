@@ -61,6 +61,8 @@ async def analysis_reply(args: Mapping[str, Any], lang: str, *, draw: bool = Tru
     names = [str(n) for n in args["names"]]
     head = translate("analysis", lang, game_id=args.get("game_id", "?"), game_no=args.get("game_no", 1))
     text = "\n".join((head, report_text(report, names, words(lang))))
+    if args.get("summary"):  # posted after a game: the one-line summary first
+        text = "\n".join((summary_line(report, names, lang), "", text))
     moves = report.blunders()[:MAX_PICTURES]
     pictures: tuple[tuple[bytes, str], ...] = ()
     if draw and moves:

@@ -40,6 +40,7 @@ class Analyses:
         self.ply = ply
         self.runs = 0  # analyses computed by this instance (tests check a second ask computes nothing)
         self._pool: Executor | None = None
+        self._running: dict[str, asyncio.Future[Report | None]] = {}
 
     def _executor(self) -> Executor:
         """The worker pool, started on first use (spawned workers: no forked event loop or threads)."""
@@ -81,6 +82,32 @@ class Analyses:
         args = {"report": report.to_dict(), "names": names, "game_id": gid, "game_no": record["game_no"]}
         return Result(ok=True, messages=[Msg("analysis", args)], game_id=gid, place=place)
 
+    async def after_game(self, game_id: str, game_no: int) -> Result:
+        """The analysis to post when game ``game_no`` of a match has ended, if the place's ``analysis``
+        setting asks for one (``ai``, the default: only in games against the AI). Posted once: the first
+        caller (any instance, a retried command) claims it; the others get an empty Result."""
+        records, err = await self.info.records(game_id)
+        if err is not None:
+            return err
+        record = next((r for r in records if r.get("game_no") == game_no and r.get("outcome") is not None), None)
+        if record is None:
+            return Result.error("analysis_no_game")
+        place = Place(*(str(part) for part in record["place"]))
+        players = record["players"]
+        wanted = (await self.store.read([("hget", keys.place_settings(place), "analysis")]))[0] or "ai"
+        wanted = wanted.decode() if isinstance(wanted, bytes) else str(wanted)
+        if wanted == "off" or (wanted == "ai" and not any(p[0] == "ai" for p in players)):
+            return Result(ok=True, place=place)
+        posted = f"{keys.game_analysis(game_id, game_no)}:posted"
+        if not await self.store.commit(Commit().expect(posted, 0).put(posted, b"1", keys.RECORD_KEEP)):
+            return Result(ok=True, place=place)
+        report = await self.report_of(game_id, record)
+        if report is None:
+            return Result.error("corrupt_game", game_id=game_id)
+        names = [str(p[2]) for p in players]
+        args = {"report": report.to_dict(), "names": names, "game_id": game_id, "game_no": game_no, "summary": True}
+        return Result(ok=True, messages=[Msg("analysis", args)], game_id=game_id, place=place)
+
     async def report_of(self, gid: str, record: dict[str, Any]) -> Report | None:
         """The stored report of a kept record, analysing (and storing) it first when there is none."""
         key = keys.game_analysis(gid, int(record["game_no"]))
@@ -90,6 +117,15 @@ class Analyses:
                 return Report.decode(raw)
             except SerializationError:
                 log.warning("stored analysis %s is corrupt; analysing again", key)
+        running = self._running.get(key)  # the same game asked for twice at once: analysed once
+        if running is None:
+            running = asyncio.ensure_future(self._analyse(key, gid, record))
+            self._running[key] = running
+            running.add_done_callback(lambda _done: self._running.pop(key, None))
+        return await asyncio.shield(running)
+
+    async def _analyse(self, key: str, gid: str, record: dict[str, Any]) -> Report | None:
+        """Analyse in a worker process, then store the report and note the players' error rates."""
         loop = asyncio.get_running_loop()
         self.runs += 1
         try:
@@ -97,8 +133,7 @@ class Analyses:
             report = Report.decode(blob)
         except SerializationError:
             return None
-        commit = Commit().put(key, blob, keys.RECORD_KEEP)
-        await self.store.commit(commit)
+        await self.store.commit(Commit().put(key, blob, keys.RECORD_KEEP))
         await self._note_rates(gid, record, report)
         return report
 

@@ -229,6 +229,12 @@ class GameService:
         return await self.analyses.analyze(actor, place, game_id)
 
     @command
+    async def game_analysis(self, game_id: str, game_no: int) -> Result:
+        """The analysis to post after game ``game_no`` ended, when the place's ``analysis`` setting wants
+        one (once per game across instances; else an empty Result)."""
+        return await self.analyses.after_game(game_id, game_no)
+
+    @command
     async def record(self, game_id: str) -> Result:
         """The full record of a match (``Msg('record', {'record': {...}})``), seeds of finished games revealed."""
         return await self.info.record(game_id)

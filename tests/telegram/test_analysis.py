@@ -3,6 +3,7 @@ the report as text and the blunder pictures as one album (sendMediaGroup) with c
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import AsyncIterator
 from typing import Any
@@ -42,16 +43,17 @@ async def test_analyze_sends_the_report_and_an_album_of_blunders(fake: FakeTeleg
 
     rng = random.Random(6)
     player, place = actor_ref(carol), private_place(home)
-    for _ in range(400):  # the human's turns through the service (fast); the AI answers each
-        shown = await core.service.board(player, place)
-        view = shown.view
+    for _ in range(400):  # the human's turns typed in the chat; the AI answers each
+        view = (await core.service.board(player, place)).view
         if view.status != "play":
             break
-        moved = await core.service.move(player, place, a_legal_play_text(view, rng), game_id=view.game_id)
-        assert moved.ok, moved.messages
+        await chat.say(carol, home, a_legal_play_text(view, rng))
     else:
         raise AssertionError("the game did not end")
 
+    await asyncio.gather(*core.real._follow_ups)  # posted by itself after a game against the AI
+    followed = fake.bot_messages(home)
+    assert any("; luck " in m.content for m in followed[-12:])  # the summary line came with it
     before = len(fake.bot_messages(home))
     await chat.say(carol, home, "/analyze")
     sent = fake.bot_messages(home)[before:]
