@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any
 
 from bot.storage.base import Commit, Store
@@ -133,6 +133,10 @@ class Analyses:
             report = Report.decode(blob)
         except SerializationError:
             return None
+        except BrokenExecutor:  # a worker died (killed, out of memory): start afresh next time
+            log.error("the analysis worker pool broke; it will be restarted")
+            self._pool = None
+            raise
         await self.store.commit(Commit().put(key, blob, keys.RECORD_KEEP))
         await self._note_rates(gid, record, report)
         return report

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from concurrent.futures import BrokenExecutor, Executor, Future
+from typing import Any
 
 import pytest
 
@@ -111,3 +113,23 @@ async def test_export_carries_marks_and_losses_once_analysed(analysing: GameServ
     worst = [m for p in report.players for m in p.worst]
     for move in worst:
         assert f"{move.played}{move.mark} [-{move.loss:.3f}]" in text
+
+
+class _BrokenPool(Executor):
+    """An executor whose worker has died: every job fails as a real broken process pool's would."""
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        future.set_exception(BrokenExecutor("a worker died"))
+        return future
+
+
+async def test_a_broken_worker_pool_is_an_error_reply_and_is_replaced(analysing: GameService) -> None:
+    started = await start_game(analysing, ALICE, BOB, HERE)
+    await play_out(analysing, started, HERE, random.Random(8))
+    analysing.analyses._pool = _BrokenPool()
+    failed = await analysing.analyze(ALICE, HERE)
+    assert not failed.ok and failed.error_key == "error"
+    assert analysing.analyses._pool is None  # a fresh pool next time
+    again = await analysing.analyze(ALICE, HERE)
+    assert again.ok and again.messages[0].key == "analysis"
