@@ -66,4 +66,12 @@ async def test_analyze_shows_the_report_and_the_blunder_pictures_as_embeds(
         named = await (await fake.slash_command(w.bob, w.general, "fevga analyze", {"game": game_id})).original()
         assert len(named.embeds) == len(shown.embeds)
         assert analysing_core.service.analyses.runs == 1  # the second ask read the stored report
+
+        # The follow-up after a game against the AI, through the frontend's notice sink (moves made through
+        # the service above do not start it; a command or button that ends a game does).
+        await analysing_core._post_analysis(analysing_core.sinks["discord"], game_id, 1)
+        posted = fake.messages(w.general)[-1]
+        assert "; luck " in str(posted.embeds[0]) and len(posted.embeds) == len(shown.embeds)
+        await analysing_core._post_analysis(analysing_core.sinks["discord"], game_id, 1)
+        assert fake.messages(w.general)[-1] is posted  # posted once
     assert not fake.failed_calls()
