@@ -175,6 +175,7 @@ def _stats(words: list[str]) -> i.Intent | i.CommandError:
 
 
 def _analyze(words: list[str]) -> i.Intent | i.CommandError:
+    """``analyze`` alone (the last game here) or ``analyze <game id>``."""
     if len(words) > 1:
         return i.CommandError("cmd_too_many_words", {"command": "analyze"})
     if words and not (0 < len(words[0]) <= 40 and words[0].replace("-", "").replace("_", "").isalnum()):

@@ -155,6 +155,7 @@ class FevgaCog(commands.GroupCog, group_name="fevga", group_description=describe
     @commands.hybrid_command(name="analyze", description=described("analyze"))  # type: ignore[arg-type]
     @app_commands.describe(game=described("analyze.game"))
     async def analyze(self, ctx: Ctx, game: str | None = None) -> None:
+        """How well each side played the last game here (or the named one)."""
         await self.run(ctx, f"analyze {game.strip()}" if game and game.strip() else "analyze")
 
     @commands.hybrid_command(name="lang", description=described("lang"))  # type: ignore[arg-type]
