@@ -50,6 +50,8 @@ class Analyses:
 
     def close(self) -> None:
         """Stop the worker processes (without waiting for an analysis in progress)."""
+        for running in list(self._running.values()):
+            running.cancel()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
