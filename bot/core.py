@@ -50,6 +50,8 @@ class BotCore:
         self.local = local
         self.default_lang = default_lang
         self.draining = False  # set on SIGTERM: the health endpoint then says not ready
+        self.sinks: dict[str, NoticeSink] = {}  # per platform: where follow-ups (a game's analysis) are posted
+        self._follow_ups: set[asyncio.Task[None]] = set()
 
     # --- construction ------------------------------------------------------------------------
     @classmethod
@@ -80,9 +82,16 @@ class BotCore:
             default_lang=settings.fevga_language,
             challenge_ttl=settings.fevga_challenge_ttl_minutes * 60,
             turn_deadline=settings.fevga_turn_deadline_hours * 3600,
+            analysis_workers=settings.fevga_analysis_workers,
+            analysis_ply=settings.fevga_analysis_ply,
         )
 
     async def close(self) -> None:
+        """Stop follow-ups and the analysis workers, close the store and stop a private redis-server."""
+        for task in list(self._follow_ups):
+            task.cancel()
+        await asyncio.gather(*self._follow_ups, return_exceptions=True)
+        self.service.close()
         await self.store.close()
         if self.local is not None:
             await asyncio.to_thread(self.local.stop)
@@ -150,11 +159,41 @@ class BotCore:
             return [Reply(self.t("internal_error", lang), private=True, error=True)]
         if isinstance(intent, intents.Lang) and result.ok:
             lang = intent.code
+        self._after_game(result)
         # The result may be saved already: drawing it must never turn it into an error reply.
         replies = await present_safely(result, lang, actor, draw=self.draw)
         if isinstance(intent, intents.ResignPrompt) and result.ok:  # the question is for the resigner only
             replies = [Reply(r.text, buttons=r.buttons, private=True) for r in replies]
         return replies
+
+    # --- follow-ups: the analysis after a game -----------------------------------------------------
+    def follow_up_to(self, platform: str, sink: NoticeSink) -> None:
+        """Post ``platform``'s follow-up messages (the analysis after a game) through ``sink``."""
+        self.sinks[platform] = sink
+
+    def _after_game(self, result: Result) -> None:
+        """A game just ended: analyse it in the background (never delaying this answer) and post it."""
+        ended = [m.args.get("game_no") for m in result.messages if m.key in ("game_won", "game_won_mars")]
+        place, gid = result.place, result.game_id
+        if not result.ok or not ended or place is None or gid is None or place.platform not in self.sinks:
+            return
+        task = asyncio.create_task(self._post_analysis(self.sinks[place.platform], gid, int(ended[0] or 1)))
+        self._follow_ups.add(task)
+        task.add_done_callback(self._follow_ups.discard)
+
+    async def _post_analysis(self, sink: NoticeSink, game_id: str, game_no: int) -> None:
+        """The summary and blunders of a finished game, if the place's ``analysis`` setting wants them."""
+        try:
+            result = await self.service.game_analysis(game_id, game_no)
+            if not result.ok or not result.messages or result.place is None:
+                return
+            lang = await self.language(None, result.place)
+            for reply in await present(result, lang, draw=self.draw):
+                await sink.deliver_notice(Notice(result.place, reply))
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a follow-up: the game's own answer went already
+            log.exception("posting the analysis of %s failed", game_id)
 
     # --- games in a place --------------------------------------------------------------------
     async def turn_of(self, place: Place, players: Sequence[PlayerRef]) -> PlayerRef | None:
@@ -283,6 +322,7 @@ class BotCore:
                  consumer: str) -> OutboxConsumer:
         """The board tracker and outbox consumer of one frontend (``group``: platform + bot identity)."""
         tracker = BoardTracker(self.store, self.board_reply, surface)
+        self.follow_up_to(platform, sink)
         return OutboxConsumer(self.store, platform, group, consumer, tracker, sink, self.notices_of,
                               live_games=lambda: self.live_games(platform), turn_notice=self.turn_notice)
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 
+from bot.analysis_reply import analysis_reply
 from bot.button_kinds import ButtonKind
 from bot.buttons import encode
 from bot.i18n import catalogue, translate
@@ -24,6 +25,7 @@ STYLES: dict[ButtonKind, str] = {
     ButtonKind.RESIGN_CONFIRM: "danger",
     ButtonKind.STEP: "primary",
 }
+RICH = ("export", "record", "analysis")  # messages shown as their own reply, not as a line of text
 ROWS: dict[ButtonKind, int] = {
     ButtonKind.STEP: 0, ButtonKind.UNDO: 1, ButtonKind.CONFIRM: 1,
     ButtonKind.ACCEPT: 0, ButtonKind.DECLINE: 0, ButtonKind.CANCEL: 0,
@@ -96,7 +98,7 @@ def button(action: Action, lang: str) -> Button:
 
 async def present(result: Result, lang: str, actor: PlayerRef | None = None, *, draw: bool = True) -> list[Reply]:
     """The replies for one result. Errors are private; a result with a game view becomes its board."""
-    text = "\n".join(translate(m.key, lang, **m.args) for m in result.messages if m.key not in ("export", "record"))
+    text = "\n".join(translate(m.key, lang, **m.args) for m in result.messages if m.key not in RICH)
     buttons = tuple(button(a, lang) for a in result.actions)
     if not result.ok:
         return [Reply(text=text, private=True, error=True)]
@@ -106,6 +108,8 @@ async def present(result: Result, lang: str, actor: PlayerRef | None = None, *, 
             document = str(msg.args.get("text", "")).encode()
             name = str(msg.args.get("filename", "fevga.mat"))
             replies.append(Reply(text=translate("export", lang, **msg.args), document=document, document_name=name))
+        elif msg.key == "analysis":
+            replies.append(await analysis_reply(msg.args, lang, draw=draw))
     view = result.view
     if view is None:
         if text or buttons:
@@ -139,7 +143,7 @@ async def present_safely(result: Result, lang: str, actor: PlayerRef | None = No
         log.exception("presenting a result failed; sending its text only")
     try:
         text = "\n".join(translate(m.key, lang, **m.args) for m in result.messages
-                         if m.key not in ("export", "record"))
+                         if m.key not in RICH)
         if not result.ok:
             return [Reply(text=text, private=True, error=True)]
         if result.view is not None or not text:

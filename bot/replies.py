@@ -44,6 +44,7 @@ class Reply:
     private: bool = False  # only the actor should see it (ephemeral / alert)
     error: bool = False
     mention: tuple[PlayerRef, ...] = ()  # players to ping with this message
+    pictures: tuple[tuple[bytes, str], ...] = ()  # extra PNGs with captions (an analysis's blunders): an album
 
 
 @dataclass(frozen=True, slots=True)

@@ -88,6 +88,8 @@ async def execute(
             return await service.stats(who, place)
         case i.Export():
             return await service.export(actor, place)
+        case i.Analyze(game_id=gid):
+            return await service.analyze(actor, place, game_id=gid)
         case i.Lang(code=code):
             return await service.set_setting(actor, place, "lang", code, is_admin=is_admin, idem=idem)
         case i.Settings(setting=None):

@@ -41,6 +41,7 @@ ALIASES: dict[str, str] = {
     "stats": "stats", "stat": "stats", "me": "stats", "rating": "stats",
     "export": "export", "mat": "export", "record": "export",
     "replay": "replay", "gif": "replay",
+    "analyze": "analyze", "analysis": "analyze", "analyse": "analyze", "ανάλυση": "analyze", "αναλυση": "analyze",
     "lang": "lang", "language": "lang", "γλώσσα": "lang",
     "settings": "settings", "set": "settings", "config": "settings",
     "pass": "pass",
@@ -173,6 +174,15 @@ def _stats(words: list[str]) -> i.Intent | i.CommandError:
     return i.Stats(words[0] if words else None)
 
 
+def _analyze(words: list[str]) -> i.Intent | i.CommandError:
+    """``analyze`` alone (the last game here) or ``analyze <game id>``."""
+    if len(words) > 1:
+        return i.CommandError("cmd_too_many_words", {"command": "analyze"})
+    if words and not (0 < len(words[0]) <= 40 and words[0].replace("-", "").replace("_", "").isalnum()):
+        return i.CommandError("cmd_bad_option", {"option": words[0][:30]})
+    return i.Analyze(words[0] if words else None)
+
+
 def _lang(words: list[str]) -> i.Intent | i.CommandError:
     if len(words) != 1 or words[0].lower() not in i.LANGUAGES:
         return i.CommandError("cmd_bad_lang", {"languages": ", ".join(i.LANGUAGES)})
@@ -220,6 +230,7 @@ PARSERS: dict[str, Callable[[list[str]], i.Intent | i.CommandError]] = {
     "stats": _stats,
     "export": _simple(i.Export),
     "replay": _simple(i.Replay),
+    "analyze": _analyze,
     "lang": _lang,
     "settings": _settings,
     "pass": lambda words: i.Move("pass") if not words else i.CommandError("cmd_too_many_words", {"command": "pass"}),

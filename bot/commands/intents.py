@@ -201,6 +201,14 @@ class Export(Intent):
 
 
 @dataclass(frozen=True, slots=True)
+class Analyze(Intent):
+    """The analysis of the actor's last finished game here, or of the named match ``game_id``."""
+
+    word: ClassVar[str] = "analyze"
+    game_id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Replay(Intent):
     """The actor's last game here as an animated GIF."""
 

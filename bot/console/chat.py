@@ -11,7 +11,7 @@ from typing import TextIO
 
 from bot.commands.intents import Challenge
 from bot.core import BotCore
-from bot.replies import Reply
+from bot.replies import Notice, Reply
 from bot.service.models import Place, PlayerRef
 
 QUIT_WORDS = ("quit", "exit", "q", ":q", "έξοδος")
@@ -37,10 +37,15 @@ class ConsoleChat:
         self.place = Place("terminal", "terminal", "main")
         self.ai_level = ai_level
         self.lines = 0
+        core.follow_up_to("terminal", self)  # the analysis after a game is printed when it is ready
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
         self.out.flush()
+
+    async def deliver_notice(self, notice: Notice) -> None:
+        """Print something the bot says on its own (the analysis after a game)."""
+        self.show(notice.reply)
 
     async def actor(self) -> PlayerRef:
         """Whose keyboard this is now: in a hot-seat game, the player to move."""
@@ -78,6 +83,11 @@ class ConsoleChat:
             path = self.board_dir / f"{reply.game_id or 'fevga'}{suffix}"
             path.write_bytes(reply.image)
             self.say(f"[picture: {path}]")
+        for n, (png, caption) in enumerate(reply.pictures, 1):  # an analysis's blunders: text already said
+            self.board_dir.mkdir(parents=True, exist_ok=True)
+            path = self.board_dir / f"blunder-{n}.png"
+            path.write_bytes(png)
+            self.say(f"[picture: {path}] {caption}")
         if reply.document is not None and reply.document_name:
             self.board_dir.mkdir(parents=True, exist_ok=True)
             path = self.board_dir / reply.document_name

@@ -152,6 +152,12 @@ class FevgaCog(commands.GroupCog, group_name="fevga", group_description=describe
     async def replay(self, ctx: Ctx) -> None:
         await self.run(ctx, "replay")
 
+    @commands.hybrid_command(name="analyze", description=described("analyze"))  # type: ignore[arg-type]
+    @app_commands.describe(game=described("analyze.game"))
+    async def analyze(self, ctx: Ctx, game: str | None = None) -> None:
+        """How well each side played the last game here (or the named one)."""
+        await self.run(ctx, f"analyze {game.strip()}" if game and game.strip() else "analyze")
+
     @commands.hybrid_command(name="lang", description=described("lang"))  # type: ignore[arg-type]
     @app_commands.describe(code=described("lang.code"))
     async def lang(self, ctx: Ctx, code: Literal["en", "el"]) -> None:

@@ -44,6 +44,8 @@ TEXT: dict[str, tuple[str, str]] = {
     "stats.user": ("Whose stats (default: yours)", "Ποιανού (προεπιλογή: δικά σου)"),
     "export": ("Download the game record (.mat)", "Κατέβασε την καταγραφή (.mat)"),
     "replay": ("Animated replay of the last game", "Κινούμενη επανάληψη της παρτίδας"),
+    "analyze": ("How well each side played your last game here", "Πόσο καλά έπαιξε ο καθένας την τελευταία παρτίδα"),
+    "analyze.game": ("A game id (default: your last game here)", "Κωδικός παρτίδας (προεπιλογή: η τελευταία σου)"),
     "lang": ("Choose the bot's language", "Διάλεξε τη γλώσσα του bot"),
     "lang.code": ("Language", "Γλώσσα"),
     "settings": ("Show or change this server's settings (Manage Server)", "Ρυθμίσεις διακομιστή (Διαχείριση)"),

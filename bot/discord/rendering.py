@@ -18,7 +18,7 @@ from bot.replies import Reply
 from .components import component_view
 from .identity import discord_ids
 
-MAX_CONTENT, MAX_TITLE, MAX_DESCRIPTION = 2000, 256, 4096
+MAX_CONTENT, MAX_TITLE, MAX_DESCRIPTION, MAX_EMBEDS = 2000, 256, 4096, 10
 EMBED_COMMANDS = frozenset({"top", "stats", "settings"})
 BOARD_COLOUR = discord.Colour(0x8B5A2B)  # walnut, like a tavli board
 INFO_COLOUR = discord.Colour(0x2E7D32)
@@ -39,6 +39,11 @@ class Outgoing:
     view: discord.ui.View | None = None
     uploads: list[tuple[str, bytes]] = field(default_factory=list)
     mention_ids: list[int] = field(default_factory=list)
+    more_embeds: list[discord.Embed] = field(default_factory=list)  # after ``embed`` (an analysis's pictures)
+
+    def embeds(self) -> list[discord.Embed]:
+        """Every embed, in order."""
+        return [e for e in (self.embed, *self.more_embeds) if e is not None]
 
     def files(self) -> list[discord.File]:
         return [discord.File(io.BytesIO(data), filename=name) for name, data in self.uploads]
@@ -53,7 +58,9 @@ class Outgoing:
         kwargs: dict[str, Any] = {"allowed_mentions": self.allowed_mentions()}
         if self.content:
             kwargs["content"] = self.content
-        if self.embed is not None:
+        if self.more_embeds:
+            kwargs["embeds"] = self.embeds()
+        elif self.embed is not None:
             kwargs["embed"] = self.embed
         if self.view is not None:
             kwargs["view"] = self.view
@@ -65,7 +72,7 @@ class Outgoing:
         """For ``Message.edit`` and ``edit_message``: every part replaced (old attachments dropped)."""
         return {
             "content": self.content,
-            "embed": self.embed,
+            **({"embeds": self.embeds()} if self.more_embeds else {"embed": self.embed}),
             "view": self.view,
             "attachments": self.files(),
             "allowed_mentions": self.allowed_mentions(),
@@ -113,8 +120,26 @@ def info_embed(reply: Reply) -> discord.Embed:
     return embed
 
 
+def pictures_message(reply: Reply) -> Outgoing:
+    """A reply with pictures (an analysis): its text in the first embed, then one embed per picture
+    (caption as title, the PNG shown from its upload); at most 10 embeds, Discord's limit."""
+    prefix, ids = _mention_prefix(reply)
+    first = info_embed(reply)
+    embeds: list[discord.Embed] = []
+    uploads: list[tuple[str, bytes]] = []
+    for n, (png, caption) in enumerate(reply.pictures[:MAX_EMBEDS - 1], 1):
+        name = f"blunder-{n}.png"
+        uploads.append((name, png))
+        picture = discord.Embed(title=clip(caption, MAX_TITLE) or None, colour=ERROR_COLOUR)
+        picture.set_image(url=f"attachment://{name}")
+        embeds.append(picture)
+    return Outgoing(prefix or None, first, None, uploads, ids, embeds)
+
+
 def text_message(reply: Reply, lang: str = "en", *, as_embed: bool = False) -> Outgoing:
     """Any other reply: content (or an embed when asked or too long), picture or file, buttons."""
+    if reply.pictures:
+        return pictures_message(reply)
     prefix, ids = _mention_prefix(reply)
     uploads: list[tuple[str, bytes]] = []
     if reply.image is not None:

@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from bot.storage.base import Store
+from fevga import SerializationError
+from fevga.analysis import Report
 from fevga.match import MAX_LENGTH
 
-from . import keys
+from . import keys, rates
 from .config import Clock
 from .models import Msg, Place, PlayerRef, Result
 from .ratings import Rating
@@ -59,6 +61,7 @@ class Info:
         reads = Reads()
         boards = [(reads.get(keys.player_stats(scope, who.user_id)), reads.zrank(keys.ratings(scope), who.user_id),
                    reads.zcard(keys.ratings(scope))) for scope in scopes]
+        analysed = reads.get(keys.player_rates(who.platform, who.user_id))
         await reads.run(self.store)
         for global_, (doc, ranked, counted) in zip((False, True), boards, strict=True):
             rank, count = ranked.value, counted.value
@@ -72,9 +75,12 @@ class Info:
                 "wins": data["w"], "losses": data["l"], "points": data["pts"], "mars": data["mars"],
                 "streak": data["st"], "best": data["best"],
             }))
+        mean = rates.average(rates.parse(analysed.value))
+        if mean is not None:  # the rolling error rate of his last analysed games (any opponent, AI too)
+            messages.append(Msg("stats_analysis", {"player": who.name, "rate": mean[0], "games": mean[1]}))
         return Result(ok=True, messages=messages, place=place)
 
-    async def _records(self, gid: str) -> tuple[list[dict[str, Any]], Result | None]:
+    async def records(self, gid: str) -> tuple[list[dict[str, Any]], Result | None]:
         """Every game of a match: the kept records, then the game still being played (seed hidden)."""
         loaded = await self.sessions.load(gid, take=False)
         s = loaded.session
@@ -110,17 +116,32 @@ class Info:
             gid = running.value or last.value
         if gid is None:
             return Result.error("no_game_here")
-        records, err = await self._records(gid)
+        records, err = await self.records(gid)
         if err is not None:
             return err
-        text = export_mat(records)
+        text = export_mat(records, await self._reports(gid, records))
         return Result(ok=True, messages=[Msg("export", {"text": text, "filename": f"fevga-{gid}.mat"})],
                       game_id=gid, place=place)
+
+    async def _reports(self, gid: str, records: list[dict[str, Any]]) -> dict[int, Report]:
+        """The stored analyses of a match's games (game number -> report); unreadable ones are left out."""
+        numbers = [int(r["game_no"]) for r in records]
+        reads = Reads()
+        found = [reads.get(keys.game_analysis(gid, n)) for n in numbers]
+        await reads.run(self.store)
+        out: dict[int, Report] = {}
+        for n, handle in zip(numbers, found, strict=True):
+            if handle.value is not None:
+                try:
+                    out[n] = Report.decode(handle.value)
+                except SerializationError:
+                    continue
+        return out
 
     async def record(self, game_id: str) -> Result:
         """The full record of a match (``Msg('record', {'record': {...}})``): every game's rolls, plays,
         times, and each finished game's revealed dice seed."""
-        records, err = await self._records(game_id)
+        records, err = await self.records(game_id)
         if err is not None:
             return err
         return Result(ok=True, messages=[Msg("record", {"record": {"game_id": game_id, "games": records}})],

@@ -34,6 +34,16 @@ def game_record(gid: str, n: int) -> str:
     return f"{PREFIX}:{{g:{gid}}}:rec:{n}"
 
 
+def game_analysis(gid: str, n: int) -> str:
+    """The stored analysis (``Report.encode()``) of game ``n`` of a match, kept as long as its record."""
+    return f"{PREFIX}:{{g:{gid}}}:ana:{n}"
+
+
+def player_rates(platform: str, user_id: str) -> str:
+    """JSON list of a player's last analysed games: ``[[game key, error rate], ...]``, newest last."""
+    return f"{PREFIX}:{{u:{platform}:{user_id}}}:rates"
+
+
 def challenge(cid: str) -> str:
     return f"{PREFIX}:{{c:{cid}}}"
 

@@ -6,9 +6,11 @@ can check every roll with ``fevga.verify``) plus who played where and how it end
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from fevga import Game, game_to_dict
+from fevga.analysis import Report
 
 from .session import Session
 
@@ -42,8 +44,30 @@ def _wins(points: int) -> str:
     return f"Wins {points} point{'s' if points != 1 else ''}"
 
 
-def export_mat(records: list[dict[str, Any]]) -> str:
-    """Records of one match as ``.mat``-like text: ``Game 1``, `` 1) 65: 1/7 7/12``, ``Wins 2 points``."""
+def _analysed(report: Report | None, names: list[str]) -> list[str]:
+    """Comment lines naming the judge and each player's error rate (a game with a stored analysis)."""
+    if report is None:
+        return []
+    lines = [f'; [Analysis "{report.judge}": ? error, ?? blunder, [-loss] on each player\'s worst moves]']
+    for seat, player in enumerate(report.players):
+        lines.append(f'; [Error rate {names[seat]} {player.error_rate:.1f}, {player.errors} errors, '
+                     f'{player.blunders} blunders]')
+    return lines
+
+
+def _marked(cell: str, index: int, report: Report | None, losses: dict[int, float]) -> str:
+    """A move with its gnubg-style mark and, when known, its equity loss: ``65: 1/7 7/12?? [-0.123]``."""
+    if report is None:
+        return cell
+    cell += report.mark(index)
+    if index in losses:
+        cell += f" [-{losses[index]:.3f}]"
+    return cell
+
+
+def export_mat(records: list[dict[str, Any]], reports: Mapping[int, Report] | None = None) -> str:
+    """Records of one match as ``.mat``-like text: ``Game 1``, `` 1) 65: 1/7 7/12``, ``Wins 2 points``.
+    ``reports`` (game number -> stored analysis) adds marks (``?``, ``??``) and equity losses."""
     if not records:
         return ""
     first = records[0]
@@ -69,11 +93,14 @@ def export_mat(records: list[dict[str, Any]]) -> str:
             lines.append(f"; [Dice seed {dice['seed']}]")
         if game.get("opening"):
             lines.append(f"; [Opening rolls {' '.join(game['opening'])}]")
+        report = (reports or {}).get(int(rec["game_no"]))
+        lines.extend(_analysed(report, names))
+        losses = {m.index: m.loss for p in report.players for m in p.worst} if report is not None else {}
         rows: list[list[str]] = []
         seat = game["first"] if game.get("first") is not None else _starter(game["opening"])
-        for turn in game["turns"]:
+        for index, turn in enumerate(game["turns"]):
             roll, text = str(turn).split(":", 1)
-            cell = f"{roll}: {'' if text == 'pass' else text}".rstrip()
+            cell = _marked(f"{roll}: {'' if text == 'pass' else text}".rstrip(), index, report, losses)
             if seat == 0 or not rows or rows[-1][1]:
                 rows.append(["", ""])
             rows[-1][seat] = cell

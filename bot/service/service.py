@@ -22,6 +22,7 @@ from bot.storage.base import CommitOutcomeUnknown, DamagedKey, DamagedValue, Sto
 from fevga import Rules
 
 from .ai import AiPlayer, default_ai
+from .analyses import Analyses
 from .challenges import Challenges
 from .config import Clock, Options
 from .events import Events
@@ -82,6 +83,8 @@ class GameService:
         timer_lease: float = 5,
         max_retries: int = 8,
         session_cache_size: int = 2000,
+        analysis_workers: int = 1,
+        analysis_ply: int | None = None,
     ) -> None:
         self.store = store
         self.clock = clock
@@ -96,6 +99,11 @@ class GameService:
         self.timers = Timers(store, clock, self.options, self.sessions, self.flow, self.challenges)
         self.info = Info(store, clock, self.sessions)
         self.stream = Events(store)
+        self.analyses = Analyses(store, self.info, analysis_workers, analysis_ply)
+
+    def close(self) -> None:
+        """Release what the service started itself (the analysis worker processes)."""
+        self.analyses.close()
 
     # --- challenges (Challenges) -------------------------------------------------------------
     @command
@@ -213,6 +221,18 @@ class GameService:
     async def export(self, actor: PlayerRef, place: Place, game_id: str | None = None) -> Result:
         """The actor's match here (running or last finished) as ``.mat``-like text in ``Msg('export')``."""
         return await self.info.export(actor, place, game_id)
+
+    @command
+    async def analyze(self, actor: PlayerRef, place: Place, game_id: str | None = None) -> Result:
+        """The analysis of the last finished game of the actor's match here (or of ``game_id``), computed
+        once in a worker process and kept with the record (``Msg('analysis', {'report': ...})``)."""
+        return await self.analyses.analyze(actor, place, game_id)
+
+    @command
+    async def game_analysis(self, game_id: str, game_no: int) -> Result:
+        """The analysis to post after game ``game_no`` ended, when the place's ``analysis`` setting wants
+        one (once per game across instances; else an empty Result)."""
+        return await self.analyses.after_game(game_id, game_no)
 
     @command
     async def record(self, game_id: str) -> Result:

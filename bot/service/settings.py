@@ -27,6 +27,7 @@ SETTINGS: dict[str, tuple[str, bool]] = {
     "unlock_point": ("place", True),
     "strict_start_quarter": ("place", True),
     "place_lang": ("place", True),
+    "analysis": ("place", True),  # post an analysis after every game: on, off, ai (only in games against the AI)
     "autoplay": ("player", False),
     "lang": ("player", False),
 }
@@ -52,6 +53,10 @@ def normalise(name: str, value: str) -> tuple[str, str] | Result:
         if raw not in ("13", "14"):
             return Result.error("setting_bad_value", name=name, allowed="13, 14")
         return name, raw
+    if name == "analysis":
+        if raw not in (*_ON, "ai"):
+            return Result.error("setting_bad_value", name=name, allowed="on, off, ai")
+        return name, _ON.get(raw, raw)
     if name in ("strict_start_quarter", "autoplay"):
         if raw not in _ON:
             return Result.error("setting_bad_value", name=name, allowed="on, off")
@@ -112,7 +117,8 @@ class Settings:
         mine = reads.hgetall(keys.player_settings(actor.platform, actor.user_id))
         await reads.run(self.store)
         defaults = {"deadline_hours": f"{self.options.turn_deadline / 3600:g}", "unlock_point": "13",
-                    "strict_start_quarter": "off", "place_lang": "en", "autoplay": "off", "lang": "-"}
+                    "strict_start_quarter": "off", "place_lang": "en", "autoplay": "off", "lang": "-",
+                    "analysis": "ai"}
         messages = []
         for name, (where, _admin) in SETTINGS.items():
             source = here.value if where == "place" else mine.value

@@ -32,6 +32,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "stats": ("Your rating and results", "Η βαθμολογία και τα αποτελέσματά σου"),
     "export": ("Download the game record (.mat)", "Κατέβασε την καταγραφή της παρτίδας (.mat)"),
     "replay": ("An animated replay of the last game", "Κινούμενη επανάληψη της τελευταίας παρτίδας"),
+    "analyze": ("How well each side played your last game", "Πόσο καλά έπαιξε ο καθένας την τελευταία παρτίδα"),
     "lang": ("Language: /lang en or /lang el", "Γλώσσα: /lang en ή /lang el"),
 }
 

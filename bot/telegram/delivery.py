@@ -258,6 +258,10 @@ class Delivery:
         """A reply that is not a board: a document, an animation or picture, or text (split if long)."""
         answer = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to is not None else None
         markup = keyboard(reply.buttons)
+        if reply.pictures:
+            await self._text(bot, chat_id, reply, answer, markup)
+            await self._album(bot, chat_id, reply.pictures)
+            return
         if reply.document is not None:
             await bot.send_document(
                 chat_id, reply.document, filename=reply.document_name or "game.txt", reply_parameters=answer,
@@ -279,6 +283,16 @@ class Delivery:
                 await self._text(bot, chat_id, reply, None, None)
             return
         await self._text(bot, chat_id, reply, answer, markup)
+
+    async def _album(self, bot: Bot, chat_id: int, pictures: tuple[tuple[bytes, str], ...]) -> None:
+        """Pictures with captions as one album (sendMediaGroup takes 2-10; a single one is a photo)."""
+        if len(pictures) == 1:
+            png, caption = pictures[0]
+            await bot.send_photo(chat_id, png, filename="blunder-1.png", caption=clip(caption, MAX_CAPTION) or None)
+            return
+        media = [InputMediaPhoto(png, caption=clip(caption, MAX_CAPTION) or None, filename=f"blunder-{n}.png")
+                 for n, (png, caption) in enumerate(pictures[:10], 1)]
+        await bot.send_media_group(chat_id, media)
 
     async def _text(self, bot: Bot, chat_id: int, reply: Reply, answer: ReplyParameters | None, markup: Any) -> None:
         text, entities = with_mentions(reply.text, reply.mention)

@@ -223,6 +223,28 @@ class BotApiMethods(FakeState):
     def api_sendAnimation(self, call: Call) -> JSON:
         return self._send_file(call, "animation")
 
+    def api_sendMediaGroup(self, call: Call) -> list[JSON]:
+        """An album: 2-10 photos (or documents), one message each, sharing a media_group_id."""
+        chat = self._chat(call.params)
+        media = require(call.params, "media")
+        if not isinstance(media, list) or not 2 <= len(media) <= 10:
+            raise bad_request("wrong number of media in the album: must be 2-10")
+        kinds = {item.get("type") if isinstance(item, dict) else None for item in media}
+        if not kinds <= {"photo", "video"} and kinds != {"document"}:
+            raise bad_request("can't parse InputMedia JSON object")
+        group = f"album{time.time_ns()}"
+        reply_to = self._reply_target(chat, call.params)
+        sent = []
+        for item in media:
+            caption, entities = self._caption(item)
+            message = FakeMessage(
+                chat, self._next_message_id(chat), self.bot, caption=caption, entities=entities, reply_to=reply_to,
+                file=self._file(item.get("media"), call.files, str(item["type"])), source=item.get("caption"),
+            )  # fmt: skip
+            message.media_group_id = group
+            sent.append(self._add_message(message).to_dict() | {"media_group_id": group})
+        return sent
+
     def api_sendChatAction(self, call: Call) -> bool:
         self._chat(call.params)
         require(call.params, "action")

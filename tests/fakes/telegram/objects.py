@@ -163,6 +163,7 @@ class FakeMessage:
     edit_date: int | None = None
     deleted: bool = False
     history: list[MessageVersion] = field(default_factory=list)
+    media_group_id: str | None = None  # set on each message of an album (sendMediaGroup)
 
     @property
     def from_bot(self) -> bool:

@@ -1,0 +1,71 @@
+"""The ``analyze`` answer as a Reply: the report's text in the chat's language and one picture per blunder.
+
+The words come from ``bot/i18n`` (keys ``ana_<key>`` for ``fevga.analysis_text.WORDS`` and
+``ana_legend_<key>`` for the picture's legend); pictures are drawn off the event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from bot.i18n import catalogue, translate
+from bot.replies import Reply
+from fevga.analysis import Move, Report
+from fevga.analysis_text import WORDS, report_text, summary
+from renderers.analysis_png import LEGEND, render_blunder
+
+MAX_PICTURES = 6  # an album of at most this many blunders (Telegram allows 10)
+
+
+def _templates(defaults: Mapping[str, str], prefix: str, lang: str) -> dict[str, str]:
+    """The catalogue's templates (still with their ``{fields}``) for ``defaults``' keys, English as fallback."""
+    own, english = catalogue(lang), catalogue("en")
+    return {key: own.get(prefix + key) or english.get(prefix + key) or text for key, text in defaults.items()}
+
+
+def words(lang: str) -> dict[str, str]:
+    """``analysis_text.WORDS`` in ``lang``."""
+    return _templates(WORDS, "ana_", lang)
+
+
+def legend(lang: str) -> dict[str, str]:
+    """``analysis_png.LEGEND`` in ``lang``."""
+    return _templates(LEGEND, "ana_legend_", lang)
+
+
+def summary_line(report: Report, names: Sequence[str], lang: str) -> str:
+    """The one-line summary (error rates, blunders, luck) in ``lang``."""
+    return summary(report, names, words(lang))
+
+
+def picture_caption(move: Move, names: Sequence[str], lang: str) -> str:
+    """What goes under one blunder picture."""
+    return translate(
+        "analysis_picture", lang, name=names[move.player] if 0 <= move.player < len(names) else "?",
+        turn=move.index + 1, dice=f"{move.dice[0]}-{move.dice[1]}", played=move.played, best=move.best,
+        loss=f"{move.loss:.3f}", mark=move.mark,
+    )
+
+
+def _draw(moves: Sequence[Move], names: Sequence[str], labels: Mapping[str, str]) -> list[bytes]:
+    """Every picture (run in a thread)."""
+    # renderers' AnalysedMove protocol declares settable attributes; the frozen Move has them read-only.
+    return [render_blunder(move, names=names, labels=labels) for move in moves]  # type: ignore[arg-type]
+
+
+async def analysis_reply(args: Mapping[str, Any], lang: str, *, draw: bool = True) -> Reply:
+    """The reply for a ``Msg('analysis', {'report', 'names', 'game_id', 'game_no'})``."""
+    report = Report.from_dict(args["report"])
+    names = [str(n) for n in args["names"]]
+    head = translate("analysis", lang, game_id=args.get("game_id", "?"), game_no=args.get("game_no", 1))
+    text = "\n".join((head, report_text(report, names, words(lang))))
+    if args.get("summary"):  # posted after a game: the one-line summary first
+        text = "\n".join((summary_line(report, names, lang), "", text))
+    moves = report.blunders()[:MAX_PICTURES]
+    pictures: tuple[tuple[bytes, str], ...] = ()
+    if draw and moves:
+        images = await asyncio.to_thread(_draw, moves, names, legend(lang))
+        pictures = tuple((png, picture_caption(m, names, lang)) for png, m in zip(images, moves, strict=True))
+    return Reply(text=text, pictures=pictures)

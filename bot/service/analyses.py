@@ -1,0 +1,158 @@
+"""Post-game analysis for the chats: find the game, analyse it in a worker process, keep the report.
+
+The analysis (``fevga.analysis.analyse``) is pure CPU, so it never runs on the event loop: a
+``ProcessPoolExecutor`` does it. Its compact ``Report.encode()`` bytes are stored beside the game's
+record (same retention), so asking again costs one read.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import multiprocessing
+from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
+from typing import Any
+
+from bot.storage.base import Commit, Store
+from fevga import SerializationError
+from fevga.analysis import Report, analyse
+
+from . import keys, rates
+from .info import Info
+from .models import Msg, Place, PlayerRef, Result
+from .reads import Reads
+
+log = logging.getLogger(__name__)
+
+
+def analyse_blob(game: dict[str, Any], ply: int | None) -> bytes:
+    """Worker-process entry point: the stored form of one game's analysis."""
+    return analyse(game, ply).encode()
+
+
+class Analyses:
+    """``analyze``: the last finished game of a match analysed once, stored, and read back afterwards."""
+
+    def __init__(self, store: Store, info: Info, workers: int = 1, ply: int | None = None) -> None:
+        self.store = store
+        self.info = info
+        self.workers = max(1, int(workers))
+        self.ply = ply
+        self.runs = 0  # analyses computed by this instance (tests check a second ask computes nothing)
+        self._pool: Executor | None = None
+        self._running: dict[str, asyncio.Future[Report | None]] = {}
+
+    def _executor(self) -> Executor:
+        """The worker pool, started on first use (spawned workers: no forked event loop or threads)."""
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+        return self._pool
+
+    def close(self) -> None:
+        """Stop the worker processes (without waiting for an analysis in progress)."""
+        for running in list(self._running.values()):
+            running.cancel()
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    async def _game_id(self, actor: PlayerRef, place: Place) -> str | None:
+        """The actor's last finished match here, else his running one."""
+        reads = Reads()
+        running = reads.hget(keys.channel_games(place), actor.user_id)
+        last = reads.hget(keys.channel_last(place), actor.user_id)
+        await reads.run(self.store)
+        return last.value or running.value
+
+    async def analyze(self, actor: PlayerRef, place: Place, game_id: str | None = None) -> Result:
+        """The analysis of the last *finished* game of the actor's match here (or of ``game_id``). A game
+        still being played is refused: its analysis would change with every move."""
+        gid = game_id or await self._game_id(actor, place)
+        if gid is None:
+            return Result.error("analysis_no_game")
+        records, err = await self.info.records(gid)
+        if err is not None:
+            return err
+        finished = [r for r in records if r.get("outcome") is not None]
+        if not finished:
+            return Result.error("analysis_running", game_id=gid)
+        record = finished[-1]
+        report = await self.report_of(gid, record)
+        if report is None:
+            return Result.error("corrupt_game", game_id=gid)
+        names = [str(p[2]) for p in record["players"]]
+        args = {"report": report.to_dict(), "names": names, "game_id": gid, "game_no": record["game_no"]}
+        return Result(ok=True, messages=[Msg("analysis", args)], game_id=gid, place=place)
+
+    async def after_game(self, game_id: str, game_no: int) -> Result:
+        """The analysis to post when game ``game_no`` of a match has ended, if the place's ``analysis``
+        setting asks for one (``ai``, the default: only in games against the AI). Posted once: the first
+        caller (any instance, a retried command) claims it; the others get an empty Result."""
+        records, err = await self.info.records(game_id)
+        if err is not None:
+            return err
+        record = next((r for r in records if r.get("game_no") == game_no and r.get("outcome") is not None), None)
+        if record is None:
+            return Result.error("analysis_no_game")
+        place = Place(*(str(part) for part in record["place"]))
+        players = record["players"]
+        wanted = (await self.store.read([("hget", keys.place_settings(place), "analysis")]))[0] or "ai"
+        wanted = wanted.decode() if isinstance(wanted, bytes) else str(wanted)
+        if wanted == "off" or (wanted == "ai" and not any(p[0] == "ai" for p in players)):
+            return Result(ok=True, place=place)
+        posted = f"{keys.game_analysis(game_id, game_no)}:posted"
+        if not await self.store.commit(Commit().expect(posted, 0).put(posted, b"1", keys.RECORD_KEEP)):
+            return Result(ok=True, place=place)
+        report = await self.report_of(game_id, record)
+        if report is None:
+            return Result.error("corrupt_game", game_id=game_id)
+        names = [str(p[2]) for p in players]
+        args = {"report": report.to_dict(), "names": names, "game_id": game_id, "game_no": game_no, "summary": True}
+        return Result(ok=True, messages=[Msg("analysis", args)], game_id=game_id, place=place)
+
+    async def report_of(self, gid: str, record: dict[str, Any]) -> Report | None:
+        """The stored report of a kept record, analysing (and storing) it first when there is none."""
+        key = keys.game_analysis(gid, int(record["game_no"]))
+        raw = (await self.store.read([("get", key)]))[0]
+        if raw is not None:
+            try:
+                return Report.decode(raw)
+            except SerializationError:
+                log.warning("stored analysis %s is corrupt; analysing again", key)
+        running = self._running.get(key)  # the same game asked for twice at once: analysed once
+        if running is None:
+            running = asyncio.ensure_future(self._analyse(key, gid, record))
+            self._running[key] = running
+            running.add_done_callback(lambda _done: self._running.pop(key, None))
+        return await asyncio.shield(running)
+
+    async def _analyse(self, key: str, gid: str, record: dict[str, Any]) -> Report | None:
+        """Analyse in a worker process, then store the report and note the players' error rates."""
+        loop = asyncio.get_running_loop()
+        self.runs += 1
+        try:
+            blob = await loop.run_in_executor(self._executor(), analyse_blob, record["game"], self.ply)
+            report = Report.decode(blob)
+        except SerializationError:
+            return None
+        except BrokenExecutor:  # a worker died (killed, out of memory): start afresh next time
+            log.error("the analysis worker pool broke; it will be restarted")
+            self._pool = None
+            raise
+        await self.store.commit(Commit().put(key, blob, keys.RECORD_KEEP))
+        await self._note_rates(gid, record, report)
+        return report
+
+    async def _note_rates(self, gid: str, record: dict[str, Any], report: Report) -> None:
+        """Add this game's error rate to each human player's rolling list (newest last, at most 20).
+        Read then write: two analyses of one player's games finishing at the same instant may keep one."""
+        entry = f"{gid}:{record['game_no']}"
+        for seat, player in enumerate(record["players"]):
+            platform, user_id = str(player[0]), str(player[1])
+            if platform == "ai" or report.players[seat].decisions == 0:
+                continue
+            key = keys.player_rates(platform, user_id)
+            new = rates.added(rates.parse((await self.store.read([("get", key)]))[0]), entry,
+                              report.players[seat].error_rate)
+            if new is not None:
+                await self.store.commit(Commit().put(key, rates.encode(new), rates.RATES_TTL))

@@ -1,0 +1,135 @@
+"""``analyze``: a finished game is analysed once in a worker process, stored with its record, read back."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from concurrent.futures import BrokenExecutor, Executor, Future
+from typing import Any
+
+import pytest
+
+from bot.service import GameService, Place, keys
+from bot.storage import RedisStore
+from fevga.analysis import Report
+
+from .conftest import ALICE, BOB, CAROL, HERE, FakeClock, make_service
+from .helpers import play_out, start_game
+
+
+@pytest.fixture
+def analysing(redis_store: RedisStore, clock: FakeClock) -> Iterator[GameService]:
+    """A service on the real redis-server that judges at 0-ply (fast)."""
+    service = make_service(redis_store, clock, analysis_ply=0)
+    yield service
+    service.close()
+
+
+async def test_no_game_gives_a_clear_message(analysing: GameService) -> None:
+    result = await analysing.analyze(ALICE, HERE)
+    assert not result.ok and result.error_key == "analysis_no_game"
+    assert analysing.analyses.runs == 0
+
+
+async def test_a_running_game_is_refused(analysing: GameService) -> None:
+    started = await start_game(analysing, ALICE, BOB, HERE)
+    result = await analysing.analyze(ALICE, HERE)
+    assert not result.ok and result.error_key == "analysis_running"
+    assert result.messages[0].args["game_id"] == started.game_id
+    assert analysing.analyses.runs == 0
+
+
+async def test_finished_game_is_analysed_once_stored_and_cached(analysing: GameService,
+                                                                 redis_store: RedisStore) -> None:
+    started = await start_game(analysing, ALICE, BOB, HERE)
+    gid = started.game_id
+    assert gid is not None
+    await play_out(analysing, started, HERE, random.Random(3))
+
+    first = await analysing.analyze(ALICE, HERE)
+    assert first.ok, first.messages
+    msg = first.messages[0]
+    assert msg.key == "analysis" and msg.args["game_id"] == gid and msg.args["names"] == ["alice", "bob"]
+    report = Report.from_dict(msg.args["report"])
+    assert report.judge and report.result is not None
+    assert report.players[0].decisions + report.players[1].decisions > 0
+    stored = (await redis_store.read([("get", keys.game_analysis(gid, 1))]))[0]
+    assert stored is not None and len(stored) <= 1024
+    assert Report.decode(stored) == report
+    ttl = await redis_store.client.ttl(keys.game_analysis(gid, 1))
+    assert keys.RECORD_KEEP - 60 < ttl <= keys.RECORD_KEEP
+    assert analysing.analyses.runs == 1
+
+    again = await analysing.analyze(BOB, HERE)  # the opponent asks too: read back, not analysed again
+    assert again.ok and again.messages[0].args["report"] == msg.args["report"]
+    assert analysing.analyses.runs == 1
+
+    # Named from another channel, by someone else: the same stored report.
+    named = await analysing.analyze(CAROL, Place("discord", "guild1", "elsewhere"), game_id=gid)
+    assert named.ok and named.messages[0].args["report"] == msg.args["report"]
+    assert analysing.analyses.runs == 1
+
+
+async def test_stats_show_the_rolling_average_error_rate(analysing: GameService) -> None:
+    rates = []
+    for seed in (1, 2):
+        started = await start_game(analysing, ALICE, BOB, HERE)
+        await play_out(analysing, started, HERE, random.Random(seed))
+        result = await analysing.analyze(ALICE, HERE)
+        assert result.ok, result.messages
+        seat = result.messages[0].args["names"].index("alice")
+        rates.append(Report.from_dict(result.messages[0].args["report"]).players[seat].error_rate)
+    stats = await analysing.stats(ALICE, HERE)
+    shown = [m for m in stats.messages if m.key == "stats_analysis"]
+    assert len(shown) == 1
+    assert shown[0].args["games"] == 2
+    assert shown[0].args["rate"] == round(sum(rates) / 2, 1)
+    nothing = await analysing.stats(CAROL, HERE)
+    assert not any(m.key == "stats_analysis" for m in nothing.messages)
+
+
+async def test_unknown_named_game(analysing: GameService) -> None:
+    result = await analysing.analyze(ALICE, HERE, game_id="nosuchgame")
+    assert not result.ok
+    assert analysing.analyses.runs == 0
+
+
+async def test_export_carries_marks_and_losses_once_analysed(analysing: GameService) -> None:
+    started = await start_game(analysing, ALICE, BOB, HERE)
+    await play_out(analysing, started, HERE, random.Random(5))
+    plain = (await analysing.export(ALICE, HERE)).messages[0].args["text"]
+    assert "?" not in plain and "[Analysis" not in plain
+
+    analysed = await analysing.analyze(ALICE, HERE)
+    report = Report.from_dict(analysed.messages[0].args["report"])
+    text = (await analysing.export(ALICE, HERE)).messages[0].args["text"]
+    assert f'; [Analysis "{report.judge}"' in text
+    assert f"{report.players[0].error_rate:.1f}" in text
+    blunders = sum(p.blunders for p in report.players)
+    errors = sum(p.errors for p in report.players)
+    moves = "\n".join(line for line in text.splitlines() if not line.startswith(";"))
+    assert moves.count("??") == blunders and blunders > 0
+    assert moves.count("?") - 2 * blunders == errors
+    worst = [m for p in report.players for m in p.worst]
+    for move in worst:
+        assert f"{move.played}{move.mark} [-{move.loss:.3f}]" in text
+
+
+class _BrokenPool(Executor):
+    """An executor whose worker has died: every job fails as a real broken process pool's would."""
+
+    def submit(self, fn: Any, /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        future.set_exception(BrokenExecutor("a worker died"))
+        return future
+
+
+async def test_a_broken_worker_pool_is_an_error_reply_and_is_replaced(analysing: GameService) -> None:
+    started = await start_game(analysing, ALICE, BOB, HERE)
+    await play_out(analysing, started, HERE, random.Random(8))
+    analysing.analyses._pool = _BrokenPool()
+    failed = await analysing.analyze(ALICE, HERE)
+    assert not failed.ok and failed.error_key == "error"
+    assert analysing.analyses._pool is None  # a fresh pool next time
+    again = await analysing.analyze(ALICE, HERE)
+    assert again.ok and again.messages[0].key == "analysis"

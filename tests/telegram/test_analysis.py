@@ -1,0 +1,71 @@
+"""``/analyze`` end to end on the fake Bot API: after a finished game against the AI in a private chat,
+the report as text and the blunder pictures as one album (sendMediaGroup) with captions."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import AsyncIterator
+from typing import Any
+
+import pytest
+
+from bot.service.ai import RandomAI
+from tests.botkit import a_legal_play_text
+from tests.fakes.telegram import FakeTelegram
+
+from .harness import Chat, CoreSpy, actor_ref, make_core, private_place, running_bot
+
+
+@pytest.fixture
+async def core(redis_url: str) -> AsyncIterator[CoreSpy]:
+    real = await make_core(redis_url, ai=RandomAI(seed=5), analysis_ply=0)
+    try:
+        yield CoreSpy(real)
+    finally:
+        await real.close()
+
+
+@pytest.fixture
+async def app(core: CoreSpy, fake: FakeTelegram) -> AsyncIterator[Any]:
+    async with running_bot(core, fake) as application:
+        yield application
+    assert application.bot_data["test_errors"] == []
+
+
+async def test_analyze_sends_the_report_and_an_album_of_blunders(fake: FakeTelegram, core: CoreSpy, app: Any) -> None:
+    chat = Chat(fake, app)
+    carol = fake.user(103, "Carol", "carol_tavli")
+    home = fake.private_chat(carol)
+    await chat.say(carol, home, "/ai easy")
+    await chat.say(carol, home, "/analyze")
+    assert "still being played" in fake.last_bot_message(home).content
+
+    rng = random.Random(6)
+    player, place = actor_ref(carol), private_place(home)
+    for _ in range(400):  # the human's turns typed in the chat; the AI answers each
+        view = (await core.service.board(player, place)).view
+        if view.status != "play":
+            break
+        await chat.say(carol, home, a_legal_play_text(view, rng))
+    else:
+        raise AssertionError("the game did not end")
+
+    await asyncio.gather(*core.real._follow_ups)  # posted by itself after a game against the AI
+    followed = fake.bot_messages(home)
+    assert any("; luck " in m.content for m in followed[-12:])  # the summary line came with it
+    before = len(fake.bot_messages(home))
+    await chat.say(carol, home, "/analyze")
+    sent = fake.bot_messages(home)[before:]
+    report, *album = sent
+    assert report.kind == "text" and "Analysis of game 1" in report.content and "error rate" in report.content
+    assert len(album) >= 2, [m.content for m in sent]  # random play blunders
+    assert all(m.kind == "photo" and m.file is not None and m.file.image_format == "PNG" for m in album)
+    assert len({m.media_group_id for m in album}) == 1 and album[0].media_group_id is not None
+    assert all(m.caption and "loss" in m.caption and "??" in m.caption for m in album)
+    assert core.service.analyses.runs == 1
+
+    before = len(fake.bot_messages(home))
+    await chat.say(carol, home, "/analysis")  # asked again: the same, from the stored report
+    assert len(fake.bot_messages(home)) - before == len(sent)
+    assert core.service.analyses.runs == 1
