@@ -52,7 +52,7 @@ def picture_caption(move: Move, names: Sequence[str], lang: str) -> str:
 def _draw(moves: Sequence[Move], names: Sequence[str], labels: Mapping[str, str]) -> list[bytes]:
     """Every picture (run in a thread)."""
     # renderers' AnalysedMove protocol declares settable attributes; the frozen Move has them read-only.
-    return [render_blunder(move, names=names, labels=labels) for move in moves]  # type: ignore[arg-type]
+    return [render_blunder(move, names=names, labels=labels) for move in moves]
 
 
 async def analysis_reply(args: Mapping[str, Any], lang: str, *, draw: bool = True) -> Reply:

@@ -187,12 +187,20 @@ class PlayerReport:
 @dataclass(frozen=True, slots=True)
 class Report:
     """The analysis of one game: the judge's name, player 0's result in points (None while the
-    game runs), one mark per history turn and the two players' reports."""
+    game runs), one mark per history turn, the two players' reports and each turn's equity loss in
+    thousandths of a point (0 for passes and forced turns; empty in reports stored before it was kept)."""
 
     judge: str
     result: int | None
     marks: str
     players: tuple[PlayerReport, PlayerReport]
+    losses: tuple[int, ...] = ()
+
+    def loss(self, index: int) -> float | None:
+        """Equity lost on history turn ``index`` (None for a pass, a forced turn, or when not kept)."""
+        if not 0 <= index < len(self.losses) or self.marks[index : index + 1] in (MARK_PASS, MARK_FORCED):
+            return None
+        return self.losses[index] / 1000
 
     def mark(self, index: int) -> str:
         """gnubg-style mark of history turn ``index``: ``??``, ``?`` or empty."""
@@ -212,6 +220,7 @@ class Report:
             "res": self.result,
             "m": self.marks,
             "p": [p.to_dict() for p in self.players],
+            "l": list(self.losses),
         }
 
     @classmethod
@@ -222,7 +231,10 @@ class Report:
                 raise SerializationError(f"unknown analysis version {data.get('v')!r}")
             p0, p1 = (PlayerReport.from_dict(p, k) for k, p in enumerate(data["p"]))
             res = data["res"]
-            return cls(str(data["j"]), None if res is None else int(res), str(data["m"]), (p0, p1))
+            losses = tuple(int(x) for x in data.get("l", ()))
+            if len(losses) > len(str(data["m"])) or any(not 0 <= x <= 4000 for x in losses):
+                raise SerializationError("stored analysis has impossible losses")
+            return cls(str(data["j"]), None if res is None else int(res), str(data["m"]), (p0, p1), losses)
         except SerializationError:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -296,7 +308,8 @@ def analyse(record: GameRecord, ply: int | None = None, *, luck: bool = True) ->
     lucks = [sum(d.luck or 0.0 for d in decisions if d.player == s) for s in (0, 1)]
     players = tuple(_player_report(decisions, s, lucks, result) for s in (0, 1))
     marks = "".join(d.mark for d in decisions)
-    return Report(Judge.name_for(ply), result, marks, (players[0], players[1]))
+    losses = tuple(_milli(d.loss) for d in decisions)
+    return Report(Judge.name_for(ply), result, marks, (players[0], players[1]), losses)
 
 
 def _player_report(decisions: list[Decision], seat: int, lucks: list[float], result: int | None) -> PlayerReport:

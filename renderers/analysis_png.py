@@ -43,14 +43,22 @@ Point = tuple[float, float]
 class AnalysedMove(Protocol):
     """What the picture needs of a move (``fevga.analysis.Move`` has it)."""
 
-    index: int
-    player: int
-    dice: tuple[int, int]
-    position: str
-    played: str
-    best: str
-    played_equity: float
-    best_equity: float
+    @property
+    def index(self) -> int: ...
+    @property
+    def player(self) -> int: ...
+    @property
+    def dice(self) -> tuple[int, int]: ...
+    @property
+    def position(self) -> str: ...
+    @property
+    def played(self) -> str: ...
+    @property
+    def best(self) -> str: ...
+    @property
+    def played_equity(self) -> float: ...
+    @property
+    def best_equity(self) -> float: ...
 
     @property
     def loss(self) -> float:

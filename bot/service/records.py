@@ -48,7 +48,7 @@ def _analysed(report: Report | None, names: list[str]) -> list[str]:
     """Comment lines naming the judge and each player's error rate (a game with a stored analysis)."""
     if report is None:
         return []
-    lines = [f'; [Analysis "{report.judge}": ? error, ?? blunder, [-loss] on each player\'s worst moves]']
+    lines = [f'; [Analysis "{report.judge}": ? error, ?? blunder, [-loss] on every move judged]']
     for seat, player in enumerate(report.players):
         lines.append(f'; [Error rate {names[seat]} {player.error_rate:.1f}, {player.errors} errors, '
                      f'{player.blunders} blunders]')
@@ -60,8 +60,9 @@ def _marked(cell: str, index: int, report: Report | None, losses: dict[int, floa
     if report is None:
         return cell
     cell += report.mark(index)
-    if index in losses:
-        cell += f" [-{losses[index]:.3f}]"
+    loss = report.loss(index) if report.losses else losses.get(index)
+    if loss is not None:
+        cell += f" [-{loss:.3f}]"
     return cell
 
 

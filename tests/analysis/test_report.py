@@ -120,3 +120,16 @@ def test_corrupt_blob_is_refused() -> None:
         Report.decode(b"not zlib")
     with pytest.raises(SerializationError):
         Report.from_dict({"v": 1, "p": []})
+
+
+def test_every_unforced_turn_keeps_its_loss(game) -> None:
+    report = analyse(game, ply=0)
+    decisions = judge_game(game, ply=0)
+    assert len(report.losses) == len(decisions)
+    for d in decisions:
+        kept = report.loss(d.index)
+        if d.forced:
+            assert kept is None
+        else:
+            assert kept is not None and abs(kept - d.loss) <= 0.0005
+    assert len(report.encode()) <= 1024

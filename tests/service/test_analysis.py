@@ -113,6 +113,8 @@ async def test_export_carries_marks_and_losses_once_analysed(analysing: GameServ
     worst = [m for p in report.players for m in p.worst]
     for move in worst:
         assert f"{move.played}{move.mark} [-{move.loss:.3f}]" in text
+    judged = sum(1 for code in report.marks if code not in ("-", "f"))  # every unforced move has its loss
+    assert judged > 0 and moves.count(" [-") == judged
 
 
 class _BrokenPool(Executor):
