@@ -38,6 +38,7 @@ async def test_two_instances_draw_each_change_exactly_once(core: BotCore) -> Non
     surface = FakeSurface(delay=0.01)
     pair = [consumer(core, "a", surface), consumer(core, "b", surface)]
     for c in pair:
+        c.grace = 0.05  # no handler draws here (the core draws nothing): don't wait 3 s per change for one
         await c.start()
     runs = [asyncio.create_task(c.run(block_ms=50)) for c in pair]
     game = await start_game(core)
