@@ -308,7 +308,7 @@ def analyse(record: GameRecord, ply: int | None = None, *, luck: bool = True) ->
     lucks = [sum(d.luck or 0.0 for d in decisions if d.player == s) for s in (0, 1)]
     players = tuple(_player_report(decisions, s, lucks, result) for s in (0, 1))
     marks = "".join(d.mark for d in decisions)
-    losses = tuple(_milli(d.loss) for d in decisions)
+    losses = tuple(_kept_loss(d) for d in decisions)
     return Report(Judge.name_for(ply), result, marks, (players[0], players[1]), losses)
 
 
@@ -333,6 +333,13 @@ def _player_report(decisions: list[Decision], seat: int, lucks: list[float], res
         luck_adjusted=None if adjusted is None else round(adjusted, 3),
         worst=moves,
     )
+
+
+def _kept_loss(d: Decision) -> int:
+    """A turn's loss in thousandths, from the equities as stored (so it matches ``Move.loss`` exactly)."""
+    if d.forced:
+        return 0
+    return max(0, _milli(round(d.best_equity, 3)) - _milli(round(d.played_equity, 3)))
 
 
 def _move(d: Decision) -> Move:

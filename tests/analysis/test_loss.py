@@ -54,13 +54,13 @@ def _throw_race(game: Game, done: list[int]) -> Play | None:
 def test_thrown_away_race_is_a_blunder_with_the_right_best_play() -> None:
     """A costly bear-off mistake is marked ?? with hard's choice as the best play."""
     hard, medium = get_player("hard"), get_player("heuristic")
-    for seed in range(40, 50):
+    for seed in range(40, 100):  # the first game with such a bear-off depends on the shipped network
         done: list[int] = []
         game = play_game((hard, medium), seed=seed, override=lambda g, d=done: _throw_race(g, d))
         if done:
             break
     else:
-        pytest.fail("no bear-off with a costly mistake in 10 games")
+        pytest.fail("no bear-off with a costly mistake in 60 games")
     index = done[0]
     report = analyse(game, luck=False)
     assert report.mark(index) == "??"

@@ -131,5 +131,5 @@ def test_every_unforced_turn_keeps_its_loss(game) -> None:
         if d.forced:
             assert kept is None
         else:
-            assert kept is not None and abs(kept - d.loss) <= 0.0005
+            assert kept is not None and abs(kept - d.loss) <= 0.001  # rounded as the stored equities are
     assert len(report.encode()) <= 1024
