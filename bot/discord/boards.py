@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Iterator
 
 import aiohttp
 import discord
@@ -45,6 +46,19 @@ def platform_error(exc: BaseException) -> Exception | None:
     if isinstance(exc, aiohttp.ClientError | asyncio.TimeoutError | OSError):
         return RetryLater(None)
     return None
+
+
+@contextlib.contextmanager
+def platform_errors() -> Iterator[None]:
+    """Re-raise a failed Discord call as the tracker's signal (RetryLater / Undeliverable); other errors as
+    they are."""
+    try:
+        yield
+    except Exception as exc:
+        signal = platform_error(exc)
+        if signal is None:
+            raise
+        raise signal from exc
 
 
 def board_link(place: Place, ref: str) -> str | None:
@@ -93,15 +107,13 @@ class Boards:
             return False
         out = outgoing(reply, self.langs.get(reply.game_id or "", "en"))
         try:
-            await self.partial(*where).edit(**out.edit_kwargs())
-        except discord.NotFound:
+            with platform_errors():
+                await self.partial(*where).edit(**out.edit_kwargs())
+        except Undeliverable as exc:
+            if not isinstance(exc.__cause__, discord.NotFound):
+                raise
             log.info("board of %s at %s is gone", reply.game_id, ref)
             return False
-        except Exception as exc:
-            signal = platform_error(exc)
-            if signal is None:
-                raise
-            raise signal from exc
         return True
 
     async def post_board(self, place: Place, reply: Reply) -> str:
@@ -109,13 +121,8 @@ class Boards:
         if not place.channel_id.isdigit():
             raise Undeliverable(str(place))
         out = outgoing(reply, self.langs.get(reply.game_id or "", "en"))
-        try:
+        with platform_errors():
             message = await self.client.get_partial_messageable(int(place.channel_id)).send(**out.send_kwargs())
-        except Exception as exc:
-            signal = platform_error(exc)
-            if signal is None:
-                raise
-            raise signal from exc
         return f"{message.channel.id}:{message.id}"
 
     async def retire(self, ref: tuple[int, int] | None, keep: int | None = None) -> None:
