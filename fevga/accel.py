@@ -42,6 +42,16 @@ def _load() -> ModuleType | None:
             _BUILD_ERROR,
         )
         return None
+    return compiled()
+
+
+def compiled() -> ModuleType:
+    """The initialised extension whatever ``FEVGA_PURE_PYTHON`` says (tests compare both paths).
+
+    Raises ImportError, with the build's own reason, when the extension was not built.
+    """
+    if _built is None:
+        raise ImportError(f"fevga._core is not built: {_BUILD_ERROR}")
     _built.init(Position, Play)
     return _built
 
@@ -57,9 +67,22 @@ def enabled() -> bool:
 @contextmanager
 def pure_python() -> Iterator[None]:
     """Run the block on the pure-Python path (benchmarks and tests compare both paths)."""
+    with _using(None):
+        yield
+
+
+@contextmanager
+def compiled_path() -> Iterator[None]:
+    """Run the block on the compiled path even when ``FEVGA_PURE_PYTHON`` is set; ImportError if not built."""
+    with _using(compiled()):
+        yield
+
+
+@contextmanager
+def _using(module: ModuleType | None) -> Iterator[None]:
     global core
     saved = core
-    core = None
+    core = module
     try:
         yield
     finally:

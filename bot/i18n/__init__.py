@@ -1,4 +1,7 @@
-"""Message catalogues (``en.json``, ``el.json``) and :func:`translate`, which never raises.
+"""Message catalogues (``en.json``, ``el.json``, plus ``en.<area>.json`` parts) and :func:`translate`.
+
+Each part file holds the messages of one area (e.g. ``en.web.json``), so areas grow without touching
+one shared file. :func:`translate` never raises.
 
 A key missing in a language falls back to English; a missing key altogether shows the key itself; a
 missing argument shows as ``?``. Other catalogues (e.g. the command language) can be merged in with
@@ -27,8 +30,10 @@ class _Args(dict[str, Any]):
 @cache
 def catalogue(lang: str) -> dict[str, str]:
     """The messages of ``lang`` (an empty dict for an unknown language)."""
-    path = _HERE / f"{lang}.json"
-    data: dict[str, str] = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    data: dict[str, str] = {}
+    for path in [_HERE / f"{lang}.json", *sorted(_HERE.glob(f"{lang}.*.json"))]:
+        if path.is_file():
+            data.update(json.loads(path.read_text(encoding="utf-8")))
     data.update(_extra.get(lang, {}))
     return data
 

@@ -21,8 +21,7 @@ from fevga.play import apply_steps
 
 from .positions import random_game_position, random_placement
 
-core = accel.core
-needs_core = pytest.mark.skipif(core is None, reason="fevga._core is not built or FEVGA_PURE_PYTHON is set")
+core = accel.core  # what the loader chose (None under FEVGA_PURE_PYTHON)
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
 rules_st = st.builds(Rules, unlock_point=st.sampled_from([13, 14]), strict_start_quarter=st.booleans())
 
@@ -55,9 +54,9 @@ def positions(draw: st.DrawFn) -> Position:
 
 
 def assert_same_plays(position: Position, dice: tuple[int, int], rules: Rules) -> None:
-    assert core is not None
+    """The built extension (a missing build fails here: CI installs a compiler) against the reference."""
     want = legal_plays_reference(position, dice, rules)
-    got = core.legal_plays(position, dice, rules)
+    got = accel.compiled().legal_plays(position, dice, rules)
     assert [p.result for p in got] == [p.result for p in want]
     assert {p.result for p in got} == {p.result for p in want}
     assert [p.steps for p in got] == [p.steps for p in want]
@@ -67,7 +66,6 @@ def assert_same_plays(position: Position, dice: tuple[int, int], rules: Rules) -
         assert play.result.opp_off == position.opp_off
 
 
-@needs_core
 @settings(max_examples=150, deadline=None)
 @given(positions(), rules_st)
 def test_compiled_plays_equal_the_reference_for_all_rolls(position: Position, rules: Rules) -> None:
@@ -77,10 +75,9 @@ def test_compiled_plays_equal_the_reference_for_all_rolls(position: Position, ru
             assert_same_plays(position, (dice[1], dice[0]), rules)
 
 
-@needs_core
 def test_known_positions_and_passes() -> None:
     start = Position.start()
-    opening = core.legal_plays(start, (5, 5), Rules()) if core else []
+    opening = accel.compiled().legal_plays(start, (5, 5), Rules())
     assert sorted(p.result.id() for p in opening) == sorted(
         p.result.id() for p in legal_plays_reference(start, (5, 5))
     )
@@ -88,7 +85,7 @@ def test_known_positions_and_passes() -> None:
     ended = Position(tuple([0] * 12 + [-15] + [0] * 11), 15, 0)
     for dice in ROLLS:
         assert_same_plays(ended, dice, Rules())
-    assert core is not None and core.legal_plays(ended, (3, 4), Rules())[0].is_pass
+    assert accel.compiled().legal_plays(ended, (3, 4), Rules())[0].is_pass
 
 
 BAD_DICE = [(0, 3), (3, 7), (True, 2), (2.0, 3), ("3", "4"), (1, 2, 3), 5, None, [], (-1, 4), (2**70, 1)]
@@ -110,7 +107,6 @@ def test_dice_as_a_list_work_like_a_tuple() -> None:
     assert all(p.dice == (6, 4) and isinstance(p.dice, tuple) for p in got)
 
 
-@needs_core
 @settings(max_examples=60, deadline=None)
 @given(st.lists(positions(), min_size=1, max_size=12))
 def test_compiled_encoding_equals_numpy_exactly(sample: list[Position]) -> None:
@@ -118,7 +114,9 @@ def test_compiled_encoding_equals_numpy_exactly(sample: list[Position]) -> None:
         want, want_after = encode(sample), encode_afterstates(sample)
     assert np.array_equal(want, encode_reference(sample))
     assert np.array_equal(want_after, encode_afterstates_reference(sample))
-    got, got_after = encode(sample), encode_afterstates(sample)
+    with accel.compiled_path():
+        assert accel.enabled()
+        got, got_after = encode(sample), encode_afterstates(sample)
     assert got.dtype == np.float64 and got.shape == want.shape
     assert np.array_equal(got, want) and np.array_equal(got_after, want_after)
     got[0, 0] = 5.0  # the rows are a writable array of their own

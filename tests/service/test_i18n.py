@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import string
 from pathlib import Path
@@ -54,3 +55,13 @@ def test_translate_falls_back_and_never_raises() -> None:
     assert translate("bad_point", "xx", point=3).startswith("There is no point 3")
     assert "?" in translate("bad_point", "en")
     assert translate("no_such_key", "el") == "no_such_key"
+
+
+def test_part_files_merge_and_come_in_pairs() -> None:
+    folder = ROOT / "bot" / "i18n"
+    parts = {p.name.split(".", 1)[1] for p in folder.glob("*.*.json")}
+    for part in parts:
+        assert (folder / f"en.{part}").is_file() and (folder / f"el.{part}").is_file(), part
+    for part in parts:
+        en = json.loads((folder / f"en.{part}").read_text(encoding="utf-8"))
+        assert en.items() <= catalogue("en").items(), part
