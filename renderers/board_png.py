@@ -15,9 +15,10 @@ from fevga.position import Position
 from fevga.rules import OFF
 
 from . import sprites
+from .arrows import draw_arrows, endpoints
 from .fonts import fit, font, printable
 from .layers import Kit, kit
-from .layout import DEFAULT_SIZE, VISIBLE_STACK, Box, checker_centre, label_box
+from .layout import DEFAULT_SIZE, VISIBLE_STACK, Box, Geometry, checker_centre, label_box
 from .scene import BoardScene
 from .theme import RGB
 
@@ -52,21 +53,26 @@ def render_board_image(
         raise ValueError(f"perspective must be 0 or 1, not {perspective!r}")
     k = kit(theme or scene.theme, size, perspective)
     img = k.bg.copy()
-    froms, tos = scene.last_play_marks(perspective)
-    _checkers(img, k, scene, perspective, froms, tos)
+    shown = scene.shown_for(perspective)
+    froms, tos = scene.marks(perspective)
+    _checkers(img, k, shown, perspective, froms, tos)
     _labels(img, k, froms, tos)
     _trays(img, k, scene, perspective)
     _strips(img, k, scene, perspective)
     _middle(img, k, scene, perspective)
+    if scene.pending_steps and scene.turn is not None:
+        side = 0 if scene.turn == perspective else 1
+        draw_arrows(img, k, endpoints(k, shown, scene.steps_for(perspective), side))
     return img
 
 
 def _checkers(
-    img: Image.Image, k: Kit, scene: BoardScene, perspective: int, froms: frozenset[int], tos: frozenset[int]
+    img: Image.Image, k: Kit, shown: Position, perspective: int, froms: frozenset[int], tos: frozenset[int]
 ) -> None:
+    """Every checker of the drawn position (viewer numbering), arrivals ringed, departures as ghosts."""
     theme, geom = k.theme, k.geom
     u, r = geom.unit, geom.radius
-    board = scene.position_for(perspective).board
+    board = shown.board
     for index, signed in enumerate(board):
         point = index + 1
         count = abs(signed)
@@ -130,11 +136,14 @@ def _label_tile(k: Kit, box: Box, point: int, filled: bool) -> Image.Image:
 
 def _trays(img: Image.Image, k: Kit, scene: BoardScene, perspective: int) -> None:
     """Borne-off checkers as side-on slabs, with the count; the viewer's tray is at the bottom."""
-    pos = scene.position
+    pos = scene.shown_position()
     offs = (pos.me_off, pos.opp_off)  # player 0, player 1
     for side, owner in ((0, perspective), (1, 1 - perspective)):
         count = offs[owner]
-        mark = scene.last_mover == owner and any(b == OFF for _a, b in scene.last_play_steps)
+        if scene.pending_steps:
+            mark = scene.turn == owner and any(b == OFF for _a, b in scene.pending_steps)
+        else:
+            mark = scene.last_mover == owner and any(b == OFF for _a, b in scene.last_play_steps)
         box = k.geom.trays[side]
         tile = k.cached(("tray", side, owner, count, mark), partial(_tray_tile, k, box, owner, count, mark, side))
         img.paste(tile, box[:2])
@@ -167,7 +176,8 @@ def _strips(img: Image.Image, k: Kit, scene: BoardScene, perspective: int) -> No
     """Name strips: viewer at the bottom, opponent at the top, with colour, pips, score, turn or win."""
     theme, geom = k.theme, k.geom
     u = geom.unit
-    pips_by_viewer = scene.position_for(perspective).pips()
+    shown = scene.shown_for(perspective)
+    pips_by_viewer = shown.pips()
     for side, owner in ((0, perspective), (1, 1 - perspective)):
         x0, y0, x1, y1 = geom.strips[side]
         active = scene.turn == owner or scene.winner == owner
@@ -183,7 +193,7 @@ def _strips(img: Image.Image, k: Kit, scene: BoardScene, perspective: int) -> No
         x += disc_d + int(u * 0.25)
         big, small = max(12, int(u * 0.44)), max(10, int(u * 0.33))
         pips = pips_by_viewer[side]
-        off = scene.position.me_off if owner == 0 else scene.position.opp_off
+        off = shown.me_off if owner == perspective else shown.opp_off
         right = scene.label("pips", n=pips) + ("  ·  " + scene.label("off", n=off) if off else "")
         if scene.match_length > 1:
             right += "  ·  " + scene.label("score", a=scene.score[owner], b=scene.match_length)
@@ -234,15 +244,31 @@ def _middle(img: Image.Image, k: Kit, scene: BoardScene, perspective: int) -> No
         bx0, _by, bx1, _ = geom.board
         img.paste(tile, ((bx0 + bx1 - tile.width) // 2, (my0 + my1 - tile.height) // 2))
         return
-    if scene.dice is None or scene.turn is None:
-        return
+    for box, face, spent in dice_boxes(k.geom, scene, perspective):
+        colours = sprites.spent_die_colours(theme) if spent else (theme.die_face, theme.die_pip, theme.frame_edge)
+        make = partial(sprites.die, face, box[2] - box[0], *colours)
+        tile = k.sprite_on(("die", face, box[2] - box[0], spent), box, make)
+        img.paste(tile, box[:2])
+
+
+def dice_boxes(geom: Geometry, scene: BoardScene, perspective: int) -> list[tuple[Box, int, bool]]:
+    """Where each die is drawn (a double as four), its face, and whether the pending steps used it."""
+    if scene.dice is None or scene.turn is None or scene.winner is not None:
+        return []
+    _l, my0, _r, my1 = geom.middle
+    u = geom.unit
     half = geom.right_half if scene.turn == perspective else geom.left_half
-    side = int(u * 0.96)
+    faces = list(scene.dice) * (2 if scene.dice[0] == scene.dice[1] else 1)  # a double is four moves
+    used = list(scene.dice_used)
+    side = int(u * (0.96 if len(faces) == 2 else 0.8))
     cx, cy = (half[0] + half[2]) // 2, (my0 + my1) // 2
     gap = u // 4
-    for i, face in enumerate(scene.dice):
-        x = cx - side - gap // 2 if i == 0 else cx + gap // 2
-        box = (x, cy - side // 2, x + side, cy - side // 2 + side)
-        make = partial(sprites.die, face, side, theme.die_face, theme.die_pip, theme.frame_edge)
-        tile = k.sprite_on(("die", face, side), box, make)
-        img.paste(tile, box[:2])
+    left = cx - (len(faces) * side + (len(faces) - 1) * gap) // 2
+    out: list[tuple[Box, int, bool]] = []
+    for i, face in enumerate(faces):
+        spent = face in used
+        if spent:
+            used.remove(face)
+        x = left + i * (side + gap)
+        out.append(((x, cy - side // 2, x + side, cy - side // 2 + side), face, spent))
+    return out

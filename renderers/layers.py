@@ -160,6 +160,8 @@ def _atlas(theme: Theme, geom: Geometry, bg: Image.Image) -> Image.Image:
     pieces.append(sprites.ghost(u, r, theme.highlight))
     for face in range(1, 7):
         pieces.append(sprites.die(face, u, theme.die_face, theme.die_pip, theme.frame_edge))
+    pieces.append(sprites.die(5, u, *sprites.spent_die_colours(theme)))
+    pieces.append(sprites.arrow_sample(u, theme))
     for ground in grounds:
         for piece in pieces:
             base = Image.new("RGBA", piece.size, (*ground, 255))

@@ -6,6 +6,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from fevga.errors import IllegalPlayError
+from fevga.play import apply_steps
 from fevga.position import Position, opponent_point
 from fevga.rules import OFF
 
@@ -21,6 +23,8 @@ class BoardScene:
 
     ``last_play_steps`` are ``(from, to)`` pairs in the numbering of ``last_mover`` (25 = off).
     ``turn`` is None once the game is over; ``winner`` and ``mars`` then say how it ended.
+    ``pending_steps`` are the ``(from, to)`` steps of the turn being built with buttons, in the numbering of
+    ``turn`` (25 = off), and ``dice_used`` the dice they spent: the picture shows them moved, with arrows.
     """
 
     position: Position
@@ -35,6 +39,8 @@ class BoardScene:
     mars: bool = False
     theme: str = DEFAULT_THEME
     labels: tuple[tuple[str, str], ...] = ()  # (key, template) overrides of renderers.labels.DEFAULT_LABELS
+    pending_steps: tuple[tuple[int, int], ...] = ()
+    dice_used: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         if not isinstance(self.position, Position):
@@ -60,6 +66,25 @@ class BoardScene:
         if self.mars and self.winner is None:
             raise ValueError("mars needs a winner")
         get_theme(self.theme)  # unknown names fail here, with the list of known themes
+        self._check_pending()
+
+    def _check_pending(self) -> None:
+        """Pending steps need a turn and dice, go forward, and can be played from the position."""
+        if not self.pending_steps and not self.dice_used:
+            return
+        if self.turn is None or self.dice is None:
+            raise ValueError("pending_steps need a turn and dice")
+        if len(self.pending_steps) > 4 or len(self.dice_used) > 4:
+            raise ValueError("a turn has at most four steps")
+        if any(not isinstance(d, int) or not 1 <= d <= 6 for d in self.dice_used):
+            raise ValueError(f"dice_used must be numbers from 1 to 6, not {self.dice_used!r}")
+        for step in self.pending_steps:
+            if len(step) != 2 or not 1 <= step[0] <= 24 or not step[0] < step[1] <= OFF:
+                raise ValueError(f"a step goes forward from a point 1-24 to 2-25, not {step!r}")
+        try:
+            self.shown_position()
+        except IllegalPlayError as exc:
+            raise ValueError(f"pending_steps cannot be played: {exc}") from None
 
     @classmethod
     def from_position(
@@ -105,23 +130,53 @@ class BoardScene:
         _check_player(perspective, "perspective")
         return self.position.flip() if perspective == 1 else self.position
 
+    def shown_position(self) -> Position:
+        """The position drawn (player 0's view): ``position`` with the pending steps applied."""
+        if not self.pending_steps or self.turn is None:
+            return self.position
+        mover = self.position.flip() if self.turn == 1 else self.position
+        moved = apply_steps(mover, self.pending_steps)
+        return moved.flip() if self.turn == 1 else moved
+
+    def shown_for(self, perspective: int) -> Position:
+        """The drawn position in ``perspective``'s own numbering (his checkers positive)."""
+        shown = self.shown_position()
+        _check_player(perspective, "perspective")
+        return shown.flip() if perspective == 1 else shown
+
+    def marks(self, perspective: int) -> tuple[frozenset[int], frozenset[int]]:
+        """The points to mark: the pending steps' while a turn is being built, else the last play's."""
+        if self.pending_steps and self.turn is not None:
+            return _net_marks(self.pending_steps, self.turn == perspective)
+        return self.last_play_marks(perspective)
+
     def last_play_marks(self, perspective: int) -> tuple[frozenset[int], frozenset[int]]:
         """Points (viewer numbering, 25 = off) the last play left from and arrived at, chains merged."""
         if self.last_mover is None or not self.last_play_steps:
             return frozenset(), frozenset()
-        net: dict[int, int] = {}
-        for a, b in self.last_play_steps:
-            net[a] = net.get(a, 0) + 1
-            net[b] = net.get(b, 0) - 1
-        same = self.last_mover == perspective
+        return _net_marks(self.last_play_steps, self.last_mover == perspective)
 
-        def view(p: int) -> int:
-            return p if same or p == OFF else opponent_point(p)
+    def steps_for(self, perspective: int) -> tuple[tuple[int, int], ...]:
+        """The pending steps in ``perspective``'s numbering (25 = off), for the arrows."""
+        if self.turn is None or self.turn == perspective:
+            return self.pending_steps
+        return tuple((opponent_point(a), b if b == OFF else opponent_point(b)) for a, b in self.pending_steps)
 
-        return (
-            frozenset(view(p) for p, n in net.items() if n > 0),
-            frozenset(view(p) for p, n in net.items() if n < 0),
-        )
+
+def _net_marks(steps: Iterable[tuple[int, int]], same: bool) -> tuple[frozenset[int], frozenset[int]]:
+    """Points (viewer numbering, 25 = off) that ``steps`` left from and arrived at, chains merged."""
+    net: dict[int, int] = {}
+    for a, b in steps:
+        net[a] = net.get(a, 0) + 1
+        net[b] = net.get(b, 0) - 1
+
+    def view(p: int) -> int:
+        return p if same or p == OFF else opponent_point(p)
+
+    return (
+        frozenset(view(p) for p, n in net.items() if n > 0),
+        frozenset(view(p) for p, n in net.items() if n < 0),
+    )
 
 
 def _check_player(value: int | None, what: str) -> None:

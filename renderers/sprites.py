@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import math
+
 from PIL import Image, ImageDraw
 
 from .fonts import font
-from .theme import RGB, CheckerColours
+from .theme import RGB, CheckerColours, Theme
+
+Point = tuple[float, float]
 
 SS = 4  # supersampling factor
 
@@ -94,3 +98,52 @@ def slab(width: int, height: int, colours: CheckerColours) -> Image.Image:
 def disc(diameter: int, colours: CheckerColours) -> Image.Image:
     """A small checker for the name strips, saying which colour a player has."""
     return checker(colours, diameter, diameter / 2 - 0.5)
+
+
+def _mix(a: RGB, b: RGB, share: float) -> RGB:
+    """``a`` moved ``share`` of the way towards ``b``."""
+    return (
+        round(a[0] + (b[0] - a[0]) * share),
+        round(a[1] + (b[1] - a[1]) * share),
+        round(a[2] + (b[2] - a[2]) * share),
+    )
+
+
+def spent_die_colours(theme: Theme) -> tuple[RGB, RGB, RGB]:
+    """Face, pip and edge colours of a die already used by the pending steps: faded into the felt."""
+    return (
+        _mix(theme.die_face, theme.felt, 0.55),
+        _mix(theme.die_pip, theme.felt, 0.6),
+        _mix(theme.frame_edge, theme.felt, 0.6),
+    )
+
+
+def arrow(d: ImageDraw.ImageDraw, a: Point, b: Point, width: float, head: float, colour: tuple[int, ...]) -> None:
+    """A straight shaft from ``a`` ending in a triangular head whose tip is at ``b``."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length = math.hypot(dx, dy)
+    if length < 1:
+        return
+    ux, uy = dx / length, dy / length
+    head = min(head, length * 0.6)
+    base = (b[0] - ux * head, b[1] - uy * head)
+    d.line([a, base], fill=colour, width=max(1, int(width)))
+    r = width / 2
+    d.ellipse((a[0] - r, a[1] - r, a[0] + r, a[1] + r), fill=colour)
+    half = head * 0.6
+    tip_l = (base[0] - uy * half, base[1] + ux * half)
+    tip_r = (base[0] + uy * half, base[1] - ux * half)
+    d.polygon([b, tip_l, tip_r], fill=colour)
+
+
+def arrow_sample(tile: int, theme: Theme) -> Image.Image:
+    """A short outlined arrow on a transparent tile, so the palette learns the arrows' blends."""
+    big = tile * 2
+    img = Image.new("RGBA", (big * 2, big), (0, 0, 0, 0))
+    d = ImageDraw.Draw(img)
+    width, head = max(2, tile // 9) * 2, tile * 0.84
+    edge = max(1, tile // 28) * 2
+    a, b = (big * 0.2, big * 0.7), (big * 1.8, big * 0.3)
+    arrow(d, a, b, width + 2 * edge, head + 2.5 * edge, (*theme.frame_edge, 255))
+    arrow(d, a, b, width, head, (*theme.highlight, 255))
+    return _down(img, (tile * 2, tile))

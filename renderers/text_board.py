@@ -28,9 +28,9 @@ def render_text(scene: BoardScene, perspective: int) -> str:
     """The board as Unicode text (fits an 80-column terminal and a chat code block)."""
     if perspective not in (0, 1):
         raise ValueError(f"perspective must be 0 or 1, not {perspective!r}")
-    board = scene.position_for(perspective).board
+    board = scene.shown_for(perspective).board
     opponent = 1 - perspective
-    offs = (scene.position.me_off, scene.position.opp_off)
+    offs = (scene.shown_position().me_off, scene.shown_position().opp_off)
     lines = [_player_line(scene, opponent, perspective)]
     lines.append(" " + _numbers(TOP_LEFT) + " " + _numbers(TOP_RIGHT))
     lines.append("┌" + "─" * INNER + "┬" + "─" * INNER + "┐")
@@ -54,9 +54,9 @@ def describe(scene: BoardScene, perspective: int, limit: int = 1000) -> str:
     """A one-paragraph summary for alt text (Discord allows 1024 characters): who, pips, points, dice."""
     if perspective not in (0, 1):
         raise ValueError(f"perspective must be 0 or 1, not {perspective!r}")
-    board = scene.position_for(perspective).board
-    offs = (scene.position.me_off, scene.position.opp_off)
-    pips = scene.position_for(perspective).pips()
+    board = scene.shown_for(perspective).board
+    offs = (scene.shown_position().me_off, scene.shown_position().opp_off)
+    pips = scene.shown_for(perspective).pips()
     parts = []
     for player, side in ((perspective, "bottom"), (1 - perspective, "top")):
         sign = 1 if player == perspective else -1
@@ -130,8 +130,8 @@ def columns(text: str) -> int:
 
 def _player_line(scene: BoardScene, player: int, perspective: int) -> str:
     """Glyph, name, start and home on this board, pips, off, score and turn or result."""
-    pips = scene.position_for(perspective).pips()[0 if player == perspective else 1]
-    off = scene.position.me_off if player == 0 else scene.position.opp_off
+    pips = scene.shown_for(perspective).pips()[0 if player == perspective else 1]
+    off = scene.shown_position().me_off if player == 0 else scene.shown_position().opp_off
     start, home = ("1", "19-24") if player == perspective else ("13", "7-12")
     parts = [
         f"{GLYPHS[player]} {_name(scene, player)}",

@@ -1,0 +1,94 @@
+"""Arrows for the steps of a turn being built: from where a checker left to where it stands now.
+
+The arrows are one antialiased RGBA overlay per set of steps (cached in the kit), composited on the
+finished palette picture only inside their bounding box, so a step's picture stays a few milliseconds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import partial
+
+from PIL import Image, ImageDraw
+
+from fevga.position import Position
+from fevga.rules import OFF
+
+from . import sprites
+from .layers import Kit
+from .layout import VISIBLE_STACK, Box, checker_centre
+
+Point = tuple[float, float]
+SS = 2  # supersampling of the overlay (4 would cost more than it shows at these widths)
+
+
+def endpoints(k: Kit, shown: Position, steps: Sequence[tuple[int, int]], mover_side: int) -> list[tuple[Point, Point]]:
+    """Pixel (start, end) of each step, viewer numbering: from the emptied slot to the moved checker.
+
+    ``shown`` is the drawn position in the viewer's numbering; ``mover_side`` 0 when the mover's checkers
+    are the viewer's (positive), else 1.
+    """
+    board = shown.board
+    sign = 1 if mover_side == 0 else -1
+    out: list[tuple[Point, Point]] = []
+    for src, dst in steps:
+        left = max(0, sign * board[src - 1])
+        start = checker_centre(k.geom, src, min(left, VISIBLE_STACK - 1))
+        if dst == OFF:
+            x0, y0, x1, y1 = k.geom.trays[mover_side]
+            end: Point = ((x0 + x1) / 2, (y0 + y1) / 2)
+        else:
+            count = max(1, sign * board[dst - 1])
+            cx, cy = checker_centre(k.geom, dst, min(count, VISIBLE_STACK) - 1)
+            end = _short_of((cx, cy), start, k.geom.unit * 0.3)  # the checker's face stays visible
+        out.append((start, end))
+    return out
+
+
+def draw_arrows(img: Image.Image, k: Kit, segments: Sequence[tuple[Point, Point]]) -> None:
+    """Composite the arrows for ``segments`` onto the palette picture ``img`` (in place)."""
+    if not segments:
+        return
+    pad = k.geom.unit // 2
+    xs = [p[0] for seg in segments for p in seg]
+    ys = [p[1] for seg in segments for p in seg]
+    box: Box = (
+        max(0, int(min(xs)) - pad),
+        max(0, int(min(ys)) - pad),
+        min(img.width, int(max(xs)) + pad + 1),
+        min(img.height, int(max(ys)) + pad + 1),
+    )
+    key = ("arrows", box, tuple((round(a[0]), round(a[1]), round(b[0]), round(b[1])) for a, b in segments))
+    overlay = k.cached(key, partial(_overlay, k, box, segments))
+    region = img.crop(box).convert("RGBA")
+    region.alpha_composite(overlay)
+    img.paste(k.to_p(region), box[:2])
+
+
+def _overlay(k: Kit, box: Box, segments: Sequence[tuple[Point, Point]]) -> Image.Image:
+    """The arrows drawn at ``SS`` times the size on a transparent image the size of ``box``, scaled down."""
+    w, h = box[2] - box[0], box[3] - box[1]
+    big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
+    d = ImageDraw.Draw(big)
+    u = k.geom.unit
+    width = max(2, u // 9) * SS
+    edge = max(1, u // 28) * SS
+    head = u * 0.42 * SS
+    for outline in (True, False):
+        colour = (*k.theme.frame_edge, 255) if outline else (*k.theme.highlight, 255)
+        grow = edge if outline else 0
+        for (ax, ay), (bx, by) in segments:
+            a = ((ax - box[0]) * SS, (ay - box[1]) * SS)
+            b = ((bx - box[0]) * SS, (by - box[1]) * SS)
+            sprites.arrow(d, a, b, width + 2 * grow, head + 2.5 * grow, colour)
+    return big.resize((w, h), Image.Resampling.BOX)
+
+
+
+def _short_of(target: Point, origin: Point, by: float) -> Point:
+    """``target`` moved ``by`` pixels back towards ``origin`` (unchanged when they are closer)."""
+    dx, dy = target[0] - origin[0], target[1] - origin[1]
+    length = (dx * dx + dy * dy) ** 0.5
+    if length <= 2 * by:
+        return target
+    return target[0] - dx / length * by, target[1] - dy / length * by
