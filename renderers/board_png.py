@@ -67,12 +67,12 @@ def render_board_image(
 
 
 def _checkers(
-    img: Image.Image, k: Kit, shown: Position, perspective: int, froms: frozenset[int], tos: frozenset[int]
+    img: Image.Image, k: Kit, drawn: Position, perspective: int, froms: frozenset[int], tos: frozenset[int]
 ) -> None:
     """Every checker of the drawn position (viewer numbering), arrivals ringed, departures as ghosts."""
     theme, geom = k.theme, k.geom
     u, r = geom.unit, geom.radius
-    board = shown.board
+    board = drawn.board
     for index, signed in enumerate(board):
         point = index + 1
         count = abs(signed)
