@@ -13,6 +13,7 @@ class ButtonKind(StrEnum):
     DECLINE = "decline"
     CANCEL = "cancel"
     STEP = "step"  # move one checker from a point with one die
+    PLAY = "play"  # a whole play in one tap (offered when the roll allows only a few)
     UNDO = "undo"
     CONFIRM = "confirm"
     RESIGN = "resign"  # asks first: shows a RESIGN_CONFIRM button

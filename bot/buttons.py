@@ -12,6 +12,7 @@ from typing import assert_never
 from bot.button_kinds import ButtonKind
 from bot.commands import intents as i
 from bot.numbers import whole_number
+from bot.play_codes import play_text
 from bot.replies import TOKEN_MAX_BYTES
 
 CODES: dict[ButtonKind, str] = {
@@ -19,6 +20,7 @@ CODES: dict[ButtonKind, str] = {
     ButtonKind.DECLINE: "D",
     ButtonKind.CANCEL: "C",
     ButtonKind.STEP: "S",
+    ButtonKind.PLAY: "P",
     ButtonKind.UNDO: "U",
     ButtonKind.CONFIRM: "K",
     ButtonKind.RESIGN: "R",
@@ -31,24 +33,32 @@ CODES: dict[ButtonKind, str] = {
 KINDS: dict[str, ButtonKind] = {code: kind for kind, code in CODES.items()}
 
 
-def encode(kind: ButtonKind, game_id: str, version: int, from_point: int = 0, die: int = 0) -> str:
-    """``S.<game>.<version>.<from>.<die>`` (other kinds: ``<code>.<game>.<version>``); raise ValueError if it
-    would not fit a button."""
+def encode(kind: ButtonKind, game_id: str, version: int, from_point: int = 0, die: int = 0, play: str = "") -> str:
+    """``S.<game>.<version>.<from>.<die>``, ``P.<game>.<version>.<play code>`` (other kinds:
+    ``<code>.<game>.<version>``); raise ValueError if it would not fit a button."""
     parts = [CODES[kind], game_id, str(version)]
     if kind is ButtonKind.STEP:
         parts += [str(from_point), str(die)]
+    elif kind is ButtonKind.PLAY:
+        if play_text(play) is None:
+            raise ValueError(f"not a play code: {play!r}")
+        parts.append(play)
     token = ".".join(parts)
     if len(token.encode()) > TOKEN_MAX_BYTES:
         raise ValueError("button token too long")
     return token
 
 
-def intent_of(kind: ButtonKind, game_id: str, version: int, from_point: int = 0, die: int = 0) -> i.Intent:
+def intent_of(
+    kind: ButtonKind, game_id: str, version: int, from_point: int = 0, die: int = 0, play: str = "pass"
+) -> i.Intent:
     """The intent a button of ``kind`` stands for: the same one its text command gives, plus the button's
     game (or challenge) and version. Every kind has one (mypy checks the match is exhaustive)."""
     match kind:
         case ButtonKind.STEP:
             return i.Step(game_id, version, from_point, die)
+        case ButtonKind.PLAY:
+            return i.Move(play, game_id, version)
         case ButtonKind.ACCEPT:
             return i.Accept(game_id)
         case ButtonKind.DECLINE:
@@ -82,11 +92,17 @@ def decode(token: object) -> i.Intent | None:
     parts = token.split(".")
     if len(parts) < 3 or parts[0] not in KINDS or not parts[1]:
         return None
-    numbers = [whole_number(part) for part in parts[2:]]
-    if any(n is None or n < 0 for n in numbers):
-        return None
     kind, game_id = KINDS[parts[0]], parts[1]
     if not all(ch.isalnum() or ch in "-_" for ch in game_id):
+        return None
+    play = "pass"
+    if kind is ButtonKind.PLAY:  # its last part is a play code (digits with leading zeros), not a number
+        text = play_text(parts[3]) if len(parts) == 4 else None
+        if text is None:
+            return None
+        play, parts = text, parts[:3]
+    numbers = [whole_number(part) for part in parts[2:]]
+    if any(n is None or n < 0 for n in numbers):
         return None
     if kind is ButtonKind.STEP:
         if len(parts) != 5:
@@ -97,4 +113,4 @@ def decode(token: object) -> i.Intent | None:
         return intent_of(kind, game_id, version, from_point, die)
     if len(parts) != 3:
         return None
-    return intent_of(kind, game_id, int(numbers[0] or 0))
+    return intent_of(kind, game_id, int(numbers[0] or 0), play=play)

@@ -12,6 +12,7 @@ from bot.i18n import catalogue, translate
 from bot.replies import Button, Reply
 from bot.service.models import Action, GameView, PlayerRef, Result
 from fevga import Position
+from fevga.rules import OFF
 from renderers import BoardScene, render_board, render_text
 from renderers.labels import DEFAULT_LABELS
 
@@ -24,10 +25,11 @@ STYLES: dict[ButtonKind, str] = {
     ButtonKind.RESIGN: "danger",
     ButtonKind.RESIGN_CONFIRM: "danger",
     ButtonKind.STEP: "primary",
+    ButtonKind.PLAY: "primary",
 }
 RICH = ("export", "record", "analysis")  # messages shown as their own reply, not as a line of text
 ROWS: dict[ButtonKind, int] = {
-    ButtonKind.STEP: 0, ButtonKind.UNDO: 1, ButtonKind.CONFIRM: 1,
+    ButtonKind.STEP: 0, ButtonKind.PLAY: 0, ButtonKind.UNDO: 1, ButtonKind.CONFIRM: 1,
     ButtonKind.ACCEPT: 0, ButtonKind.DECLINE: 0, ButtonKind.CANCEL: 0,
 }
 
@@ -55,7 +57,27 @@ def board_labels(lang: str) -> tuple[tuple[str, str], ...]:
     )
 
 
+def dice_used(view: GameView) -> tuple[int, ...]:
+    """The dice the pending steps spent: the roll's dice (four of a double) less those left."""
+    if view.dice is None or not view.pending:
+        return ()
+    left = list(view.dice_left)
+    used: list[int] = []
+    for die in list(view.dice) * (2 if view.dice[0] == view.dice[1] else 1):
+        if die in left:
+            left.remove(die)
+        else:
+            used.append(die)
+    return tuple(used)
+
+
+def steps_text(steps: tuple[tuple[int, int], ...]) -> str:
+    """Steps as the buttons show them: ``1→7, 7→12``, ``20→off`` to bear off."""
+    return ", ".join(f"{a}→{'off' if b == OFF else b}" for a, b in steps)
+
+
 def scene_for(view: GameView, lang: str = "en") -> BoardScene:
+    """The picture's scene for a view, the turn being built included."""
     over = view.status != "play" or view.winner is not None
     return BoardScene(
         position=Position.from_id(view.position_id),
@@ -69,6 +91,8 @@ def scene_for(view: GameView, lang: str = "en") -> BoardScene:
         winner=view.winner,
         mars=view.mars,
         labels=board_labels(lang),
+        pending_steps=() if over else view.pending,
+        dice_used=() if over else dice_used(view),
     )
 
 
@@ -80,7 +104,11 @@ def caption(view: GameView, lang: str) -> str:
         head += f"  ({view.score[0]}-{view.score[1]} / {view.match_length})"
     if view.status == "play" and view.winner is None:
         dice = f"{view.dice[0]}-{view.dice[1]}" if view.dice else ""
-        return head + "  · " + translate("caption_turn", lang, player=names[view.turn], dice=dice)
+        line = head + "  · " + translate("caption_turn", lang, player=names[view.turn], dice=dice)
+        if view.pending:
+            key = "caption_steps_done" if view.pending_complete else "caption_steps_next"
+            line += "  · " + translate(key, lang, steps=steps_text(view.pending))
+        return line
     if view.winner is not None:
         return head + "  · " + translate("caption_won", lang, player=names[view.winner], points=view.points)
     return head
@@ -91,7 +119,8 @@ def button(action: Action, lang: str) -> Button:
     payload = action.payload
     label = translate(action.label_key, lang, **payload)
     token = encode(
-        action.kind, action.game_id, action.version, int(payload.get("from_point", 0)), int(payload.get("die", 0))
+        action.kind, action.game_id, action.version, int(payload.get("from_point", 0)), int(payload.get("die", 0)),
+        play=str(payload.get("code", "")),
     )
     return Button(label, token, action.kind, STYLES.get(action.kind, "secondary"), ROWS.get(action.kind, 2))
 

@@ -54,8 +54,8 @@ async def execute(
             return await service.cancel(actor, place, challenge_id=cid, idem=idem)
         case i.PlayAI(level=level, length=length):
             return await service.play_ai(actor, place, level=level, length=length, idem=idem)
-        case i.Move(text=text, game_id=gid):
-            return await service.move(actor, place, text, game_id=gid, idem=idem)
+        case i.Move(text=text, game_id=gid, version=version):
+            return await service.move(actor, place, text, game_id=gid, idem=idem, version=version)
         case i.Step(game_id=gid, version=version, from_point=from_point, die=die):
             return await service.step(actor, place, gid, version, from_point, die, idem=idem)
         case i.Undo(game_id=gid, version=version):

@@ -82,11 +82,13 @@ class PlayAI(Intent):
 
 @dataclass(frozen=True, slots=True)
 class Move(Intent):
-    """A whole play typed as text (``1/7 7/12``, ``pass``); ``game_id`` when it replies to a game's board."""
+    """A whole play typed as text (``1/7 7/12``, ``pass``); ``game_id`` when it replies to a game's board.
+    A play button adds the ``version`` of the board it was drawn for, so a tap on an old board is refused."""
 
     word: ClassVar[str] = "move"
     text: str
     game_id: str | None = None
+    version: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from bot.button_kinds import ButtonKind
-from fevga import StepState
+from bot.play_codes import play_code
+from fevga import StepState, format_play
 from fevga.dice import FairDice
 from fevga.errors import IllegalStepError
+from fevga.rules import OFF
 
 from .models import Action, GameView
 from .session import Session
+
+PICKER_MAX = 5  # whole plays offered as buttons when the roll allows at most this many distinct results
 
 
 def step_state(s: Session) -> StepState | None:
@@ -57,6 +61,20 @@ def build_view(s: Session, version: int) -> GameView:
     )
 
 
+def play_actions(s: Session, view: GameView) -> list[Action]:
+    """One button per whole play when the roll allows at most PICKER_MAX distinct ones (none once a step
+    is pending): labelled with its canonical text, with its steps as a code the button hands back."""
+    if view.pending or not view.legal_from:
+        return []
+    plays = s.game.legal_plays()
+    if not 1 <= len(plays) <= PICKER_MAX or plays[0].is_pass:
+        return []
+    return [
+        Action(ButtonKind.PLAY, s.id, view.version, "btn_play", {"play": format_play(p), "code": play_code(p.steps)})
+        for p in plays
+    ]
+
+
 def abortable(s: Session) -> bool:
     """Abort is allowed in a match's first game until both players have made a play."""
     if s.status != "play" or s.game_no != 1:
@@ -76,8 +94,9 @@ def actions_for(s: Session, view: GameView, now: float) -> list[Action]:
     if not s.is_ai(view.turn):
         for point, dice in sorted(view.legal_from.items()):
             for die in dice:
-                to = min(point + die, 25)
+                to = point + die if point + die < OFF else "off"
                 out.append(Action(ButtonKind.STEP, gid, v, "btn_step", {"from_point": point, "die": die, "to": to}))
+        out.extend(play_actions(s, view))
         if view.pending:
             out.append(Action(ButtonKind.UNDO, gid, v, "btn_undo", {}))
         if view.pending_complete:

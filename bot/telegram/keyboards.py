@@ -20,6 +20,7 @@ _MAX_LABEL = 64
 _LAYOUT: tuple[tuple[tuple[ButtonKind, ...], int], ...] = (
     ((ButtonKind.ACCEPT, ButtonKind.DECLINE, ButtonKind.CANCEL), 3),
     ((ButtonKind.STEP,), STEPS_PER_ROW),
+    ((ButtonKind.PLAY,), 2),  # whole plays, e.g. "1/7 7/12"
     ((ButtonKind.UNDO, ButtonKind.CONFIRM), 2),
     ((ButtonKind.RESIGN, ButtonKind.ABORT), 2),
     ((ButtonKind.RESIGN_CONFIRM,), 2),

@@ -15,6 +15,7 @@ EXPECTED: dict[ButtonKind, i.Intent] = {
     ButtonKind.DECLINE: i.Decline("g7"),
     ButtonKind.CANCEL: i.Cancel("g7"),
     ButtonKind.STEP: i.Step("g7", 5, 13, 4),
+    ButtonKind.PLAY: i.Move("13/17 17/20", "g7", 5),
     ButtonKind.UNDO: i.Undo("g7", 5),
     ButtonKind.CONFIRM: i.Confirm("g7", 5),
     ButtonKind.RESIGN: i.ResignPrompt("g7", 5),
@@ -33,7 +34,7 @@ def test_every_kind_has_a_code_and_an_intent() -> None:
 
 @pytest.mark.parametrize("kind", list(ButtonKind))
 def test_a_token_decodes_into_its_intent(kind: ButtonKind) -> None:
-    token = encode(kind, "g7", 5, 13, 4)
+    token = encode(kind, "g7", 5, 13, 4, play="13171720")
     assert decode(token) == EXPECTED[kind]
 
 
