@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from bot.presenter import scene_for
 from fevga import Position, Rules, format_play, legal_plays
 from tests.fakes.telegram import FakeMessage, FakeTelegram, FakeUser
 
@@ -31,8 +32,10 @@ def the_board(fake: FakeTelegram, chat: Any) -> FakeMessage:
 
 
 def check_board(board: FakeMessage, view: Any) -> None:
-    """The photo shows the view's position; the caption names the player to move and the dice."""
-    assert board.photo is not None and board_shows(board.photo, Position.from_id(view.position_id))
+    """The photo shows the view's position (with the steps of a turn being built made); the caption names
+    the player to move and the dice."""
+    position = Position.from_id(view.position_id)
+    assert board.photo is not None and board_shows(board.photo, position, scene_for(view) if view.pending else None)
     if view.status == "play":
         mover = view.players[view.turn].name
         assert f"{mover} to play {view.dice[0]}-{view.dice[1]}" in board.content.splitlines()[0]
