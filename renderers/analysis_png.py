@@ -18,6 +18,7 @@ from fevga.notation import parse_moves
 from fevga.position import Position
 from fevga.rules import OFF
 
+from . import textrun
 from .board_png import PNG_COMPRESS_LEVEL, render_board_image
 from .fonts import fit, font, printable
 from .layout import DEFAULT_SIZE, Geometry, checker_centre, geometry
@@ -187,7 +188,7 @@ def _legend(
         draw.text((img.width - x0 - eq_w, top + line_h / 2), eq, font=f, fill=th.strip_text, anchor="lm")
         text = fit(printable(words), size, room - eq_w - int(line_h * 1.6), bold=True)
         draw.text((x0 + line_h * 1.2, top + line_h / 2), text, font=fb, fill=th.strip_text, anchor="lm")
-    name = printable(names[move.player]) if 0 <= move.player < len(names) else "?"
+    name = textrun.drawable(names[move.player]) if 0 <= move.player < len(names) else ""
     last = _text(
         labels,
         "loss",
@@ -197,7 +198,9 @@ def _legend(
         turn=move.index + 1,
         dice=f"{move.dice[0]}-{move.dice[1]}",
     )
-    draw.text((x0, y + 2 * line_h + line_h / 2), fit(last, size, room), font=f, fill=th.accent, anchor="lm")
+    ascent, descent = f.getmetrics()  # the name is drawn as written (fallback fonts), centred like the rest
+    line_top = y + 2 * line_h + (line_h - ascent - descent) / 2
+    textrun.draw(img, (x0, line_top), textrun.fit(last, size, room), size, th.accent)
 
 
 def render_blunder(

@@ -1,7 +1,7 @@
 """Arrows for the steps of a turn being built: from where a checker left to where it stands now.
 
-The arrows are one antialiased RGBA overlay per set of steps (cached in the kit), composited on the
-finished palette picture only inside their bounding box, so a step's picture stays a few milliseconds.
+Each arrow is an antialiased RGBA overlay (cached in the kit), composited on the finished palette
+picture only inside its own bounding box, so a step's picture stays a few milliseconds.
 """
 
 from __future__ import annotations
@@ -46,23 +46,24 @@ def endpoints(k: Kit, shown: Position, steps: Sequence[tuple[int, int]], mover_s
 
 
 def draw_arrows(img: Image.Image, k: Kit, segments: Sequence[tuple[Point, Point]]) -> None:
-    """Composite the arrows for ``segments`` onto the palette picture ``img`` (in place)."""
-    if not segments:
-        return
+    """Composite an arrow for each of ``segments`` onto the palette picture ``img`` (in place).
+
+    Each arrow is its own overlay over its own bounding box, cached by its pixel ends: the next step's
+    picture reuses the arrows drawn for the steps before it.
+    """
     pad = k.geom.unit // 2
-    xs = [p[0] for seg in segments for p in seg]
-    ys = [p[1] for seg in segments for p in seg]
-    box: Box = (
-        max(0, int(min(xs)) - pad),
-        max(0, int(min(ys)) - pad),
-        min(img.width, int(max(xs)) + pad + 1),
-        min(img.height, int(max(ys)) + pad + 1),
-    )
-    key = ("arrows", box, tuple((round(a[0]), round(a[1]), round(b[0]), round(b[1])) for a, b in segments))
-    overlay = k.cached(key, partial(_overlay, k, box, segments))
-    region = img.crop(box).convert("RGBA")
-    region.alpha_composite(overlay)
-    img.paste(k.to_p(region), box[:2])
+    for start, end in segments:
+        box: Box = (
+            max(0, int(min(start[0], end[0])) - pad),
+            max(0, int(min(start[1], end[1])) - pad),
+            min(img.width, int(max(start[0], end[0])) + pad + 1),
+            min(img.height, int(max(start[1], end[1])) + pad + 1),
+        )
+        key = ("arrow", box, round(start[0]), round(start[1]), round(end[0]), round(end[1]))
+        overlay = k.cached(key, partial(_overlay, k, box, ((start, end),)))
+        region = img.crop(box).convert("RGBA")
+        region.alpha_composite(overlay)
+        img.paste(k.to_p(region), box[:2])
 
 
 def _overlay(k: Kit, box: Box, segments: Sequence[tuple[Point, Point]]) -> Image.Image:
@@ -82,7 +83,6 @@ def _overlay(k: Kit, box: Box, segments: Sequence[tuple[Point, Point]]) -> Image
             b = ((bx - box[0]) * SS, (by - box[1]) * SS)
             sprites.arrow(d, a, b, width + 2 * grow, head + 2.5 * grow, colour)
     return big.resize((w, h), Image.Resampling.BOX)
-
 
 
 def _short_of(target: Point, origin: Point, by: float) -> Point:

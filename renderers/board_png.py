@@ -14,9 +14,9 @@ from PIL import Image, ImageDraw
 from fevga.position import Position
 from fevga.rules import OFF
 
-from . import sprites
+from . import fallback, sprites, textrun
 from .arrows import draw_arrows, endpoints
-from .fonts import fit, font, printable
+from .fonts import font
 from .layers import Kit, kit
 from .layout import DEFAULT_SIZE, VISIBLE_STACK, Box, Geometry, checker_centre, label_box
 from .scene import BoardScene
@@ -36,9 +36,12 @@ def render_board(scene: BoardScene, perspective: int, size: int = DEFAULT_SIZE, 
 def warm_up(sizes: tuple[int, ...] = (DEFAULT_SIZE,), themes: tuple[str, ...] = ("classic",)) -> None:
     """Build the cached layers ahead of time (about 0.3 s each), e.g. in a thread at start-up.
 
-    The warm-up scene is the engine's start position with dice, so no demo data is imported here.
+    The warm-up scene is the engine's start position with dice, so no demo data is imported here. The
+    fallback fonts' coverage is read here too, so the first unusual name costs no handler that time.
     """
     scene = BoardScene(Position.start(), turn=0, dice=(6, 5))
+    fallback.chain()  # the fallback fonts' coverage (about 0.5 s, read once)
+    fallback.others()
     for size in sizes:
         for name in themes:
             for perspective in (0, 1):
@@ -203,10 +206,15 @@ def _strips(img: Image.Image, k: Kit, scene: BoardScene, perspective: int) -> No
         tag = _tag(scene, owner)
         tag_w = int(font(small, bold=True).getlength("  " + tag)) + 2 if tag else 0
         room = max(u, info_x - x - tag_w - int(u * 0.3))
-        name = fit(printable(scene.names[owner]) or "?", big, room, bold=True)
+        name = textrun.fit(_name(scene, owner), big, room, bold=True)
         x = _put_text(img, k, name, big, theme.strip_text, ground, x, y0, h, bold=True)
         if tag:
             _put_text(img, k, "  " + tag, small, theme.accent, ground, x, y0, h, bold=True)
+
+
+def _name(scene: BoardScene, seat: int) -> str:
+    """A player's name as written, less what no installed font draws (a name with nothing left: "?")."""
+    return textrun.drawable(scene.names[seat]).strip() or "?"
 
 
 def _tag(scene: BoardScene, owner: int) -> str:
@@ -238,7 +246,7 @@ def _middle(img: Image.Image, k: Kit, scene: BoardScene, perspective: int) -> No
     _l, my0, _r, my1 = geom.middle
     u = geom.unit
     if scene.winner is not None:
-        name = fit(printable(scene.names[scene.winner]) or "?", int(u * 0.5), int(geom.width * 0.45), bold=True)
+        name = textrun.fit(_name(scene, scene.winner), int(u * 0.5), int(geom.width * 0.45), bold=True)
         text = scene.label("banner_mars" if scene.mars else "banner", name=name)
         tile = k.text(f"  {text}  ", int(u * 0.5), theme.banner_text, theme.banner, bold=True)
         bx0, _by, bx1, _ = geom.board

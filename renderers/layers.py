@@ -13,7 +13,7 @@ from threading import Lock
 
 from PIL import Image, ImageDraw
 
-from . import sprites
+from . import sprites, textrun
 from .background import draw_background
 from .fonts import font
 from .layout import Box, Geometry, geometry
@@ -76,14 +76,14 @@ class Kit:
         return self.cached(("flat", *key, colour), make)
 
     def text(self, text: str, size: int, fg: RGB, bg: RGB, bold: bool = False) -> Image.Image:
-        """A tile of ``text`` on a flat ``bg``, tight to the font's line height."""
+        """A tile of ``text`` on a flat ``bg``, tight to the bundled font's line height; characters it lacks
+        (CJK, Arabic, emoji...) come from the fallback fonts (``renderers.textrun``)."""
 
         def make() -> Image.Image:
-            f = font(size, bold)
-            ascent, descent = f.getmetrics()
-            width = max(1, int(f.getlength(text)) + 2)
+            ascent, descent = font(size, bold).getmetrics()
+            width = max(1, int(textrun.width(text, size, bold)) + 2)
             img = Image.new("RGB", (width, ascent + descent), bg)
-            ImageDraw.Draw(img).text((1, 0), text, font=f, fill=fg)
+            textrun.draw(img, (1, 0), text, size, fg, bold)
             return self.to_p(img)
 
         return self.cached(("text", text, size, fg, bg, bold), make, store="texts")
