@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Install what fevga-bot needs on a fresh Debian/Ubuntu machine: redis-server, a C compiler and the
-# Python headers (apt, each only when missing; the compiler builds fevga's optional compiled core)
+# Python headers, the fallback fonts for players' names (apt, each only when missing; the compiler builds
+# fevga's optional compiled core)
 # and a virtual environment in .venv with the project and its dependencies (pip). Safe to run again.
 # Usage: scripts/setup.sh [pip extras, e.g. test]
 set -euo pipefail
@@ -14,6 +15,11 @@ python3 -m venv --help >/dev/null 2>&1 && python3 -c "import ensurepip" 2>/dev/n
 command -v gcc >/dev/null 2>&1 || apt_packages+=(gcc libc6-dev)
 python3 -c "import os, sysconfig; raise SystemExit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))" \
   2>/dev/null || apt_packages+=(python3-dev)
+# fonts for names as written on the board (CJK, Arabic, Hebrew and other scripts, colour emoji, symbols)
+[ -f /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc ] || apt_packages+=(fonts-noto-cjk)
+[ -f /usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf ] || apt_packages+=(fonts-noto-core)
+[ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || apt_packages+=(fonts-noto-color-emoji)
+[ -f /usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf ] || apt_packages+=(fonts-symbola)
 if [ ${#apt_packages[@]} -gt 0 ]; then
   echo "==> installing ${apt_packages[*]} (apt)"
   as_root apt-get update -qq
