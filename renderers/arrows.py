@@ -1,7 +1,7 @@
 """Arrows for the steps of a turn being built: from where a checker left to where it stands now.
 
-Each arrow is an antialiased RGBA overlay (cached in the kit), composited on the finished palette
-picture only inside its own bounding box, so a step's picture stays a few milliseconds.
+Each arrow is a pair of antialiased masks (cached in the kit) painted on the finished palette picture
+only inside its own bounding box, so a step's picture stays a few milliseconds.
 """
 
 from __future__ import annotations
@@ -46,10 +46,10 @@ def endpoints(k: Kit, shown: Position, steps: Sequence[tuple[int, int]], mover_s
 
 
 def draw_arrows(img: Image.Image, k: Kit, segments: Sequence[tuple[Point, Point]]) -> None:
-    """Composite an arrow for each of ``segments`` onto the palette picture ``img`` (in place).
+    """Paint an arrow for each of ``segments`` onto the palette picture ``img`` (in place).
 
-    Each arrow is its own overlay over its own bounding box, cached by its pixel ends: the next step's
-    picture reuses the arrows drawn for the steps before it.
+    Each arrow is two antialiased masks (outline, body) over its own bounding box, cached by its pixel
+    ends, so the next step's picture reuses the arrows of the steps before it.
     """
     pad = k.geom.unit // 2
     for start, end in segments:
@@ -60,29 +60,29 @@ def draw_arrows(img: Image.Image, k: Kit, segments: Sequence[tuple[Point, Point]
             min(img.height, int(max(start[1], end[1])) + pad + 1),
         )
         key = ("arrow", box, round(start[0]), round(start[1]), round(end[0]), round(end[1]))
-        overlay = k.cached(key, partial(_overlay, k, box, ((start, end),)))
-        region = img.crop(box).convert("RGBA")
-        region.alpha_composite(overlay)
+        masks = k.cached(key, partial(_masks, k, box, start, end), store="arrows")
+        region = img.crop(box).convert("RGB")
+        region.paste(k.theme.frame_edge, (0, 0), masks.getchannel(0))
+        region.paste(k.theme.highlight, (0, 0), masks.getchannel(1))
         img.paste(k.to_p(region), box[:2])
 
 
-def _overlay(k: Kit, box: Box, segments: Sequence[tuple[Point, Point]]) -> Image.Image:
-    """The arrows drawn at ``SS`` times the size on a transparent image the size of ``box``, scaled down."""
+def _masks(k: Kit, box: Box, start: Point, end: Point) -> Image.Image:
+    """The arrow's outline and body coverage (bands 0 and 1 of an "LA" image), drawn ``SS`` times larger
+    and scaled down, so its edges are antialiased."""
     w, h = box[2] - box[0], box[3] - box[1]
-    big = Image.new("RGBA", (w * SS, h * SS), (0, 0, 0, 0))
-    d = ImageDraw.Draw(big)
     u = k.geom.unit
     width = max(2, u // 9) * SS
     edge = max(1, u // 28) * SS
     head = u * 0.42 * SS
-    for outline in (True, False):
-        colour = (*k.theme.frame_edge, 255) if outline else (*k.theme.highlight, 255)
-        grow = edge if outline else 0
-        for (ax, ay), (bx, by) in segments:
-            a = ((ax - box[0]) * SS, (ay - box[1]) * SS)
-            b = ((bx - box[0]) * SS, (by - box[1]) * SS)
-            sprites.arrow(d, a, b, width + 2 * grow, head + 2.5 * grow, colour)
-    return big.resize((w, h), Image.Resampling.BOX)
+    a = ((start[0] - box[0]) * SS, (start[1] - box[1]) * SS)
+    b = ((end[0] - box[0]) * SS, (end[1] - box[1]) * SS)
+    bands = []
+    for grow in (edge, 0):
+        big = Image.new("L", (w * SS, h * SS), 0)
+        sprites.arrow(ImageDraw.Draw(big), a, b, width + 2 * grow, head + 2.5 * grow, (255,))
+        bands.append(big.resize((w, h), Image.Resampling.BOX))
+    return Image.merge("LA", bands)
 
 
 def _short_of(target: Point, origin: Point, by: float) -> Point:

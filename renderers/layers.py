@@ -21,6 +21,7 @@ from .theme import RGB, Theme, get_theme
 
 TILE_CACHE_LIMIT = 4000  # pieces at their place: about 1.5 KB each at the default size
 TEXT_CACHE_LIMIT = 1000  # names, pips and score lines: a few KB each
+ARROW_CACHE_LIMIT = 128  # arrows of pending steps: RGBA over their bounding box, up to a few hundred KB each
 
 
 class Kit:
@@ -35,6 +36,7 @@ class Kit:
         self.bg = self.to_p(self.bg_rgb)
         self._tiles: dict[tuple[object, ...], Image.Image] = {}
         self._texts: dict[tuple[object, ...], Image.Image] = {}
+        self._arrows: dict[tuple[object, ...], Image.Image] = {}
         self._lock = Lock()
 
     def to_p(self, img: Image.Image) -> Image.Image:
@@ -42,16 +44,24 @@ class Kit:
         return img.convert("RGB").quantize(palette=self.palette, dither=Image.Dither.NONE)
 
     def cached(self, key: tuple[object, ...], make: Callable[[], Image.Image], store: str = "sprites") -> Image.Image:
-        """The palette tile for ``key``, made once by ``make`` (thread-safe; each store is bounded)."""
-        tiles = self._texts if store == "texts" else self._tiles
+        """The tile for ``key``, made once by ``make`` (thread-safe; each store is bounded)."""
+        tiles, limit = {
+            "texts": (self._texts, TEXT_CACHE_LIMIT),
+            "arrows": (self._arrows, ARROW_CACHE_LIMIT),
+        }.get(store, (self._tiles, TILE_CACHE_LIMIT))
         tile = tiles.get(key)
         if tile is None:
             tile = make()
             with self._lock:
-                if len(tiles) >= (TEXT_CACHE_LIMIT if store == "texts" else TILE_CACHE_LIMIT):
+                if len(tiles) >= limit:
                     tiles.clear()
                 tiles[key] = tile
         return tile
+
+    def forget(self, store: str) -> None:
+        """Empty one tile store ("sprites", "texts", "arrows"), e.g. so a benchmark measures drawing anew."""
+        with self._lock:
+            {"texts": self._texts, "arrows": self._arrows}.get(store, self._tiles).clear()
 
     def sprite_on(self, key: tuple[object, ...], box: Box, sprite: Callable[[], Image.Image]) -> Image.Image:
         """A tile of ``sprite`` composited on the static background at ``box``."""
@@ -80,10 +90,14 @@ class Kit:
         (CJK, Arabic, emoji...) come from the fallback fonts (``renderers.textrun``)."""
 
         def make() -> Image.Image:
-            ascent, descent = font(size, bold).getmetrics()
-            width = max(1, int(textrun.width(text, size, bold)) + 2)
-            img = Image.new("RGB", (width, ascent + descent), bg)
-            textrun.draw(img, (1, 0), text, size, fg, bold)
+            f = font(size, bold)
+            ascent, descent = f.getmetrics()
+            if textrun.plain(text):  # pips, scores, most names: the bundled font alone, the fast way
+                img = Image.new("RGB", (max(1, int(f.getlength(text)) + 2), ascent + descent), bg)
+                ImageDraw.Draw(img).text((1, 0), text, font=f, fill=fg)
+            else:
+                img = Image.new("RGB", (max(1, int(textrun.width(text, size, bold)) + 2), ascent + descent), bg)
+                textrun.draw(img, (1, 0), text, size, fg, bold)
             return self.to_p(img)
 
         return self.cached(("text", text, size, fg, bg, bold), make, store="texts")

@@ -92,7 +92,14 @@ def drawable(text: str) -> str:
     return "".join(c for c in clusters(text) if not _hidden(c) and _face(c) is not None)
 
 
-def runs(text: str) -> list[Run]:
+def plain(text: str) -> bool:
+    """True when the bundled font alone draws ``text`` left to right (no fallback, no bidi needed)."""
+    cover = primary().cover
+    return all(ord(c) in cover and ord(c) < 0x0590 for c in text)
+
+
+@lru_cache(maxsize=2048)
+def runs(text: str) -> tuple[Run, ...]:
     """The runs of ``text`` in visual order (right to left when its first strong character is)."""
     out: list[Run] = []
     for cluster in clusters(text):
@@ -109,7 +116,7 @@ def runs(text: str) -> list[Run]:
         else:
             out.append(Run(cluster, face, rtl))
     strong = next((_is_rtl(c) for c in text if unicodedata.bidirectional(c) in ("L", "R", "AL")), False)
-    return out[::-1] if strong else out
+    return tuple(out[::-1] if strong else out)
 
 
 def _basic(run: Run) -> str:
