@@ -4,13 +4,14 @@ step buttons and captions read ``off`` for bearing off."""
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 from bot.buttons import decode
 from bot.commands import intents as i
 from bot.commands.executor import execute
-from bot.presenter import button, caption
+from bot.presenter import button, caption, dice_used, steps_text
 from bot.service import GameService
-from bot.service.models import Result
+from bot.service.models import GameView, PlayerRef, Result
 from bot.service.views import PICKER_MAX
 from fevga import format_play, legal_plays
 
@@ -83,3 +84,17 @@ async def test_no_picker_while_steps_are_pending_and_the_caption_lists_them(serv
     line = caption(stepped.view, "en")
     assert f"{a}→{b} — choose the next step" in line or f"{a}→{b} — confirm" in line
     assert f"{a}→{b} — " in caption(stepped.view, "el") and "βήμα" in caption(stepped.view, "el")
+
+
+def test_bear_off_steps_read_off_in_captions_and_the_used_dice_are_derived() -> None:
+    assert steps_text(((20, 25), (19, 23))) == "20→off, 19→23"
+    players = (PlayerRef("telegram", "1", "Ana"), PlayerRef("telegram", "2", "Νίκος"))
+    view = GameView(game_id="g", version=3, position_id="", turn=0, dice=(6, 4), players=players,
+                    pending=((20, 25),), dice_left=(4,), status="play")
+    assert dice_used(view) == (6,)
+    line = caption(view, "en")
+    assert line.endswith("20→off — choose the next step")
+    done = replace(view, pending=((20, 25), (21, 25)), dice_left=(), pending_complete=True)
+    assert caption(done, "el").endswith("20→off, 21→off — επιβεβαίωσε ή αναίρεσε ένα βήμα")
+    double = replace(view, dice=(3, 3), pending=((1, 4), (4, 7), (7, 10)), dice_left=(3,))
+    assert dice_used(double) == (3, 3, 3)
