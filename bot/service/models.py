@@ -14,11 +14,13 @@ from bot.button_kinds import ButtonKind
 
 @dataclass(frozen=True, slots=True)
 class PlayerRef:
-    """A player: user ``user_id`` on ``platform`` (discord, telegram, terminal, ai), shown as ``name``."""
+    """A player: user ``user_id`` on ``platform`` (discord, telegram, terminal, ai), shown as ``name``.
+    ``bot``: the account is a bot (the frontend knows; bots cannot be challenged). Not stored, not compared."""
 
     platform: str
     user_id: str
     name: str
+    bot: bool = field(default=False, compare=False)
 
     def same(self, other: PlayerRef | None) -> bool:
         """The same account (names may change)."""

@@ -7,6 +7,7 @@ from fevga import StepState
 from fevga.dice import FairDice
 from fevga.errors import IllegalStepError
 
+from .fairness import both_moved
 from .models import Action, GameView
 from .session import Session
 
@@ -59,10 +60,7 @@ def build_view(s: Session, version: int) -> GameView:
 
 def abortable(s: Session) -> bool:
     """Abort is allowed in a match's first game until both players have made a play."""
-    if s.status != "play" or s.game_no != 1:
-        return False
-    movers = {r.player for r in s.game.history if not r.is_pass}
-    return len(movers) < 2
+    return s.status == "play" and not both_moved(s)
 
 
 def actions_for(s: Session, view: GameView, now: float) -> list[Action]:
