@@ -17,9 +17,9 @@ log = get_logger(__name__)
 
 
 def player_of(user: User) -> PlayerRef:
-    """The core's player for a Telegram user: the numeric id, and a name people recognise."""
+    """The core's player for a Telegram user: the numeric id, and a name people recognise (bots are marked)."""
     name = user.full_name or (f"@{user.username}" if user.username else str(user.id))
-    return PlayerRef(PLATFORM, str(user.id), name)
+    return PlayerRef(PLATFORM, str(user.id), name, bot=bool(user.is_bot))
 
 
 def place_of(chat: Chat) -> Place:
