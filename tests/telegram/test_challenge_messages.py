@@ -51,7 +51,7 @@ async def ended(message: Any, words: str, timeout: float = 10.0) -> None:
 
 
 async def test_typed_accept_edits_the_challenge_message(fake: FakeTelegram, core: CoreSpy, chat: Chat) -> None:
-    alice, bob, room, invitation = await start_group_game(fake, chat, core)
+    _alice, bob, room, invitation = await start_group_game(fake, chat, core)
     assert invitation.callback_datas  # Accept / Decline / Cancel
     await chat.say(bob, room, "/accept")  # typed: no button was pressed
     await ended(invitation, "Challenge by Alice: accepted by Bob.")
@@ -62,7 +62,7 @@ async def test_typed_accept_edits_the_challenge_message(fake: FakeTelegram, core
 
 async def test_cancel_and_expiry_edit_the_challenge_message(fake: FakeTelegram, core: CoreSpy, chat: Chat,
                                                           clock: Clock) -> None:
-    alice, bob, room, invitation = await start_group_game(fake, chat, core)
+    alice, _bob, room, invitation = await start_group_game(fake, chat, core)
     await chat.say(alice, room, "/cancel")
     await ended(invitation, "Challenge by Alice: withdrawn.")
     await chat.say(alice, room, "/challenge @bob_tavli")
