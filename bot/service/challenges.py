@@ -173,6 +173,7 @@ class Challenges:
             if running.value is not None:
                 return Result.error("already_in_game_here" if p.same(actor) else "opponent_in_game_here",
                                     player=p.name)
+        await self._supersede(place, humans, commit)
         deadline = self.options.quick_deadline if quick else (await self.settings.place_defaults(place))[0]
         now = round(self.clock(), 3)
         gid = new_id()
@@ -201,6 +202,19 @@ class Challenges:
             change.finished = True
         result = self.sessions.result(s, 1, change.messages, change.notify)
         return await self.sessions.save(s, 0, change, result, actor, idem)
+
+    async def _supersede(self, place: Place, humans: list[PlayerRef], commit: Commit) -> None:
+        """End the other challenges here from or to the players now starting a game (they could no longer be
+        accepted), in the game's commit: their messages say they were superseded."""
+        index = await read_one(self.store, lambda r: r.hgetall(keys.channel_challenges(place)))
+        ids = {p.user_id for p in humans}
+        ending = {op[1] for op in commit.ops if op[0] == "del"}  # the challenge being accepted, if any
+        for cid, pair in index.items():
+            src, _, dst = pair.partition("|")
+            if (src in ids or dst in ids) and keys.challenge(cid) not in ending:
+                version, ch = await self.load(cid)
+                if ch is not None:
+                    ch.drop(commit, version, "superseded")
 
     async def decline(self, actor: PlayerRef, place: Place, challenge_id: str | None = None,
                       idem: str | None = None) -> Result:

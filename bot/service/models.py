@@ -91,6 +91,7 @@ class GameView:
     deadline: float | None = None
     commitment: str = ""  # sha256 of the dice seed, published at the start
     rules: dict[str, Any] = field(default_factory=dict)
+    rated: bool = True  # False: the match cannot move ratings (the AI, or a turn deadline under the minimum)
 
     @property
     def names(self) -> tuple[str, str]:
@@ -185,4 +186,5 @@ def _view_from_dict(d: dict[str, Any]) -> GameView:
         deadline=d.get("deadline"),
         commitment=d.get("commitment", ""),
         rules=dict(d.get("rules", {})),
+        rated=bool(d.get("rated", True)),
     )

@@ -55,6 +55,7 @@ def build_view(s: Session, version: int) -> GameView:
         deadline=s.deadline if s.status == "play" else None,
         commitment=source.commitment if isinstance(source, FairDice) else "",
         rules=s.rules.to_dict(),
+        rated=s.rated and len(s.human_seats()) == 2,
     )
 
 

@@ -46,6 +46,20 @@ async def test_every_end_of_a_challenge_writes_one_outbox_entry(redis_store: Red
     assert await redis_service.tick() == [] and len(await _ended(redis_store)) == 4  # once
 
 
+async def test_other_challenges_of_players_who_start_a_game_are_superseded(redis_store: RedisStore,
+                                                                          redis_service: GameService) -> None:
+    to_bob = (await redis_service.challenge(ALICE, HERE, BOB)).actions[0].game_id
+    to_carol = (await redis_service.challenge(ALICE, HERE, CAROL)).actions[0].game_id
+    from_carol = (await redis_service.challenge(CAROL, HERE, BOB)).actions[0].game_id
+    elsewhere = (await redis_service.challenge(ALICE, THERE, CAROL)).actions[0].game_id
+    assert (await redis_service.accept(BOB, HERE, to_bob)).ok
+    assert sorted(await _ended(redis_store)) == sorted([
+        (to_bob, "accepted", "challenge_ended_accepted"), (to_carol, "superseded", "challenge_ended_superseded"),
+        (from_carol, "superseded", "challenge_ended_superseded")])
+    assert (await redis_service.accept(CAROL, HERE, to_carol)).error_key == "no_challenge"
+    assert (await redis_service.accept(CAROL, THERE, elsewhere)).ok  # another channel: still open
+
+
 async def test_a_duplicate_challenge_is_refused_naming_the_open_one(redis_service: GameService,
                                                                      clock: FakeClock) -> None:
     first = await redis_service.challenge(ALICE, HERE, BOB)

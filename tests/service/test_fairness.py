@@ -9,6 +9,7 @@ import random
 from bot.commands import intents as i
 from bot.commands.executor import execute
 from bot.commands.grammar import parse_command
+from bot.presenter import caption
 from bot.service import GameService, Place, keys
 from bot.service.fairness import SHORT_LIMIT
 from bot.service.reads import read_one
@@ -52,6 +53,8 @@ async def test_a_deadline_under_the_minimum_makes_the_match_unrated(redis_servic
     assert [m.key for m in made.messages] == ["challenge_sent", "unrated_deadline"]
     started = await redis_service.accept(BOB, HERE)
     assert started.ok and "unrated_deadline" in [m.key for m in started.messages]
+    assert started.view is not None and not started.view.rated
+    assert caption(started.view, "en").startswith("alice – bob  · unrated")  # said on the board too
     moved = await until_both_moved(redis_service, started, HERE, random.Random(1))
     assert (await redis_service.hint(ALICE if moved.view and moved.view.turn == 0 else BOB, HERE)).ok  # unrated
     assert (await redis_service.resign(ALICE, HERE)).view.status == "done"  # type: ignore[union-attr]
