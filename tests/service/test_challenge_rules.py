@@ -123,3 +123,13 @@ def test_board_links() -> None:
     assert board_link(Place("telegram", "-4567", "-4567"), "-4567:42") == ""  # a basic group has no links
     assert board_link(Place("discord", "dm:7", "99"), "99:3") == "https://discord.com/channels/@me/99/3"
     assert board_link(group, None) == ""
+
+
+async def test_a_damaged_games_index_never_blocks_a_game(redis_store: RedisStore,
+                                                         redis_service: GameService) -> None:
+    await redis_store.client.set(keys.player_games("discord", ALICE.user_id), b"not a hash")
+    started = await start_game(redis_service, ALICE, BOB, HERE)
+    assert started.ok and started.view is not None and started.view.status == "play"
+    listed = await redis_service.mygames(ALICE)  # reset (logged), then rebuilt by the next game's commits
+    assert listed.ok and listed.messages[0].key == "mygames_none"
+    assert (await redis_service.mygames(BOB)).messages[0].args["count"] == 1
