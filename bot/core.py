@@ -262,6 +262,10 @@ class BotCore:
             value = json.dumps([player.user_id, player.name])
             await self.store.commit(Commit().hset(keys.usernames(platform), name, value))
 
+    async def remember_chat_title(self, platform: str, channel_id: str, title: str) -> None:
+        """Remember a chat's title for every instance (``mygames`` names chats without message links by it)."""
+        await self.store.commit(Commit().hset(keys.chat_titles(platform), channel_id, title[:100]))
+
     async def player_by_username(self, platform: str, username: str) -> PlayerRef | None:
         raw = (await self.store.read([("hget", keys.usernames(platform), username.lstrip("@").lower())]))[0]
         try:

@@ -128,6 +128,12 @@ def usernames(platform: str) -> str:
     return f"{PREFIX}:{{n:{platform}}}:names"
 
 
+def chat_titles(platform: str) -> str:
+    """Hash: channel id -> the chat's title, noted by a frontend that knows it (``mygames`` names chats with
+    no message links by it)."""
+    return f"{PREFIX}:{{n:{platform}}}:titles"
+
+
 def board_game(platform_ref: str) -> str:
     """The game shown in a board message (``channel:message``)."""
     return f"{PREFIX}:{{m:{platform_ref}}}:game"

@@ -4,6 +4,7 @@ the session commits keep (added at the start, removed at the end); entries whose
 
 from __future__ import annotations
 
+import json
 import logging
 
 from bot.storage.base import Commit, DamagedKey, Store
@@ -31,13 +32,21 @@ def board_link(place: Place, ref: str | None) -> str:
     return ""
 
 
-def where(place: Place, link: str) -> str:
-    """How a chat is named when there is no link: its kind and id (the service knows no chat titles)."""
+def where(place: Place, link: str, title: str | None = None) -> str:
+    """Where a game is: its board link, else the chat's title (when a frontend noted it), else its kind and id."""
     if link:
         return link
     if place.scope_id.startswith(("private:", "dm:")):
         return "private chat"
-    return f"chat {place.channel_id}"
+    return f"«{title}»" if title else f"chat {place.channel_id}"
+
+
+def _channel(entry: str | None) -> str:
+    """The channel id of an index entry (``[platform, scope, channel, opponent]``); empty when unreadable."""
+    try:
+        return str(json.loads(entry or "")[2])
+    except (ValueError, TypeError, IndexError, KeyError):
+        return ""
 
 
 class MyGames:
@@ -61,11 +70,13 @@ class MyGames:
             index = {}
         ids = sorted(index)[:MAX_SHOWN]
         reads = Reads()
-        found = [(gid, reads.get(keys.game(gid)), reads.get(keys.board_ref(gid))) for gid in ids]
+        titles = keys.chat_titles(actor.platform)
+        found = [(gid, reads.get(keys.game(gid)), reads.get(keys.board_ref(gid)),
+                  reads.hget(titles, _channel(index[gid]))) for gid in ids]
         await reads.run(self.store)
         rows: list[Msg] = []
         gone = Commit()
-        for gid, raw, ref in found:
+        for gid, raw, ref, title in found:
             s = self.sessions.decode(gid, raw.value, take=False).session
             seat = s.seat_of(actor) if s is not None else None
             if s is None or seat is None or s.status != "play":
@@ -74,7 +85,7 @@ class MyGames:
             link = board_link(s.place, ref.value.decode() if ref.value else None)
             opponent = s.players[seat ^ 1].name
             key = "mygames_row_yours" if s.game.turn == seat else "mygames_row_theirs"
-            rows.append(Msg(key, {"opponent": opponent, "where": where(s.place, link), "game_id": gid,
+            rows.append(Msg(key, {"opponent": opponent, "where": where(s.place, link, title.value), "game_id": gid,
                                   "score": f"{s.score[seat]}-{s.score[seat ^ 1]}", "length": s.length}))
         if gone.ops:
             await self.store.commit(gone)

@@ -123,6 +123,7 @@ class Handlers:
         bot = context.bot
         line = command_line(message, bot.bot)
         await self.directory.remember(message.from_user)
+        await self.directory.remember_chat(message.chat)
         if line is None:
             return
         actor, place = player_of(message.from_user), place_of(message.chat)

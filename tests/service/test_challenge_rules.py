@@ -109,6 +109,10 @@ async def test_mygames_lists_running_games_with_whose_turn(redis_store: RedisSto
         assert rows[game.game_id].key == ("mygames_row_yours" if alice_turn else "mygames_row_theirs")
     assert rows[one.view.game_id].args["where"] == "https://discord.com/channels/guild1/chan1/5555"
     assert rows[one.view.game_id].args["opponent"] == "bob" and rows[two.view.game_id].args["opponent"] == "carol"
+    assert rows[two.view.game_id].args["where"] == f"chat {THERE.channel_id}"  # no link, no title known
+    await redis_store.client.hset(keys.chat_titles("discord"), THERE.channel_id, "Backroom")
+    titled = {m.args["game_id"]: m for m in (await redis_service.mygames(ALICE)).messages[1:]}
+    assert titled[two.view.game_id].args["where"] == "«Backroom»"
     # a match that ends leaves the index in the same commit
     await until_both_moved(redis_service, one, HERE, random.Random(1))
     assert (await redis_service.resign(BOB, HERE)).ok
