@@ -17,6 +17,7 @@ from .commits import Change
 from .config import Clock
 from .models import Msg
 from .ratings import Rating, rate_game
+from .reads import Reads
 from .record_codec import pack
 from .records import make_record
 from .session import Session
@@ -164,13 +165,16 @@ class MatchFlow:
     async def _short_lists(self, s: Session) -> list[tuple[int, list[list[Any]]]]:
         """Both players' recent short matches with their stored versions (-1: unreadable, replaced); empty when
         a key has the wrong type (logged; nothing is flagged then, the match end is never blocked)."""
+        reads = Reads()
+        handles = [reads.get(keys.player_short(p.platform, p.user_id)) for p in s.players]
         try:
-            raws = await self.store.read([("get", keys.player_short(p.platform, p.user_id)) for p in s.players])
+            await reads.run(self.store)
         except DamagedKey as exc:
             log.error("short-match list %s has the wrong type; not counted", exc.key)
             return []
         out: list[tuple[int, list[list[Any]]]] = []
-        for raw in raws:
+        for handle in handles:
+            raw = handle.value
             if raw is None:
                 out.append((0, []))
                 continue

@@ -165,3 +165,18 @@ async def test_the_short_list_lives_in_the_players_slot(redis_store: RedisStore,
     assert (await redis_service.resign(BOB, HERE)).ok
     raw = await read_one(redis_store, lambda r: r.get(keys.player_short("discord", ALICE.user_id)))
     assert raw is not None and b'"200"' in raw and keys.player_short("discord", "1").startswith("fevga:{u:discord:1}")
+
+
+async def test_a_damaged_short_list_never_blocks_a_match_end(redis_store: RedisStore,
+                                                             redis_service: GameService) -> None:
+    await redis_store.client.hset(keys.player_short("discord", ALICE.user_id), "x", "y")  # wrong type
+    await redis_store.client.set(keys.player_short("discord", BOB.user_id), b"not versioned json")
+    await until_both_moved(redis_service, await start_game(redis_service, ALICE, BOB, HERE), HERE, random.Random(8))
+    done = await redis_service.resign(ALICE, HERE)
+    assert done.ok and done.view is not None and done.view.status == "done"
+    assert [name for name, _ in await _ratings(redis_service)] == ["bob", "alice"]  # rated all the same
+    await redis_store.client.delete(keys.player_short("discord", ALICE.user_id))
+    await until_both_moved(redis_service, await start_game(redis_service, ALICE, BOB, HERE), HERE, random.Random(9))
+    assert (await redis_service.resign(ALICE, HERE)).ok
+    raw = await read_one(redis_store, lambda r: r.get(keys.player_short("discord", BOB.user_id)))
+    assert raw is not None and raw.startswith(b"1:")  # the damaged list was replaced
