@@ -15,11 +15,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bot.button_kinds import ButtonKind
 from bot.buttons import decode
 from bot.commands import intents
 from bot.commands.executor import execute
 from bot.commands.grammar import parse_command
 from bot.delivery import BoardSurface, BoardTracker, NoticeSink, OutboxConsumer
+from bot.delivery.challenges import ChallengeEnds, ChallengeSurface
+from bot.delivery.challenges import remember as remember_challenge
 from bot.i18n import translate
 from bot.presenter import present, present_safely
 from bot.replay import replay_reply
@@ -259,6 +262,10 @@ class BotCore:
             value = json.dumps([player.user_id, player.name])
             await self.store.commit(Commit().hset(keys.usernames(platform), name, value))
 
+    async def remember_chat_title(self, platform: str, channel_id: str, title: str) -> None:
+        """Remember a chat's title for every instance (``mygames`` names chats without message links by it)."""
+        await self.store.commit(Commit().hset(keys.chat_titles(platform), channel_id, title[:100]))
+
     async def player_by_username(self, platform: str, username: str) -> PlayerRef | None:
         raw = (await self.store.read([("hget", keys.usernames(platform), username.lstrip("@").lower())]))[0]
         try:
@@ -323,8 +330,27 @@ class BotCore:
         """The board tracker and outbox consumer of one frontend (``group``: platform + bot identity)."""
         tracker = BoardTracker(self.store, self.board_reply, surface)
         self.follow_up_to(platform, sink)
+        ends = ChallengeEnds(self.store, surface, self.describe) if isinstance(surface, ChallengeSurface) else None
         return OutboxConsumer(self.store, platform, group, consumer, tracker, sink, self.notices_of,
-                              live_games=lambda: self.live_games(platform), turn_notice=self.turn_notice)
+                              live_games=lambda: self.live_games(platform), turn_notice=self.turn_notice,
+                              challenges=ends)
+
+    async def describe(self, place: Place, messages: Sequence[Msg]) -> str:
+        """Messages translated into the place's language, one per line (a challenge message's new text)."""
+        lang = await self.language(None, place)
+        return "\n".join(self.t(m.key, lang, **m.args) for m in messages)
+
+    async def remember_challenge_message(self, reply: Reply, ref: str) -> None:
+        """If ``reply`` is a challenge (it has an accept button), note where it was posted (``channel:message``),
+        so its message is edited when the challenge ends however it ends. Best effort: never raises."""
+        for button in reply.buttons:
+            intent = decode(button.token) if button.kind is ButtonKind.ACCEPT else None
+            if isinstance(intent, intents.Accept) and intent.challenge_id:
+                try:
+                    await remember_challenge(self.store, intent.challenge_id, ref)
+                except Exception:  # the message then keeps its buttons; pressing them says the challenge is gone
+                    log.exception("noting the message of challenge %s failed", intent.challenge_id)
+                return
 
     async def updates(self, platform: str) -> AsyncIterator[Notice]:
         """Fresh boards of games on ``platform`` that changed, whichever instance changed them."""

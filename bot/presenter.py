@@ -102,6 +102,8 @@ def caption(view: GameView, lang: str) -> str:
     head = f"{names[0]} – {names[1]}"
     if view.match_length > 1:
         head += f"  ({view.score[0]}-{view.score[1]} / {view.match_length})"
+    if not view.rated and all(p.platform != "ai" for p in view.players):  # said on every board of the match
+        head += "  · " + translate("caption_unrated", lang)
     if view.status == "play" and view.winner is None:
         dice = f"{view.dice[0]}-{view.dice[1]}" if view.dice else ""
         line = head + "  · " + translate("caption_turn", lang, player=names[view.turn], dice=dice)

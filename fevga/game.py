@@ -48,6 +48,7 @@ class Game:
         self.dice: Roll | None = None
         self.history: list[TurnRecord] = []
         self.resigned_by: int | None = None
+        self.timed_out = False  # the resignation was a loss on time (a claim): a single point, never mars
         self._outcome: Outcome | None = None
 
     # --- start -------------------------------------------------------------------------------
@@ -183,6 +184,14 @@ class Game:
         self.resigned_by = player
         self._outcome = Outcome(player ^ 1, points, points == 2, resigned=True)
         self.dice = None
+        return self._outcome
+
+    def lose_on_time(self, player: int) -> Outcome:
+        """``player`` ran out of time and the opponent claimed: the opponent gets a single point (a claim is
+        not a mars: the late player never chose to give the game up)."""
+        self.resign(player)
+        self.timed_out = True
+        self._outcome = Outcome(player ^ 1, 1, False, resigned=True)
         return self._outcome
 
     def __repr__(self) -> str:

@@ -45,6 +45,7 @@ def game_to_dict(game: Game, *, reveal_seed: bool | None = None) -> dict[str, An
         "resigned": game.resigned_by,
         "position": game.position.id(),
         "turn": game.turn,
+        **({"timeout": True} if game.timed_out else {}),
     }
 
 
@@ -112,7 +113,9 @@ def _replay(data: dict[str, Any]) -> Game:
     if len(game.history) != len(turns):
         raise SerializationError("stored game: the record stops before a forced pass")
     resigned = data.get("resigned")
-    if resigned is not None:
+    if resigned is not None and data.get("timeout"):
+        game.lose_on_time(resigned)
+    elif resigned is not None:
         game.resign(resigned)
     if game.position != Position.from_id(_need(data, "position", str)) or game.turn != data.get("turn"):
         raise SerializationError("stored game: the position does not follow from the record")
@@ -168,6 +171,8 @@ def _restore(data: dict[str, Any]) -> Game:
     resigned = data.get("resigned")
     if outcome is None and resigned is None:
         game.dice = game._next_roll()
+    elif resigned is not None and data.get("timeout"):
+        game.lose_on_time(resigned)
     elif resigned is not None:
         game.resign(resigned)
     else:

@@ -66,8 +66,10 @@ async def execute(
             return await service.board(actor, place)
         case i.Hint(game_id=gid):
             return await service.hint(actor, place, game_id=gid)
-        case i.ResignPrompt(game_id=gid):
-            return await service.resign_prompt(actor, place, game_id=gid)
+        case i.ResignPrompt(game_id=gid, whole_match=whole):
+            return await service.resign_prompt(actor, place, game_id=gid, whole_match=whole)
+        case i.MyGames():
+            return await service.mygames(actor)
         case i.Resign(whole_match=whole, game_id=gid, version=version):
             return await service.resign(actor, place, whole_match=whole, game_id=gid, idem=idem, version=version)
         case i.Abort(game_id=gid):

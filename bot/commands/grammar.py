@@ -40,6 +40,7 @@ ALIASES: dict[str, str] = {
     "top": "top", "lb": "top", "leaderboard": "top", "leaders": "top", "ranking": "top",
     "stats": "stats", "stat": "stats", "me": "stats", "rating": "stats",
     "export": "export", "mat": "export", "record": "export",
+    "mygames": "mygames", "games": "mygames", "παρτίδες": "mygames",
     "replay": "replay", "gif": "replay",
     "analyze": "analyze", "analysis": "analyze", "analyse": "analyze", "ανάλυση": "analyze", "αναλυση": "analyze",
     "lang": "lang", "language": "lang", "γλώσσα": "lang",
@@ -146,10 +147,20 @@ def _move(words: list[str]) -> i.Intent | i.CommandError:
     return i.Move(" ".join(words))
 
 
+CONFIRM_WORDS = ("yes", "y", "confirm", "ναι")
+
+
 def _resign(words: list[str]) -> i.Intent | i.CommandError:
-    if words and words[0].lower() not in ("match", "game"):
-        return i.CommandError("cmd_bad_option", {"option": words[0][:30]})
-    return i.Resign(whole_match=bool(words) and words[0].lower() == "match")
+    """``resign [match]`` asks first; ``resign [match] yes`` resigns (the answer to that question)."""
+    low = [w.lower() for w in words]
+    whole = bool(low) and low[0] == "match"
+    if low and low[0] in ("match", "game"):
+        low = low[1:]
+    if len(low) > 1 or (low and low[0] not in CONFIRM_WORDS):
+        return i.CommandError("cmd_bad_option", {"option": (low[-1] if low else words[0])[:30]})
+    if low:
+        return i.Resign(whole_match=whole)
+    return i.ResignPrompt(whole_match=whole)
 
 
 def _top(words: list[str]) -> i.Intent | i.CommandError:
@@ -229,6 +240,7 @@ PARSERS: dict[str, Callable[[list[str]], i.Intent | i.CommandError]] = {
     "top": _top,
     "stats": _stats,
     "export": _simple(i.Export),
+    "mygames": _simple(i.MyGames),
     "replay": _simple(i.Replay),
     "analyze": _analyze,
     "lang": _lang,

@@ -147,11 +147,20 @@ class Resign(Intent):
 
 @dataclass(frozen=True, slots=True)
 class ResignPrompt(Intent):
-    """The resign button: ask first how many points resigning gives away (privately)."""
+    """The resign button, or ``resign`` typed: ask first (privately) what resigning gives away; the answer is
+    the confirm button or ``resign yes`` typed (``resign match yes`` for the whole match)."""
 
     word: ClassVar[str] = "resign"
-    game_id: str
+    game_id: str | None = None
     version: int | None = None
+    whole_match: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class MyGames(Intent):
+    """The actor's running games on this platform, in every chat, with whose turn it is and a link."""
+
+    word: ClassVar[str] = "mygames"
 
 
 @dataclass(frozen=True, slots=True)

@@ -5,7 +5,8 @@ reclaimed; a periodic repair converges every live game whose board is behind.
 
 Board entries converge the game's board through the :class:`BoardTracker` (so the instance that handled the
 command and drew the board already finds it current: exactly one edit per change). Notice entries (timer
-reminders, deadlines, expired challenges) are handed to the frontend's :class:`NoticeSink`.
+reminders, deadlines, expired challenges) are handed to the frontend's :class:`NoticeSink`. Challenge entries
+(a challenge ended) edit the challenge's message through :class:`~bot.delivery.challenges.ChallengeEnds`.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from bot.service.models import Msg, Result
 from bot.service.result_codec import decode_result
 from bot.storage.base import Entry, Store
 
+from .challenges import ChallengeEnds
 from .tracker import BoardTracker, Outcome, RetryLater
 
 log = logging.getLogger(__name__)
@@ -60,7 +62,8 @@ class OutboxConsumer:
     def __init__(self, store: Store, platform: str, group: str, consumer: str, tracker: BoardTracker,
                  sink: NoticeSink, present: Presenter, *,
                  live_games: Callable[[], Awaitable[list[str]]] | None = None,
-                 turn_notice: Callable[[str], Awaitable[Notice | None]] | None = None) -> None:
+                 turn_notice: Callable[[str], Awaitable[Notice | None]] | None = None,
+                 challenges: ChallengeEnds | None = None) -> None:
         self.store = store
         self.stream = keys.outbox(platform)
         self.platform = platform
@@ -71,6 +74,7 @@ class OutboxConsumer:
         self.present = present
         self.live_games = live_games
         self.turn_notice = turn_notice  # told to the player to move when a board catches up late
+        self.challenges = challenges  # edits a challenge's message when it ends (bot/delivery/challenges.py)
         self.grace = GRACE_SECONDS
         self.stopping = asyncio.Event()
         self.handled = 0  # entries acked by this consumer
@@ -105,6 +109,8 @@ class OutboxConsumer:
             for notice in await self.present(result):
                 await self.sink.deliver_notice(notice)
             return True
+        if kind == "challenge":
+            return self.challenges is None or await self.challenges.handle(fields, age_seconds(entry_id))
         return True  # an unknown kind (a newer version's entry): not ours to deliver
 
     async def _tell_mover(self, game_id: str) -> None:
@@ -128,7 +134,7 @@ class OutboxConsumer:
         """Handle, then ack. ``persist``: keep retrying (with backoff) until delivered or stopping; an entry
         left unacked stays pending and is reclaimed after a restart."""
         pause = RETRY_PAUSE[0]
-        if persist and entry[1].get("k") == b"board" and entry[1].get("kind") != b"timer":
+        if persist and entry[1].get("k") in (b"board", b"challenge") and entry[1].get("kind") != b"timer":
             await self._grace(entry[0])  # a timer's change has no handler to draw it first
         while True:
             try:

@@ -172,4 +172,6 @@ class InteractionAnswer:
         ):
             await self.edit_clicked(out)  # e.g. a declined challenge says so, without its buttons
             return
-        await self.send(out)
+        sent = await self.send(out)
+        if sent is not None and reply.buttons:  # a challenge: its message is edited when it ends (bot/delivery)
+            await self.boards.core.remember_challenge_message(reply, f"{sent.channel.id}:{sent.id}")

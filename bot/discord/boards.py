@@ -125,6 +125,20 @@ class Boards:
             message = await self.client.get_partial_messageable(int(place.channel_id)).send(**out.send_kwargs())
         return f"{message.channel.id}:{message.id}"
 
+    async def edit_challenge(self, ref: str, text: str) -> bool:
+        """Say how a challenge ended in its message, without its buttons; False when the message is gone."""
+        where = split_ref(ref)
+        if where is None:
+            return False
+        try:
+            with platform_errors():
+                await self.partial(*where).edit(content=text[:2000], embed=None, view=None)
+        except Undeliverable as exc:
+            if not isinstance(exc.__cause__, discord.NotFound):
+                raise
+            return False
+        return True
+
     async def retire(self, ref: tuple[int, int] | None, keep: int | None = None) -> None:
         """Take the buttons off an old board message (the game moved to a new one)."""
         if ref is None or ref[1] == keep:

@@ -144,6 +144,10 @@ class FevgaCog(commands.GroupCog, group_name="fevga", group_description=describe
     async def stats(self, ctx: Ctx, user: discord.User | None = None) -> None:
         await self.run(ctx, lines.stats_line(user.id if user else None), [user])
 
+    @commands.hybrid_command(name="mygames", description=described("mygames"))  # type: ignore[arg-type]
+    async def mygames(self, ctx: Ctx) -> None:
+        await self.run(ctx, "mygames")
+
     @commands.hybrid_command(name="export", description=described("export"))  # type: ignore[arg-type]
     async def export(self, ctx: Ctx) -> None:
         await self.run(ctx, "export")

@@ -43,6 +43,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "stats": ("Rating and record of a player", "Βαθμολογία και ιστορικό παίκτη"),
     "stats.user": ("Whose stats (default: yours)", "Ποιανού (προεπιλογή: δικά σου)"),
     "export": ("Download the game record (.mat)", "Κατέβασε την καταγραφή (.mat)"),
+    "mygames": ("Your running games in every channel, with links", "Οι παρτίδες σου σε εξέλιξη παντού, με συνδέσμους"),
     "replay": ("Animated replay of the last game", "Κινούμενη επανάληψη της παρτίδας"),
     "analyze": ("How well each side played your last game here", "Πόσο καλά έπαιξε ο καθένας την τελευταία παρτίδα"),
     "analyze.game": ("A game id (default: your last game here)", "Κωδικός παρτίδας (προεπιλογή: η τελευταία σου)"),

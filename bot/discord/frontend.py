@@ -154,7 +154,9 @@ class DiscordFrontend:
     async def _answer_message(self, message: discord.Message, reply: Reply, lang: str, command: str | None) -> None:
         out = outgoing(reply, lang, command=command)
         if not reply.game_id or reply.private or reply.error:
-            await message.reply(**out.send_kwargs(), mention_author=False)
+            sent = await message.reply(**out.send_kwargs(), mention_author=False)
+            if reply.buttons and not reply.private:  # a challenge: its message is edited when it ends
+                await self.core.remember_challenge_message(reply, f"{sent.channel.id}:{sent.id}")
             return
         self.boards.langs[reply.game_id] = lang
         fresh = command == "board"

@@ -14,8 +14,8 @@ _MENTION = re.compile(r"<@!?(\d+)>")
 
 
 def player_of(user: discord.abc.User) -> PlayerRef:
-    """The core's reference to a Discord user (display name as the readable name)."""
-    return PlayerRef(PLATFORM, str(user.id), user.display_name)
+    """The core's reference to a Discord user (display name as the readable name; bots are marked)."""
+    return PlayerRef(PLATFORM, str(user.id), user.display_name, bot=bool(getattr(user, "bot", False)))
 
 
 def place_of(channel: discord.abc.Messageable | discord.abc.GuildChannel | None, user: discord.abc.User) -> Place:

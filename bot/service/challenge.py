@@ -44,12 +44,23 @@ class Challenge:
         """The channel index value: ``from_user_id|to_user_id`` (to empty for an open challenge)."""
         return f"{self.from_.user_id}|{self.to.user_id if self.to else ''}"
 
-    def drop(self, commit: Commit, version: int) -> Commit:
-        """Add to ``commit``: delete the challenge (if still at ``version``), its index entry and its timer."""
+    def drop(self, commit: Commit, version: int, end: str, by: str = "") -> Commit:
+        """Add to ``commit``: delete the challenge (if still at ``version``), its index entry and its timer, and
+        an outbox entry so that its message is edited to say how it ended (``end``: accepted, declined,
+        cancelled, expired, superseded; ``by``: who ended it), however it ended."""
         commit.expect(keys.challenge(self.id), version).delete(keys.challenge(self.id))
         commit.hdel(keys.channel_challenges(self.place), self.id)
         commit.zrem(keys.TIMERS, keys.timer("c", self.id, self.place.platform))
+        commit.xadd(keys.outbox(self.place.platform), self.ended_entry(end, by))
         return commit
+
+    def ended_entry(self, end: str, by: str) -> dict[str, bytes | str]:
+        """The outbox entry of a challenge that ended: which one, where, and the message saying how."""
+        args = {"player": self.from_.name, "opponent": self.to.name if self.to else "", "by": by,
+                "length": self.length, "challenge_id": self.id}
+        msgs = json.dumps([[f"challenge_ended_{end}", args]], separators=(",", ":"))
+        place = json.dumps([self.place.platform, self.place.scope_id, self.place.channel_id])
+        return {"k": "challenge", "id": self.id, "end": end, "place": place, "msgs": msgs}
 
     def encode(self) -> bytes:
         """The stored JSON (without the version prefix)."""
@@ -97,7 +108,7 @@ def _strings(value: Any) -> list[str] | None:
 
 def _ref(value: Any) -> PlayerRef | None:
     triple = _strings(value)
-    return PlayerRef(*triple) if triple is not None else None
+    return PlayerRef(triple[0], triple[1], triple[2]) if triple is not None else None
 
 
 def _ref_list(p: PlayerRef) -> list[str]:

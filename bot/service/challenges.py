@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import json
 import logging
-from typing import Literal
 
 from bot.button_kinds import ButtonKind
-from bot.storage.base import Commit, DamagedKey, Store, split_versioned
+from bot.storage.base import Commit, DamagedKey, Store
 from fevga import FairDice, Game, Rules
 from fevga.match import MAX_LENGTH
 
-from . import keys
+from . import fairness, keys
 from .ai import LEVELS
-from .challenge import Challenge, CorruptChallenge
+from .challenge import Challenge
+from .challenge_find import Role, challenge_here, load_challenge
 from .commits import Change, new_id
 from .config import Clock, Options
 from .damaged import free_stale
@@ -25,7 +25,11 @@ from .sessions import Sessions
 from .settings import Settings
 
 log = logging.getLogger(__name__)
-Role = Literal["from", "to"]  # who means the challenge: its challenger, or its addressee (or an open one's taker)
+
+
+def unrated_note() -> Msg:
+    """Said with a challenge and a game start whose turn deadline is too short for a rated match."""
+    return Msg("unrated_deadline", {"hours": round(fairness.MIN_RATED_DEADLINE / 3600)})
 
 
 def _bad_length(length: object) -> bool:
@@ -52,10 +56,13 @@ class Challenges:
             return Result.error("bad_length", max=MAX_LENGTH)
         if opponent is not None and (actor.same(opponent) or opponent.platform != actor.platform):
             return Result.error("challenge_self" if actor.same(opponent) else "not_for_you")
+        if opponent is not None and opponent.bot:
+            return Result.error("challenge_bot", player=opponent.name)
         reads = Reads()
         cached = reads.idem(actor.platform, idem)
         mine = reads.hget(keys.channel_games(place), actor.user_id)
         theirs = reads.hget(keys.channel_games(place), opponent.user_id) if opponent is not None else None
+        pending = reads.hgetall(keys.channel_challenges(place))
         await reads.run(self.store)
         if cached.value is not None:
             return await self.sessions.replay(cached.value)
@@ -65,13 +72,24 @@ class Challenges:
         if (opponent is not None and theirs is not None and theirs.value not in (None, freed)
                 and not await free_stale(self.store, place, opponent.user_id)):
             return Result.error("opponent_in_game_here", player=opponent.name)
-        if rules is None:
-            rules = (await self.settings.place_defaults(place))[1]
         now = self.clock()
+        entry = f"{actor.user_id}|{opponent.user_id if opponent else ''}"
+        commit = Commit()
+        for old_id in [cid for cid, pair in pending.value.items() if pair == entry]:
+            old_version, old = await self.load(old_id)
+            if old is not None and now < old.expires:  # the same challenge is still open: say which
+                return Result.error("challenge_duplicate" if opponent else "challenge_duplicate_open",
+                                    challenge_id=old_id, opponent=opponent.name if opponent else "",
+                                    minutes=max(1, round((old.expires - now) / 60)))
+            if old is not None:  # expired, its timer not yet fired: it goes now
+                old.drop(commit, old_version, "expired")
+        deadline, place_rules = await self.settings.place_defaults(place)
+        if rules is None:
+            rules = place_rules
         ttl = self.options.challenge_ttl
         ch = Challenge(new_id(), actor, opponent, place, length, rules, now, now + ttl, quick)
         cid = ch.id
-        commit = Commit().expect(keys.challenge(cid), 0)
+        commit.expect(keys.challenge(cid), 0)
         commit.put_versioned(keys.challenge(cid), 1, ch.encode())
         commit.hset(keys.channel_challenges(place), cid, ch.index_entry())
         commit.zadd(keys.TIMERS, keys.timer("c", cid, place.platform), ch.expires)
@@ -85,54 +103,22 @@ class Challenges:
         if opponent is not None:
             actions.append(Action(ButtonKind.DECLINE, cid, 1, "btn_decline", {"challenge_id": cid}))
         actions.append(Action(ButtonKind.CANCEL, cid, 1, "btn_cancel", {"challenge_id": cid}))
-        result = Result(ok=True, messages=[Msg("challenge_open" if opponent is None else "challenge_sent", args)],
-                        actions=actions, to_notify=[opponent] if opponent else [], place=place)
+        messages = [Msg("challenge_open" if opponent is None else "challenge_sent", args)]
+        if not fairness.deadline_rated(self.options.quick_deadline if quick else deadline):
+            messages.append(unrated_note())
+        result = Result(ok=True, messages=messages, actions=actions, to_notify=[opponent] if opponent else [],
+                        place=place)
         answer = await self.sessions.commit_once(commit, actor, idem, result)
         return answer if answer is not None else Result.error("busy_try_again")
 
-    async def _find(self, actor: PlayerRef, place: Place, challenge_id: str | None, role: Role,
-                    open_ok: bool = True) -> str | Result:
-        """Pick the challenge meant: by id, else the one here for (or from) the actor."""
-        if challenge_id is not None:
-            return challenge_id
-        index = await read_one(self.store, lambda r: r.hgetall(keys.channel_challenges(place)))
-        mine, open_ = [], []
-        for cid, pair in index.items():
-            src, _, dst = pair.partition("|")
-            if (role == "from" and src == actor.user_id) or (role == "to" and dst == actor.user_id):
-                mine.append(cid)
-            elif role == "to" and not dst and src != actor.user_id and open_ok:
-                open_.append(cid)
-        found = mine or open_
-        if not found:
-            return Result.error("no_challenge")
-        if len(found) > 1 and not mine:
-            return Result.error("several_challenges", count=len(found))
-        return found[-1]
-
     async def load(self, cid: str) -> tuple[int, Challenge | None]:
         """A stored challenge and its version: (0, None) when gone, (-1, None) when corrupt."""
-        raw = await read_one(self.store, lambda r: r.get(keys.challenge(cid)))
-        if raw is None:
-            return 0, None
-        try:
-            version, blob = split_versioned(raw)
-            return version, Challenge.decode(blob)
-        except (CorruptChallenge, ValueError):
-            return -1, None
+        return await load_challenge(self.store, cid)
 
     async def _here(self, actor: PlayerRef, place: Place, challenge_id: str | None, role: Role,
                     open_ok: bool = True) -> tuple[int, Challenge] | Result:
         """The challenge the actor means in this channel, with its version, or an error."""
-        cid = await self._find(actor, place, challenge_id, role, open_ok=open_ok)
-        if isinstance(cid, Result):
-            return cid
-        version, ch = await self.load(cid)
-        if ch is None:
-            return Result.error("corrupt_challenge" if version < 0 else "no_challenge")
-        if not ch.is_here(place):
-            return Result.error("wrong_place")
-        return version, ch
+        return await challenge_here(self.store, actor, place, challenge_id, role, open_ok)
 
     async def accept(self, actor: PlayerRef, place: Place, challenge_id: str | None = None,
                      idem: str | None = None) -> Result:
@@ -148,10 +134,10 @@ class Challenges:
             if ch.from_.same(actor):
                 return Result.error("own_challenge")
             if ch.to is not None and not ch.to.same(actor):
-                return Result.error("not_for_you", player=ch.to.name)
+                return Result.error("challenge_for_other", player=ch.to.name, challenger=ch.from_.name)
             if self.clock() >= ch.expires:
                 return Result.error("challenge_expired")
-            commit = ch.drop(Commit(), version)
+            commit = ch.drop(Commit(), version, "accepted", actor.name)
             result = await self.start(actor, place, (ch.from_, actor), ch.length, ch.rules, commit,
                                       quick=ch.quick, idem=idem)
             if result is not None:
@@ -187,11 +173,13 @@ class Challenges:
             if running.value is not None:
                 return Result.error("already_in_game_here" if p.same(actor) else "opponent_in_game_here",
                                     player=p.name)
+        await self._supersede(place, humans, commit)
         deadline = self.options.quick_deadline if quick else (await self.settings.place_defaults(place))[0]
         now = round(self.clock(), 3)
         gid = new_id()
+        rated = ai_level is None and fairness.deadline_rated(deadline)
         s = Session(gid, place, players, length, rules, Game.new(rules, FairDice(), at=now), now, deadline,
-                    turn_start=now, ai_level=ai_level, rated=ai_level is None)
+                    turn_start=now, ai_level=ai_level, rated=rated)
         s.autoplay = autoplay
         change = Change(kind="start", extra=commit)
         opening = s.game.opening[-1] if s.game.opening else None
@@ -201,6 +189,8 @@ class Challenges:
             "opening": f"{opening[0]}-{opening[1]}" if opening else "",
             "commitment": s.game.dice_source.commitment if isinstance(s.game.dice_source, FairDice) else "",
         }))
+        if ai_level is None and not rated:
+            change.messages.append(unrated_note())
         self.flow.note_passes(s, s.game.history, change)
         await self.flow.advance(s, change)
         for p in humans:
@@ -212,6 +202,19 @@ class Challenges:
             change.finished = True
         result = self.sessions.result(s, 1, change.messages, change.notify)
         return await self.sessions.save(s, 0, change, result, actor, idem)
+
+    async def _supersede(self, place: Place, humans: list[PlayerRef], commit: Commit) -> None:
+        """End the other challenges here from or to the players now starting a game (they could no longer be
+        accepted), in the game's commit: their messages say they were superseded."""
+        index = await read_one(self.store, lambda r: r.hgetall(keys.channel_challenges(place)))
+        ids = {p.user_id for p in humans}
+        ending = {op[1] for op in commit.ops if op[0] == "del"}  # the challenge being accepted, if any
+        for cid, pair in index.items():
+            src, _, dst = pair.partition("|")
+            if (src in ids or dst in ids) and keys.challenge(cid) not in ending:
+                version, ch = await self.load(cid)
+                if ch is not None:
+                    ch.drop(commit, version, "superseded")
 
     async def decline(self, actor: PlayerRef, place: Place, challenge_id: str | None = None,
                       idem: str | None = None) -> Result:
@@ -236,9 +239,11 @@ class Challenges:
         challenger, target = ch.from_, ch.to
         if role == "from" and not challenger.same(actor):
             return Result.error("not_your_challenge")
-        if role == "to" and (target is None or not target.same(actor)):
-            return Result.error("not_for_you", player=target.name if target else "")
-        commit = ch.drop(Commit(), version)
+        if role == "to" and target is None:
+            return Result.error("not_for_you", player="")
+        if role == "to" and target is not None and not target.same(actor):
+            return Result.error("challenge_for_other", player=target.name, challenger=challenger.name)
+        commit = ch.drop(Commit(), version, "cancelled" if role == "from" else "declined", actor.name)
         key = "challenge_cancelled" if role == "from" else "challenge_declined"
         notify = challenger if role == "to" else target
         result = Result(ok=True, messages=[Msg(key, {"player": actor.name, "challenge_id": ch.id})],

@@ -68,12 +68,27 @@ def session_commit(s: Session, version: int, change: Change, reminder_fractions:
             uid = s.players[seat].user_id
             commit.hdel(keys.channel_games(s.place), uid, only_if=s.id)
             commit.hset(keys.channel_last(s.place), uid, s.id)
+    index_player_games(commit, s, version, change.finished)
     commit.ops.extend(change.extra.ops)
     published = game_event(s, version + 1, change.kind)
     commit.publish(keys.place_events(s.place.platform, s.place.channel_id), published)
     commit.publish(keys.game_events(s.id), published)
     commit.xadd(keys.outbox(s.place.platform), outbox_entry(s, version + 1, change))  # durable: see bot/delivery
     return commit
+
+
+def index_player_games(commit: Commit, s: Session, version: int, finished: bool) -> None:
+    """Keep each human player's running-games index (``mygames``): the match is added when it starts and
+    removed when it ends; both are one hash field, so applying either twice changes nothing."""
+    if version == 0 and not finished:
+        for seat in s.human_seats():
+            player, other = s.players[seat], s.players[seat ^ 1]
+            entry = json.dumps([s.place.platform, s.place.scope_id, s.place.channel_id, other.name])
+            commit.hset(keys.player_games(player.platform, player.user_id), s.id, entry)
+    elif finished and version > 0:
+        for seat in s.human_seats():
+            player = s.players[seat]
+            commit.hdel(keys.player_games(player.platform, player.user_id), s.id)
 
 
 def outbox_entry(s: Session, version: int, change: Change) -> dict[str, bytes | str]:

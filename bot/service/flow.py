@@ -5,22 +5,25 @@ match ends. Used by turns, game starts, settings (auto-play) and timers."""
 from __future__ import annotations
 
 import json
+import logging
 from typing import Any
 
-from bot.storage.base import Store
+from bot.storage.base import DamagedKey, Store, split_versioned
 from fevga import FairDice, Game, TurnRecord, format_play
 
-from . import keys
+from . import fairness, keys
 from .ai import AiPlayer, ai_choose
 from .commits import Change
 from .config import Clock
 from .models import Msg
 from .ratings import Rating, rate_game
+from .reads import Reads
 from .record_codec import pack
 from .records import make_record
 from .session import Session
 from .stats_docs import WRONG_TYPE, read_stats
 
+log = logging.getLogger(__name__)
 MAX_CHAIN = 2000  # AI / auto-play turns in a row (a guard; a game is a few hundred turns at most)
 
 
@@ -100,16 +103,32 @@ class MatchFlow:
         record = make_record(s, s.game, s.game_no, before, now)
         change.extra.put(keys.game_record(s.id, s.game_no), pack(record), keys.RECORD_KEEP)
         if s.status == "play":
+            s.plies_before += sum(1 for r in s.game.history if not r.is_pass)
             s.game_no += 1
             s.game = Game.new(s.rules, FairDice(), first=outcome.winner, at=now)
             change.kind = "next_game"
             change.messages.append(Msg("next_game", {"game_no": s.game_no, "player": winner.name}))
             self.note_passes(s, s.game.history, change)
 
+    def abort(self, s: Session, change: Change, msg: Msg) -> None:
+        """Call the match off (no result, no rating change): its record is kept as aborted."""
+        s.status = "aborted"
+        s.end = "aborted"
+        change.kind = "aborted"
+        change.finished = True
+        record = make_record(s, s.game, s.game_no, list(s.score), self.clock())
+        change.extra.put(keys.game_record(s.id, s.game_no), pack(record), keys.RECORD_KEEP)
+        change.messages.append(msg)
+
     async def claim(self, s: Session, late: int) -> Change:
-        """The late player resigns the match by timeout."""
-        s.game.resign(late)
+        """The late player loses the match on time: the game scores a single point (never a mars). Before both
+        players have moved, a match between two people is aborted instead (nothing to win yet)."""
         change = Change(kind="claimed")
+        if not fairness.both_moved(s) and len(s.human_seats()) == 2:
+            self.abort(s, change, Msg("claim_aborted", {"player": s.players[late ^ 1].name,
+                                                        "late": s.players[late].name}))
+            return change
+        s.game.lose_on_time(late)
         change.messages.append(Msg("claimed", {"player": s.players[late ^ 1].name, "late": s.players[late].name}))
         self.game_over(s, change, whole_match=True, end="claimed")
         await self.advance(s, change)
@@ -117,15 +136,64 @@ class MatchFlow:
         return change
 
     async def rate(self, s: Session, change: Change) -> None:
-        """Glicko-2 and stats for both players on the place's board and the platform's global board."""
-        if not s.rated or s.winner is None or s.end == "aborted" or len(s.human_seats()) != 2:
+        """When a match between two people ended: decide whether it is rated (``fairness.verdict``), note a
+        short match, then Glicko-2 and stats on the place's board and the platform's global board."""
+        if s.status != "done" or s.winner is None or len(s.human_seats()) != 2 or s.ai_level is not None:
             return
+        now = self.clock()
+        shorts = await self._short_lists(s)
+        before = fairness.count_recent(shorts[0][1], s.players[1].user_id, now) if shorts else 0
+        verdict = fairness.verdict(s, before)
+        if verdict.short and verdict.reason in (None, "repeated") and shorts:
+            for seat, (version, entries) in enumerate(shorts):
+                key = keys.player_short(s.players[seat].platform, s.players[seat].user_id)
+                other = s.players[seat ^ 1]
+                if version >= 0:
+                    change.extra.expect(key, version)
+                else:
+                    change.extra.delete(key)
+                change.extra.put_versioned(key, max(version, 0) + 1,
+                                           fairness.add_short(entries, other.user_id, other.name, now),
+                                           int(fairness.SHORT_WINDOW))
+        if not verdict.rated:
+            if verdict.reason == "repeated":
+                change.messages.append(Msg("match_unrated_repeated", {"count": before + 1,
+                                                                      "limit": fairness.SHORT_LIMIT}))
+            return
+        await self._apply_ratings(s, change)
+
+    async def _short_lists(self, s: Session) -> list[tuple[int, list[list[Any]]]]:
+        """Both players' recent short matches with their stored versions (-1: unreadable, replaced); empty when
+        a key has the wrong type (logged; nothing is flagged then, the match end is never blocked)."""
+        reads = Reads()
+        handles = [reads.get(keys.player_short(p.platform, p.user_id)) for p in s.players]
+        try:
+            await reads.run(self.store)
+        except DamagedKey as exc:
+            log.error("short-match list %s has the wrong type; not counted", exc.key)
+            return []
+        out: list[tuple[int, list[list[Any]]]] = []
+        for handle in handles:
+            raw = handle.value
+            if raw is None:
+                out.append((0, []))
+                continue
+            try:
+                version, blob = split_versioned(raw)
+                out.append((version, fairness.parse_short(blob)))
+            except ValueError:
+                out.append((-1, []))
+        return out
+
+    async def _apply_ratings(self, s: Session, change: Change) -> None:
+        """Glicko-2 and stats for both players on the place's board and the platform's global board."""
         platform = s.place.platform
         scopes = [keys.board_scope(platform, s.place.scope_id), keys.board_scope(platform, None)]
         docs = [(scope, seat) for scope in scopes for seat in (0, 1)]
         found = await read_stats(self.store, [(scope, s.players[seat].user_id) for scope, seat in docs])
         stats = {(scope, seat): found[(scope, s.players[seat].user_id)] for scope, seat in docs}
         w = s.winner
+        assert w is not None
         for scope in scopes:
             (vw, dw), (vl, dl) = stats[(scope, w)], stats[(scope, w ^ 1)]
             new_w, new_l = rate_game(Rating(dw["r"], dw["rd"], dw["vol"]), Rating(dl["r"], dl["rd"], dl["vol"]))

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.storage.base import Store
+from bot.storage.base import Store, split_versioned
 from fevga import SerializationError
 from fevga.analysis import Report
 from fevga.match import MAX_LENGTH
 
-from . import keys, rates
+from . import fairness, keys, rates
 from .config import Clock
 from .models import Msg, Place, PlayerRef, Result
 from .ratings import Rating
@@ -62,6 +62,7 @@ class Info:
         boards = [(reads.get(keys.player_stats(scope, who.user_id)), reads.zrank(keys.ratings(scope), who.user_id),
                    reads.zcard(keys.ratings(scope))) for scope in scopes]
         analysed = reads.get(keys.player_rates(who.platform, who.user_id))
+        short = reads.get(keys.player_short(who.platform, who.user_id))
         await reads.run(self.store)
         for global_, (doc, ranked, counted) in zip((False, True), boards, strict=True):
             rank, count = ranked.value, counted.value
@@ -75,6 +76,10 @@ class Info:
                 "wins": data["w"], "losses": data["l"], "points": data["pts"], "mars": data["mars"],
                 "streak": data["st"], "best": data["best"],
             }))
+        for opponent, count in fairness.flagged(_short_entries(short.value), self.clock()):
+            messages.append(Msg("stats_short_flag", {"player": who.name, "opponent": opponent, "count": count,
+                                                     "hours": round(fairness.SHORT_WINDOW / 3600),
+                                                     "plies": fairness.SHORT_PLIES}))
         mean = rates.average(rates.parse(analysed.value))
         if mean is not None:  # the rolling error rate of his last analysed games (any opponent, AI too)
             messages.append(Msg("stats_analysis", {"player": who.name, "rate": mean[0], "games": mean[1]}))
@@ -146,6 +151,16 @@ class Info:
             return err
         return Result(ok=True, messages=[Msg("record", {"record": {"game_id": game_id, "games": records}})],
                       game_id=game_id)
+
+
+def _short_entries(raw: bytes | None) -> list[list[Any]]:
+    """A player's stored short-match list (see ``fairness``); unreadable: empty."""
+    if raw is None:
+        return []
+    try:
+        return fairness.parse_short(split_versioned(raw)[1])
+    except ValueError:
+        return []
 
 
 def _load_stats(raw: bytes | None) -> dict[str, Any] | None:

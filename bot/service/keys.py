@@ -44,6 +44,25 @@ def player_rates(platform: str, user_id: str) -> str:
     return f"{PREFIX}:{{u:{platform}:{user_id}}}:rates"
 
 
+def player_short(platform: str, user_id: str) -> str:
+    """Versioned JSON list of a player's recent short matches ``[[opponent id, name, ended at], ...]``
+    (``fairness.py``: repeated short rated matches against one opponent are flagged, then unrated)."""
+    return f"{PREFIX}:{{u:{platform}:{user_id}}}:short"
+
+
+def player_games(platform: str, user_id: str) -> str:
+    """Hash: game id -> JSON ``[platform, scope id, channel id, opponent name]`` of every match the player has
+    running on this platform (``mygames``). Set when a match starts, removed when it ends, in the session's
+    commit (HSET/HDEL of one field: applying it twice changes nothing)."""
+    return f"{PREFIX}:{{u:{platform}:{user_id}}}:games"
+
+
+def challenge_message(cid: str) -> str:
+    """Where a challenge's message is shown (``channel:message``), written by the frontend that posted it; the
+    delivery layer edits that message once when the challenge ends (``bot/delivery/challenges.py``)."""
+    return f"{PREFIX}:{{c:{cid}}}:msg"
+
+
 def challenge(cid: str) -> str:
     return f"{PREFIX}:{{c:{cid}}}"
 
@@ -107,6 +126,12 @@ def game_events(gid: str) -> str:
 def usernames(platform: str) -> str:
     """Hash: lower-case username -> [user id, display name] (Telegram mentions carry no id)."""
     return f"{PREFIX}:{{n:{platform}}}:names"
+
+
+def chat_titles(platform: str) -> str:
+    """Hash: channel id -> the chat's title, noted by a frontend that knows it (``mygames`` names chats with
+    no message links by it)."""
+    return f"{PREFIX}:{{n:{platform}}}:titles"
 
 
 def board_game(platform_ref: str) -> str:

@@ -14,11 +14,13 @@ from bot.button_kinds import ButtonKind
 
 @dataclass(frozen=True, slots=True)
 class PlayerRef:
-    """A player: user ``user_id`` on ``platform`` (discord, telegram, terminal, ai), shown as ``name``."""
+    """A player: user ``user_id`` on ``platform`` (discord, telegram, terminal, ai), shown as ``name``.
+    ``bot``: the account is a bot (the frontend knows; bots cannot be challenged). Not stored, not compared."""
 
     platform: str
     user_id: str
     name: str
+    bot: bool = field(default=False, compare=False)
 
     def same(self, other: PlayerRef | None) -> bool:
         """The same account (names may change)."""
@@ -89,6 +91,7 @@ class GameView:
     deadline: float | None = None
     commitment: str = ""  # sha256 of the dice seed, published at the start
     rules: dict[str, Any] = field(default_factory=dict)
+    rated: bool = True  # False: the match cannot move ratings (the AI, or a turn deadline under the minimum)
 
     @property
     def names(self) -> tuple[str, str]:
@@ -183,4 +186,5 @@ def _view_from_dict(d: dict[str, Any]) -> GameView:
         deadline=d.get("deadline"),
         commitment=d.get("commitment", ""),
         rules=dict(d.get("rules", {})),
+        rated=bool(d.get("rated", True)),
     )

@@ -29,6 +29,7 @@ from .events import Events
 from .flow import MatchFlow
 from .info import Info
 from .models import Place, PlayerRef, Result
+from .mygames import MyGames
 from .once import OutcomeUnknown
 from .sessions import Sessions
 from .settings import Settings
@@ -98,6 +99,7 @@ class GameService:
         self.turns = Turns(store, clock, self.ai, self.sessions, self.flow)
         self.timers = Timers(store, clock, self.options, self.sessions, self.flow, self.challenges)
         self.info = Info(store, clock, self.sessions)
+        self.games = MyGames(store, self.sessions)
         self.stream = Events(store)
         self.analyses = Analyses(store, self.info, analysis_workers, analysis_ply)
 
@@ -175,9 +177,10 @@ class GameService:
         return await self.turns.resign(actor, place, whole_match, game_id, idem, version)
 
     @command
-    async def resign_prompt(self, actor: PlayerRef, place: Place, game_id: str | None = None) -> Result:
-        """Ask before resigning: how many points it gives away, with a resign_confirm button."""
-        return await self.turns.resign_prompt(actor, place, game_id)
+    async def resign_prompt(self, actor: PlayerRef, place: Place, game_id: str | None = None,
+                            whole_match: bool = False) -> Result:
+        """Ask before resigning: what it gives away, with a resign_confirm button (``resign yes`` typed)."""
+        return await self.turns.resign_prompt(actor, place, game_id, whole_match)
 
     @command
     async def abort(self, actor: PlayerRef, place: Place, game_id: str | None = None,
@@ -211,6 +214,11 @@ class GameService:
     async def top(self, place: Place, n: int = 10, global_: bool = False) -> Result:
         """The best ``n`` players of this place's board (or the platform's global board)."""
         return await self.info.top(place, n, global_)
+
+    @command
+    async def mygames(self, actor: PlayerRef) -> Result:
+        """The actor's running matches on his platform, in every chat: whose turn, and a link to each board."""
+        return await self.games.mygames(actor)
 
     @command
     async def stats(self, who: PlayerRef, place: Place) -> Result:

@@ -55,6 +55,7 @@ class Session:
     rated: bool = True
     mars_wins: list[int] = field(default_factory=lambda: [0, 0])
     turn_version: int = 1  # the stored version at which the current turn began
+    plies_before: int = 0  # plays made in the match's earlier games (fairness: short matches)
 
     # --- derived -----------------------------------------------------------------------------
     @property
@@ -140,6 +141,7 @@ def encode(s: Session) -> bytes:
         "e": s.end,
         "ur": not s.rated,
         "mw": s.mars_wins if any(s.mars_wins) else None,
+        "pb": s.plies_before,
     }
     data.update({k: v for k, v in optional.items() if v})
     return zlib.compress(json.dumps(data, separators=(",", ":")).encode(), 6)
@@ -179,6 +181,7 @@ def decode(blob: bytes) -> Session:
             rated=not data.get("ur", False),
             mars_wins=[int(x) for x in data.get("mw") or [0, 0]],
             turn_version=int(data.get("tv", 1)),
+            plies_before=int(data.get("pb", 0)),
         )
     except CorruptSession:
         raise

@@ -10,6 +10,7 @@ from fevga import FevgaError, Rules
 from . import keys
 from .commits import Change
 from .config import Options
+from .fairness import MIN_RATED_DEADLINE, deadline_rated
 from .flow import MatchFlow
 from .models import Msg, Place, PlayerRef, Result
 from .reads import Reads, read_one
@@ -151,4 +152,7 @@ class Settings:
                 return change
 
             await self.sessions.update(actor, place, None, None, apply)
-        return Result(ok=True, messages=[Msg("setting_changed", {"name": name, "value": value})], place=place)
+        messages = [Msg("setting_changed", {"name": name, "value": value})]
+        if name == "deadline_hours" and not deadline_rated(float(value) * 3600):
+            messages.append(Msg("unrated_deadline", {"hours": round(MIN_RATED_DEADLINE / 3600)}))
+        return Result(ok=True, messages=messages, place=place)

@@ -85,7 +85,7 @@ class Timers:
             return None
         result = Result(ok=True, messages=[Msg("challenge_expired", {"player": ch.from_.name, "challenge_id": cid})],
                         to_notify=[ch.from_], place=ch.place)
-        if not await self.store.commit(notice_entry(ch.drop(Commit(), version), result)):
+        if not await self.store.commit(notice_entry(ch.drop(Commit(), version, "expired"), result)):
             return None  # accepted or cancelled at the same moment: nothing expired
         return result
 

@@ -10,7 +10,7 @@ from bot.storage.base import DamagedKey, Store
 from fevga import StepState, format_play
 from fevga.errors import IllegalStepError
 
-from . import keys
+from . import fairness, keys
 from .ai import AiPlayer, ai_hint
 from .commits import Change
 from .config import Clock
@@ -18,8 +18,6 @@ from .damaged import free_stale
 from .flow import MatchFlow
 from .models import Action, Msg, Place, PlayerRef, Result
 from .reads import read_one
-from .record_codec import pack
-from .records import make_record
 from .session import Session
 from .sessions import Loaded, Sessions
 from .views import abortable
@@ -137,8 +135,10 @@ class Turns:
 
         return await self.sessions.update(actor, place, game_id, idem, apply, version=version)
 
-    async def resign_prompt(self, actor: PlayerRef, place: Place, game_id: str | None = None) -> Result:
-        """Ask before resigning: how many points it gives away, with a resign_confirm button."""
+    async def resign_prompt(self, actor: PlayerRef, place: Place, game_id: str | None = None,
+                            whole_match: bool = False) -> Result:
+        """Ask before resigning: what it gives away, with a resign_confirm button (or ``resign yes`` typed). Before
+        both players moved it says the game is called off instead; the whole match is confirmed by text."""
         loaded = await self.sessions.locate(actor, place, game_id, None, take=False)
         s = loaded.session
         if s is None:
@@ -147,9 +147,15 @@ class Turns:
         if s.status != "play" or seat is None:
             return Result.error("game_over", game_id=s.id)
         points = s.game.resign_points(seat)
-        result = self.sessions.result(s, loaded.version, [Msg("resign_confirm_prompt", {"points": points})])
+        if not fairness.both_moved(s):
+            prompt = Msg("resign_abort_prompt", {})
+        elif whole_match:
+            prompt = Msg("resign_match_prompt", {"player": s.players[seat ^ 1].name})
+        else:
+            prompt = Msg("resign_confirm_prompt", {"points": points})
+        result = self.sessions.result(s, loaded.version, [prompt, Msg("resign_confirm_how", {})])
         confirm = Action(ButtonKind.RESIGN_CONFIRM, s.id, loaded.version, "btn_resign_confirm", {"points": points})
-        result.actions[:] = [confirm]
+        result.actions[:] = [] if whole_match and fairness.both_moved(s) else [confirm]
         return result
 
     async def resign(self, actor: PlayerRef, place: Place, whole_match: bool = False, game_id: str | None = None,
@@ -159,6 +165,11 @@ class Turns:
         async def apply(s: Session, current: int, seat: int) -> Change | Result:
             if s.status != "play":
                 return Result.error("game_over", game_id=s.id)
+            if not fairness.both_moved(s):  # nothing to win yet: a resignation is an abort (no result)
+                change = Change(kind="aborted")
+                self.flow.abort(s, change, Msg("resign_aborted", {"player": actor.name}))
+                change.notify.append(s.players[seat ^ 1])
+                return change
             outcome = s.game.resign(seat)
             change = Change(kind="resign")
             change.messages.append(Msg("resigned_match" if whole_match else "resigned",
@@ -181,12 +192,8 @@ class Turns:
                 return Result.error("button_stale", game_id=s.id)
             if not abortable(s):
                 return Result.error("cannot_abort", game_id=s.id)
-            s.status = "aborted"
-            s.end = "aborted"
-            change = Change(kind="aborted", finished=True)
-            record = make_record(s, s.game, s.game_no, list(s.score), self.clock())
-            change.extra.put(keys.game_record(s.id, s.game_no), pack(record), keys.RECORD_KEEP)
-            change.messages.append(Msg("aborted", {"player": actor.name}))
+            change = Change(kind="aborted")
+            self.flow.abort(s, change, Msg("aborted", {"player": actor.name}))
             change.notify.append(s.players[seat ^ 1])
             return change
 
@@ -249,6 +256,8 @@ class Turns:
         err = _turn_error(s, seat)
         if err is not None:
             return err
+        if s.rated and len(s.human_seats()) == 2:  # the AI's advice is no help a rated opponent gets
+            return Result.error("hint_rated", game_id=s.id)
         assert s.game.dice is not None
         options = await ai_hint(self.ai, s.game.position, s.game.dice, s.rules, n)
         messages = [Msg("hint_line", {"rank": i, "play": format_play(play), "equity": f"{score:+.3f}"})

@@ -9,6 +9,7 @@ from fevga.dice import FairDice
 from fevga.errors import IllegalStepError
 from fevga.rules import OFF
 
+from .fairness import both_moved
 from .models import Action, GameView
 from .session import Session
 
@@ -58,6 +59,7 @@ def build_view(s: Session, version: int) -> GameView:
         deadline=s.deadline if s.status == "play" else None,
         commitment=source.commitment if isinstance(source, FairDice) else "",
         rules=s.rules.to_dict(),
+        rated=s.rated and len(s.human_seats()) == 2,
     )
 
 
@@ -77,10 +79,7 @@ def play_actions(s: Session, view: GameView) -> list[Action]:
 
 def abortable(s: Session) -> bool:
     """Abort is allowed in a match's first game until both players have made a play."""
-    if s.status != "play" or s.game_no != 1:
-        return False
-    movers = {r.player for r in s.game.history if not r.is_pass}
-    return len(movers) < 2
+    return s.status == "play" and not both_moved(s)
 
 
 def actions_for(s: Session, view: GameView, now: float) -> list[Action]:

@@ -30,6 +30,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "rematch": ("Play the same opponent again", "Ξαναπαίξε με τον ίδιο αντίπαλο"),
     "top": ("The leaderboard", "Ο πίνακας κατάταξης"),
     "stats": ("Your rating and results", "Η βαθμολογία και τα αποτελέσματά σου"),
+    "mygames": ("Your running games in every chat, with links", "Οι παρτίδες σου σε εξέλιξη παντού, με συνδέσμους"),
     "export": ("Download the game record (.mat)", "Κατέβασε την καταγραφή της παρτίδας (.mat)"),
     "replay": ("An animated replay of the last game", "Κινούμενη επανάληψη της τελευταίας παρτίδας"),
     "analyze": ("How well each side played your last game", "Πόσο καλά έπαιξε ο καθένας την τελευταία παρτίδα"),

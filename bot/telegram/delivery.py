@@ -144,6 +144,24 @@ class Delivery:
         except TelegramError as error:
             raise platform_error(error) from error
 
+    async def edit_challenge(self, ref: str, text: str) -> bool:
+        """Say how a challenge ended in its message, without its buttons; False when the message is gone."""
+        target = parse_ref(ref)
+        if target is None or self.bot is None:
+            return False
+        try:
+            await self.bot.edit_message_text(clip(text, 4096), chat_id=target[0], message_id=target[1],
+                                             reply_markup=None)
+        except BadRequest as error:
+            if _is(error, ("message is not modified",)):
+                return True
+            if _is(error, _REPOST_ERRORS):
+                return False
+            raise platform_error(error) from error
+        except TelegramError as error:
+            raise platform_error(error) from error
+        return True
+
     async def post_board(self, place: Place, reply: Reply) -> str:
         """Post a new board message in the place's chat; its ref."""
         chat_id = chat_id_of(place)
@@ -301,7 +319,9 @@ class Delivery:
             entities = []  # offsets no longer hold once the text is cut
         for index, chunk in enumerate(chunks):
             last = index == len(chunks) - 1
-            await bot.send_message(
+            sent = await bot.send_message(
                 chat_id, chunk, entities=entities or None, reply_parameters=answer if index == 0 else None,
                 reply_markup=markup if last else None,
             )  # fmt: skip
+            if last and reply.buttons:  # a challenge: its message is edited when it ends (bot/delivery)
+                await self.core.remember_challenge_message(reply, f"{chat_id}:{sent.message_id}")

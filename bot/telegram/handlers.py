@@ -68,11 +68,14 @@ class Handlers:
         self._admins[key] = (now, admin)
         return admin
 
-    async def _mentions(self, line: CommandLine, actor: PlayerRef, author_username: str | None) -> dict[str, PlayerRef]:
+    async def _mentions(self, line: CommandLine, actor: PlayerRef, author_username: str | None,
+                        bot_user: User | None = None) -> dict[str, PlayerRef]:
         mentions: dict[str, PlayerRef] = {}
         for word in line.usernames:
             if author_username and word.lstrip("@").lower() == author_username.lower():
                 mentions[word] = actor
+            elif bot_user is not None and bot_user.username and word.lstrip("@").lower() == bot_user.username.lower():
+                mentions[word] = player_of(bot_user)  # the bot itself: marked, so a challenge to it is refused
             else:
                 found = await self.directory.lookup(word)
                 if found is not None:
@@ -120,11 +123,12 @@ class Handlers:
         bot = context.bot
         line = command_line(message, bot.bot)
         await self.directory.remember(message.from_user)
+        await self.directory.remember_chat(message.chat)
         if line is None:
             return
         actor, place = player_of(message.from_user), place_of(message.chat)
         try:
-            mentions = await self._mentions(line, actor, message.from_user.username)
+            mentions = await self._mentions(line, actor, message.from_user.username, bot.bot)
             is_admin = line.command in ADMIN_COMMANDS and await self._is_admin(message, message.from_user.id)
             game = await self._replied_game(message, bot.bot)
             handled = await self.core.handle_text(

@@ -17,9 +17,9 @@ log = get_logger(__name__)
 
 
 def player_of(user: User) -> PlayerRef:
-    """The core's player for a Telegram user: the numeric id, and a name people recognise."""
+    """The core's player for a Telegram user: the numeric id, and a name people recognise (bots are marked)."""
     name = user.full_name or (f"@{user.username}" if user.username else str(user.id))
-    return PlayerRef(PLATFORM, str(user.id), name)
+    return PlayerRef(PLATFORM, str(user.id), name, bot=bool(user.is_bot))
 
 
 def place_of(chat: Chat) -> Place:
@@ -59,6 +59,7 @@ class Directory:
     def __init__(self, core: BotCore) -> None:
         self.core = core
         self._known: dict[str, PlayerRef] = {}
+        self._titles: dict[int, str] = {}
 
     @staticmethod
     def _key(username: str) -> str:
@@ -79,6 +80,19 @@ class Directory:
             await self.core.remember_username(PLATFORM, key, player)
         except Exception:  # the directory is a convenience: a failure must not stop the command
             log.warning("telegram_username_not_stored", exc_info=True)
+
+    async def remember_chat(self, chat: Chat) -> None:
+        """Note a group's title (written only when it changed), so ``mygames`` can name a chat that has no
+        message links (a basic group)."""
+        if chat.type == Chat.PRIVATE or not chat.title or self._titles.get(chat.id) == chat.title:
+            return
+        if len(self._titles) >= _DIRECTORY_LIMIT:
+            self._titles.pop(next(iter(self._titles)))
+        self._titles[chat.id] = chat.title
+        try:
+            await self.core.remember_chat_title(PLATFORM, str(chat.id), chat.title)
+        except Exception:  # a convenience: a failure must not stop the command
+            log.warning("telegram_chat_title_not_stored", exc_info=True)
 
     async def lookup(self, username: str) -> PlayerRef | None:
         """The player behind "@username", or None for a user the bot has never seen (Telegram tells bots

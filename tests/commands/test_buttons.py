@@ -50,7 +50,8 @@ def test_a_token_decodes_into_its_intent(kind: ButtonKind) -> None:
         (ButtonKind.CLAIM, "claim"),
         (ButtonKind.ABORT, "abort"),
         (ButtonKind.HINT, "hint"),
-        (ButtonKind.RESIGN_CONFIRM, "resign"),
+        (ButtonKind.RESIGN_CONFIRM, "resign yes"),
+        (ButtonKind.RESIGN, "resign"),  # typed or pressed, resigning asks first
     ],
 )
 def test_a_button_means_what_its_text_means(kind: ButtonKind, text: str) -> None:

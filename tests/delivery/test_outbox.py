@@ -56,7 +56,7 @@ async def test_two_instances_draw_each_change_exactly_once(core: BotCore) -> Non
     assert len(set(surface.edits)) == 30
     info = await core.store.read([("get", keys.board_shown(game))])
     assert info[0] is not None
-    assert pair[0].handled + pair[1].handled == 31  # the start + 30 moves, each acked once
+    assert pair[0].handled + pair[1].handled == 32  # the challenge's end, the start + 30 moves, each acked once
     assert pair[0].handled and pair[1].handled  # both instances took part
     late = consumer(core, "c", surface)
     assert await late.drain() == 0 and await late.reclaim(min_idle_ms=0) == 0  # nothing left pending

@@ -12,7 +12,7 @@ from tests.fakes.discord import FakeChannel, FakeDiscord, StoredMessage
 from tests.fakes.discord.models import snowflake
 
 from .conftest import World
-from .playing import remembered_board, step_ids
+from .playing import remembered_board, step_ids, take_turn_by_slash
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -25,9 +25,16 @@ async def accepted_game(fake: FakeDiscord, w: World) -> StoredMessage:
     return challenge
 
 
-async def test_resign_asks_first_then_ends_the_game_on_the_board(fake: FakeDiscord, bot: Any, world: World) -> None:
+async def test_resign_asks_first_then_ends_the_game_on_the_board(fake: FakeDiscord, bot: Any, world: World,
+                                                                 core: Any) -> None:
     w = world
     board = await accepted_game(fake, w)
+    movers: set[int] = set()  # before both players have moved, resigning would only call the game off
+    for _ in range(6):
+        for member in (w.alice, w.bob):
+            if len(movers) < 2 and await take_turn_by_slash(core, fake, w.general, member):
+                movers.add(member.id)
+    assert len(movers) == 2
     resign = next(c for c in board.custom_ids() if c.startswith("fv:resign:"))
     asked = await fake.press_button(w.bob, board, resign)
     prompt = await asked.original()

@@ -33,8 +33,8 @@ def test_challenge_lines_parse_to_the_intended_challenge() -> None:
         (lines.move_line("1/7\n  7/12 "), i.Move("1/7 7/12")),
         (lines.play_ai_line("hard", 3), i.PlayAI("hard", 3)),
         (lines.play_ai_line(None, None), i.PlayAI("medium", 1)),
-        (lines.resign_line(True), i.Resign(whole_match=True)),
-        (lines.resign_line(None), i.Resign(whole_match=False)),
+        (lines.resign_line(True), i.ResignPrompt(whole_match=True)),  # resigning asks first
+        (lines.resign_line(None), i.ResignPrompt(whole_match=False)),
         (lines.top_line("global", 20), i.Top(True, 20)),
         (lines.top_line("server", None), i.Top(False, 10)),
         (lines.stats_line(42), i.Stats("<@42>")),

@@ -45,3 +45,17 @@ async def play_out(service: GameService, result: Result, place: Place, rng: rand
         turns += 1
         assert turns < max_turns
     return result, turns
+
+
+async def until_both_moved(service: GameService, result: Result, place: Place, rng: random.Random) -> Result:
+    """Play random legal plays until both players have made one (a rated result is possible from then on:
+    the abort button is gone)."""
+    for _ in range(20):
+        if not any(a.kind == "abort" for a in result.actions):
+            return result
+        view = result.view
+        assert view is not None and view.status == "play"
+        result = await service.move(view.players[view.turn], place, format_play(random_play(view, rng)),
+                                    game_id=view.game_id)
+        assert result.ok, result.messages
+    raise AssertionError("both players should have moved by now")

@@ -15,10 +15,11 @@ async def test_cannot_accept_own_or_someone_elses_challenge(service: GameService
     made = await service.challenge(ALICE, HERE, BOB)
     cid = made.actions[0].payload["challenge_id"]
     assert (await service.accept(ALICE, HERE, cid)).error_key == "own_challenge"
-    assert (await service.accept(CAROL, HERE, cid)).error_key == "not_for_you"
-    assert (await service.accept(CAROL, HERE)).error_key == "no_challenge"  # nothing here for carol
+    assert (await service.accept(CAROL, HERE, cid)).error_key == "challenge_for_other"
+    typed = await service.accept(CAROL, HERE)  # typed, without an id: the one challenge here is bob's
+    assert typed.error_key == "challenge_for_other" and typed.messages[0].args["player"] == "bob"
     assert (await service.accept(BOB, THERE, cid)).error_key == "wrong_place"
-    assert (await service.decline(CAROL, HERE, cid)).error_key == "not_for_you"
+    assert (await service.decline(CAROL, HERE, cid)).error_key == "challenge_for_other"
     assert (await service.cancel(BOB, HERE, cid)).error_key == "not_your_challenge"
     assert (await service.accept(BOB, HERE, cid)).ok
     assert (await service.accept(BOB, HERE, cid)).error_key == "no_challenge"  # gone once taken

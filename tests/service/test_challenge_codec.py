@@ -55,7 +55,9 @@ def test_malformed_challenges_raise_corrupt_challenge(blob: bytes) -> None:
 def test_index_entry_and_drop() -> None:
     assert _challenge().index_entry() == "100|200"
     assert _challenge(None).index_entry() == "100|"
-    commit = _challenge().drop(Commit(), 4)
+    commit = _challenge().drop(Commit(), 4, "cancelled", "alice")
     assert commit.checks and commit.ops
+    outbox = [op for op in commit.ops if op[0] == "xadd"]
+    assert len(outbox) == 1 and b"challenge_ended_cancelled" in str(outbox[0]).encode()
     assert _challenge().is_here(Place("discord", "other-guild", "chan1"))
     assert not _challenge().is_here(Place("telegram", "guild1", "chan1"))

@@ -10,7 +10,7 @@ from fevga import Game, Position, format_play, game_from_dict, legal_plays, veri
 from fevga import step_options as build
 
 from .conftest import ALICE, BOB, CAROL, HERE, THERE, FakeClock
-from .helpers import mover_position, play_out, random_play, start_game
+from .helpers import mover_position, play_out, random_play, start_game, until_both_moved
 
 
 async def test_full_match_to_three_points(service: GameService) -> None:
@@ -138,7 +138,7 @@ async def test_rematch_challenges_the_same_opponent(service: GameService) -> Non
 
 
 async def test_resign_gives_mars_points_and_rates(service: GameService) -> None:
-    started = await start_game(service, ALICE, BOB, HERE)
+    started = await until_both_moved(service, await start_game(service, ALICE, BOB, HERE), HERE, random.Random(5))
     done = await service.resign(ALICE, HERE)
     assert done.ok and done.view is not None
     assert done.view.score == (0, 2) or done.view.score == (2, 0)
@@ -249,14 +249,10 @@ async def test_resign_prompt_hint_and_aborted_record(service: GameService) -> No
     view = started.view
     assert view is not None
     mover = view.players[view.turn]
-    prompt = await service.resign_prompt(mover, HERE)
-    assert prompt.ok and prompt.messages[0].key == "resign_confirm_prompt"
+    prompt = await service.resign_prompt(mover, HERE)  # before both moved, resigning calls the game off
+    assert prompt.ok and prompt.messages[0].key == "resign_abort_prompt"
     assert [a.kind for a in prompt.actions] == ["resign_confirm"] and prompt.actions[0].payload["points"] == 2
-    hint = await service.hint(mover, HERE)
-    assert hint.ok and hint.messages and all(m.key == "hint_line" for m in hint.messages)
-    assert view.dice is not None
-    legal = {format_play(p) for p in legal_plays(mover_position(view), view.dice)}
-    assert {m.args["play"] for m in hint.messages} <= legal
+    assert (await service.hint(mover, HERE)).error_key == "hint_rated"  # no AI advice in a rated game
     assert (await service.abort(mover, HERE)).ok
     record = (await service.record(view.game_id)).messages[0].args["record"]
     assert record["games"][0]["status"] == "aborted" and record["games"][0]["outcome"] is None
@@ -302,7 +298,7 @@ async def test_the_real_ai_plays_through_the_service(any_store, clock: FakeClock
 
 async def test_ratings_after_a_first_match_match_glicko2(service: GameService) -> None:
     """Two new players (1500 / 350 / 0.06): the winner goes to 1662.3 (RD 290.3), the loser to 1337.7."""
-    await start_game(service, ALICE, BOB, HERE)
+    await until_both_moved(service, await start_game(service, ALICE, BOB, HERE), HERE, random.Random(6))
     assert (await service.resign(ALICE, HERE)).ok
     bob, alice = (await service.stats(BOB, HERE)).messages, (await service.stats(ALICE, HERE)).messages
     assert (bob[0].args["rating"], bob[0].args["rd"], bob[0].args["rank"]) == ("1662?", 290, 1)
@@ -311,7 +307,7 @@ async def test_ratings_after_a_first_match_match_glicko2(service: GameService) -
     assert bob[1].key == "stats_global" and bob[1].args["rating"] == "1662?"
     # a second match between them, on another server: the global board moves, this one does not
     elsewhere = Place("discord", "guild2", "chanX")
-    await start_game(service, ALICE, BOB, elsewhere)
+    await until_both_moved(service, await start_game(service, ALICE, BOB, elsewhere), elsewhere, random.Random(7))
     assert (await service.resign(ALICE, elsewhere)).ok
     bob = (await service.stats(BOB, HERE)).messages
     assert bob[0].args["rating"] == "1662?" and bob[0].args["games"] == 1

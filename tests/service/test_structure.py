@@ -20,7 +20,7 @@ from bot.storage.base import Commit
 GUARDED = {
     "challenge", "accept", "decline", "cancel", "play_ai", "rematch", "move", "step", "undo", "confirm",
     "resign", "resign_prompt", "abort", "claim", "board", "hint", "top", "stats", "export", "record",
-    "settings", "set_setting", "view_of", "analyze", "game_analysis",
+    "settings", "set_setting", "view_of", "analyze", "game_analysis", "mygames",
 }  # fmt: skip
 
 

@@ -10,7 +10,7 @@ from bot.storage import RedisStore, Store
 from fevga import format_play
 
 from .conftest import ALICE, BOB, HERE, FakeClock, make_service
-from .helpers import random_play, start_game
+from .helpers import random_play, start_game, until_both_moved
 
 
 async def test_challenge_expires_once(service: GameService, clock: FakeClock) -> None:
@@ -34,7 +34,7 @@ async def test_expired_but_not_yet_ticked_challenge_cannot_be_accepted(service: 
 
 
 async def test_reminders_deadline_and_claim(service: GameService, clock: FakeClock) -> None:
-    started = await start_game(service, ALICE, BOB, HERE)
+    started = await until_both_moved(service, await start_game(service, ALICE, BOB, HERE), HERE, random.Random(4))
     view = started.view
     assert view is not None
     mover, waiting = view.players[view.turn], view.players[view.turn ^ 1]
@@ -58,6 +58,7 @@ async def test_reminders_deadline_and_claim(service: GameService, clock: FakeClo
     claimed = await service.claim(waiting, HERE)
     assert claimed.ok and claimed.view is not None and claimed.view.status == "done"
     assert claimed.view.match_winner == view.turn ^ 1
+    assert claimed.view.points == 1 and not claimed.view.mars  # a claim is a single point, never a mars
     assert (await service.claim(waiting, HERE)).error_key == "no_game_here"
 
 

@@ -10,7 +10,7 @@ from bot.i18n import translate
 from tests.fakes.telegram import FakeTelegram
 
 from .harness import Chat, CoreSpy, actor_ref, game_view, group_place, private_place
-from .scenes import MAX_TURNS, a_legal_play, check_board, group_game, start_group_game, the_board
+from .scenes import MAX_TURNS, a_legal_play, check_board, group_game, seats, start_group_game, the_board
 
 
 async def test_a_whole_game_by_text_in_a_group(fake: FakeTelegram, core: CoreSpy, chat: Chat):
@@ -101,6 +101,10 @@ async def test_resigning_by_button_asks_first_and_only_the_resigner_can_confirm(
     fake: FakeTelegram, core: CoreSpy, chat: Chat
 ):
     alice, bob, room, board = await group_game(fake, chat, core)
+    rng = random.Random(5)
+    for _ in range(2):  # before both players have moved, resigning would only call the game off
+        view, mover, _waiting = await seats(core, fake, alice, room)
+        await chat.say(mover, room, f"/move {a_legal_play(view, rng)}")
     answer = await chat.press(alice, board, core.tokens("resign")[0])
     assert answer.answered and not answer.show_alert
     prompt = fake.last_bot_message(room)

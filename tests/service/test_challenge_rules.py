@@ -1,0 +1,139 @@
+"""Challenge fixes (issue 14) through the service on a real Redis: a challenge that ends however it ends writes
+one outbox entry (its message is edited from it), a duplicate is refused naming the open one, bots cannot be
+challenged, a third user is told whom a challenge is for; ``mygames`` lists running games with whose turn."""
+
+from __future__ import annotations
+
+import json
+import random
+
+from bot.commands import intents as i
+from bot.commands.executor import execute
+from bot.service import GameService, Place, PlayerRef, keys
+from bot.service.mygames import board_link
+from bot.storage import RedisStore
+from bot.storage.base import Commit
+
+from .conftest import ALICE, BOB, CAROL, HERE, THERE, FakeClock
+from .helpers import start_game, until_both_moved
+
+
+async def _ended(store: RedisStore) -> list[tuple[str, str, str]]:
+    """Every challenge-ended outbox entry: (challenge id, how it ended, the message key)."""
+    out = []
+    for _id, fields in await store.client.xrange(keys.outbox("discord")):
+        if fields.get(b"k") == b"challenge":
+            msgs = json.loads(fields[b"msgs"])
+            out.append((fields[b"id"].decode(), fields[b"end"].decode(), msgs[0][0]))
+    return out
+
+
+async def test_every_end_of_a_challenge_writes_one_outbox_entry(redis_store: RedisStore,
+                                                                 redis_service: GameService,
+                                                                 clock: FakeClock) -> None:
+    accepted = (await redis_service.challenge(ALICE, HERE, BOB)).actions[0].game_id
+    assert (await redis_service.accept(BOB, HERE)).ok  # typed, no id
+    cancelled = (await redis_service.challenge(CAROL, THERE, BOB)).actions[0].game_id
+    assert (await redis_service.cancel(CAROL, THERE)).ok
+    declined = (await redis_service.challenge(CAROL, THERE, ALICE)).actions[0].game_id
+    assert (await redis_service.decline(ALICE, THERE)).ok
+    expired = (await redis_service.challenge(BOB, THERE, CAROL)).actions[0].game_id
+    clock.advance(601)
+    assert [r.messages[0].key for r in await redis_service.tick()] == ["challenge_expired"]
+    assert await _ended(redis_store) == [
+        (accepted, "accepted", "challenge_ended_accepted"), (cancelled, "cancelled", "challenge_ended_cancelled"),
+        (declined, "declined", "challenge_ended_declined"), (expired, "expired", "challenge_ended_expired")]
+    assert await redis_service.tick() == [] and len(await _ended(redis_store)) == 4  # once
+
+
+async def test_other_challenges_of_players_who_start_a_game_are_superseded(redis_store: RedisStore,
+                                                                          redis_service: GameService) -> None:
+    to_bob = (await redis_service.challenge(ALICE, HERE, BOB)).actions[0].game_id
+    to_carol = (await redis_service.challenge(ALICE, HERE, CAROL)).actions[0].game_id
+    from_carol = (await redis_service.challenge(CAROL, HERE, BOB)).actions[0].game_id
+    elsewhere = (await redis_service.challenge(ALICE, THERE, CAROL)).actions[0].game_id
+    assert (await redis_service.accept(BOB, HERE, to_bob)).ok
+    assert sorted(await _ended(redis_store)) == sorted([
+        (to_bob, "accepted", "challenge_ended_accepted"), (to_carol, "superseded", "challenge_ended_superseded"),
+        (from_carol, "superseded", "challenge_ended_superseded")])
+    assert (await redis_service.accept(CAROL, HERE, to_carol)).error_key == "no_challenge"
+    assert (await redis_service.accept(CAROL, THERE, elsewhere)).ok  # another channel: still open
+
+
+async def test_a_duplicate_challenge_is_refused_naming_the_open_one(redis_service: GameService,
+                                                                     clock: FakeClock) -> None:
+    first = await redis_service.challenge(ALICE, HERE, BOB)
+    cid = first.actions[0].game_id
+    again = await redis_service.challenge(ALICE, HERE, BOB, length=3)
+    assert again.error_key == "challenge_duplicate"
+    assert again.messages[0].args["challenge_id"] == cid and again.messages[0].args["opponent"] == "bob"
+    assert (await redis_service.challenge(ALICE, THERE, BOB)).ok  # another place is another challenge
+    assert (await redis_service.challenge(ALICE, HERE, CAROL)).ok  # another opponent too
+    assert (await redis_service.challenge(ALICE, HERE, None)).ok
+    assert (await redis_service.challenge(ALICE, HERE, None)).error_key == "challenge_duplicate_open"
+    clock.advance(601)  # expired but its timer not yet fired: a new one replaces it
+    assert (await redis_service.challenge(ALICE, HERE, BOB)).ok
+
+
+async def test_a_bot_cannot_be_challenged(redis_service: GameService) -> None:
+    robot = PlayerRef("discord", "999", "fevga", bot=True)
+    refused = await redis_service.challenge(ALICE, HERE, robot)
+    assert refused.error_key == "challenge_bot" and refused.messages[0].args["player"] == "fevga"
+    typed = await execute(redis_service, ALICE, HERE, i.Challenge("@fevga"), mentions={"@fevga": robot})
+    assert typed.error_key == "challenge_bot"
+    assert robot == PlayerRef("discord", "999", "fevga")  # the flag is not part of who the player is
+
+
+async def test_a_third_user_is_told_whom_the_challenge_is_for(redis_service: GameService) -> None:
+    cid = (await redis_service.challenge(ALICE, HERE, BOB)).actions[0].game_id
+    for answer in (await redis_service.accept(CAROL, HERE), await redis_service.accept(CAROL, HERE, cid),
+                   await redis_service.decline(CAROL, HERE)):
+        assert answer.error_key == "challenge_for_other" and answer.messages[0].args["player"] == "bob"
+    assert (await redis_service.accept(BOB, HERE)).ok
+
+
+async def test_mygames_lists_running_games_with_whose_turn(redis_store: RedisStore,
+                                                          redis_service: GameService) -> None:
+    assert (await redis_service.mygames(ALICE)).messages[0].key == "mygames_none"
+    one = await start_game(redis_service, ALICE, BOB, HERE)
+    two = await start_game(redis_service, CAROL, ALICE, THERE)
+    ai_room = Place("discord", "guild2", "ai")
+    assert (await redis_service.play_ai(ALICE, ai_room)).ok
+    assert one.view is not None and two.view is not None
+    await redis_store.commit(Commit().put(keys.board_ref(one.view.game_id), b"chan1:5555"))
+    listed = await redis_service.mygames(ALICE)
+    assert listed.ok and listed.messages[0].key == "mygames_header" and listed.messages[0].args["count"] == 3
+    rows = {m.args["game_id"]: m for m in listed.messages[1:]}
+    for game in (one.view, two.view):
+        alice_turn = game.players[game.turn] == ALICE
+        assert rows[game.game_id].key == ("mygames_row_yours" if alice_turn else "mygames_row_theirs")
+    assert rows[one.view.game_id].args["where"] == "https://discord.com/channels/guild1/chan1/5555"
+    assert rows[one.view.game_id].args["opponent"] == "bob" and rows[two.view.game_id].args["opponent"] == "carol"
+    assert rows[two.view.game_id].args["where"] == f"chat {THERE.channel_id}"  # no link, no title known
+    await redis_store.client.hset(keys.chat_titles("discord"), THERE.channel_id, "Backroom")
+    titled = {m.args["game_id"]: m for m in (await redis_service.mygames(ALICE)).messages[1:]}
+    assert titled[two.view.game_id].args["where"] == "«Backroom»"
+    # a match that ends leaves the index in the same commit
+    await until_both_moved(redis_service, one, HERE, random.Random(1))
+    assert (await redis_service.resign(BOB, HERE)).ok
+    assert one.view.game_id not in await redis_store.client.hkeys(keys.player_games("discord", ALICE.user_id))
+    assert (await redis_service.mygames(BOB)).messages[0].key == "mygames_none"
+    assert (await redis_service.mygames(ALICE)).messages[0].args["count"] == 2
+
+
+def test_board_links() -> None:
+    group = Place("telegram", "-1001234567", "-1001234567")
+    assert board_link(group, "-1001234567:42") == "https://t.me/c/1234567/42"
+    assert board_link(Place("telegram", "-4567", "-4567"), "-4567:42") == ""  # a basic group has no links
+    assert board_link(Place("discord", "dm:7", "99"), "99:3") == "https://discord.com/channels/@me/99/3"
+    assert board_link(group, None) == ""
+
+
+async def test_a_damaged_games_index_never_blocks_a_game(redis_store: RedisStore,
+                                                         redis_service: GameService) -> None:
+    await redis_store.client.set(keys.player_games("discord", ALICE.user_id), b"not a hash")
+    started = await start_game(redis_service, ALICE, BOB, HERE)
+    assert started.ok and started.view is not None and started.view.status == "play"
+    listed = await redis_service.mygames(ALICE)  # reset (logged), then rebuilt by the next game's commits
+    assert listed.ok and listed.messages[0].key == "mygames_none"
+    assert (await redis_service.mygames(BOB)).messages[0].args["count"] == 1
