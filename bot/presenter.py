@@ -8,9 +8,9 @@ import logging
 from bot.analysis_reply import analysis_reply
 from bot.button_kinds import ButtonKind
 from bot.buttons import encode
-from bot.i18n import catalogue, translate
+from bot.i18n import catalogue, has, translate
 from bot.replies import Button, Reply
-from bot.service.models import Action, GameView, PlayerRef, Result
+from bot.service.models import Action, GameView, Msg, PlayerRef, Result
 from fevga import Position
 from renderers import BoardScene, render_board, render_text
 from renderers.labels import DEFAULT_LABELS
@@ -30,6 +30,33 @@ ROWS: dict[ButtonKind, int] = {
     ButtonKind.STEP: 0, ButtonKind.UNDO: 1, ButtonKind.CONFIRM: 1,
     ButtonKind.ACCEPT: 0, ButtonKind.DECLINE: 0, ButtonKind.CANCEL: 0,
 }
+
+
+SUBJECT = {"game_started": "starter"}  # the argument naming whom a message is about (else "player")
+PLATFORM_WORDS = ("here", "elsewhere", "scope", "slash")  # words that differ by platform, e.g. "in this chat"
+
+
+def context_words(platform: str | None, lang: str) -> dict[str, str]:
+    """The platform's words for ``{here}``, ``{elsewhere}``, ``{scope}`` and ``{slash}`` in ``lang``: a Telegram
+    "chat" is a Discord "channel"; its leaderboard is the group's, not the server's."""
+    kind = platform if platform in ("discord", "telegram", "terminal") else "discord"
+    return {word: translate(f"word_{word}_{kind}", lang) for word in PLATFORM_WORDS}
+
+
+def message_text(msg: Msg, lang: str, words: dict[str, str], you: str | None = None) -> str:
+    """One message in ``lang``, with the platform words; about ``you`` (the terminal's own player) it uses
+    the second-person form ``<key>_you`` when there is one ("You start", not "You starts")."""
+    key = msg.key
+    if you is not None and msg.args.get(SUBJECT.get(key, "player")) == you and has(f"{key}_you", lang):
+        key = f"{key}_you"
+    return translate(key, lang, **{**words, **msg.args})
+
+
+def texts(result: Result, lang: str, actor: PlayerRef | None = None, you: str | None = None) -> str:
+    """The result's messages (but the rich ones) as lines of text in ``lang``."""
+    platform = actor.platform if actor is not None else result.place.platform if result.place else None
+    words = context_words(platform, lang)
+    return "\n".join(message_text(m, lang, words, you) for m in result.messages if m.key not in RICH)
 
 
 def perspective_for(view: GameView, actor: PlayerRef | None) -> int:
@@ -96,9 +123,11 @@ def button(action: Action, lang: str) -> Button:
     return Button(label, token, action.kind, STYLES.get(action.kind, "secondary"), ROWS.get(action.kind, 2))
 
 
-async def present(result: Result, lang: str, actor: PlayerRef | None = None, *, draw: bool = True) -> list[Reply]:
-    """The replies for one result. Errors are private; a result with a game view becomes its board."""
-    text = "\n".join(translate(m.key, lang, **m.args) for m in result.messages if m.key not in RICH)
+async def present(result: Result, lang: str, actor: PlayerRef | None = None, *, draw: bool = True,
+                  you: str | None = None) -> list[Reply]:
+    """The replies for one result. Errors are private; a result with a game view becomes its board.
+    ``you``: the name addressed in the second person (the terminal's player)."""
+    text = texts(result, lang, actor, you)
     buttons = tuple(button(a, lang) for a in result.actions)
     if not result.ok:
         return [Reply(text=text, private=True, error=True)]
@@ -133,17 +162,16 @@ async def present(result: Result, lang: str, actor: PlayerRef | None = None, *, 
 
 
 async def present_safely(result: Result, lang: str, actor: PlayerRef | None = None, *,
-                         draw: bool = True) -> list[Reply]:
+                         draw: bool = True, you: str | None = None) -> list[Reply]:
     """Like :func:`present`, but drawing a result that is already saved can never turn it into an error
     reply: on a failure the result's text is sent without the picture, and failing that a plain "saved;
     the board will be shown shortly"."""
     try:
-        return await present(result, lang, actor, draw=draw)
+        return await present(result, lang, actor, draw=draw, you=you)
     except Exception:
         log.exception("presenting a result failed; sending its text only")
     try:
-        text = "\n".join(translate(m.key, lang, **m.args) for m in result.messages
-                         if m.key not in RICH)
+        text = texts(result, lang, actor, you)
         if not result.ok:
             return [Reply(text=text, private=True, error=True)]
         if result.view is not None or not text:
