@@ -120,7 +120,7 @@ class BotCore:
     async def languages(self, actor: PlayerRef | None, place: Place, locale: str | None = None) -> tuple[str, str]:
         """(personal, shared) languages; the default language when the settings cannot be read."""
         try:
-            return await self.service.languages(actor, place, language_of(locale))
+            return await self.service.languages(actor, place, language_of(locale), self.default_lang)
         except Exception:  # a broken setting must not stop a reply
             log.exception("reading the language failed")
             return self.default_lang, self.default_lang

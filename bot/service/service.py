@@ -255,9 +255,10 @@ class GameService:
         """The language of personal replies: the player's choice, else ``hint`` (his platform's), else the place's."""
         return await self.preferences.lang(actor, place, hint)
 
-    async def languages(self, actor: PlayerRef | None, place: Place, hint: str | None = None) -> tuple[str, str]:
+    async def languages(self, actor: PlayerRef | None, place: Place, hint: str | None = None,
+                        default: str = "en") -> tuple[str, str]:
         """(personal, shared) languages: the actor's, and the place's for boards and shared messages."""
-        return await self.preferences.languages(actor, place, hint)
+        return await self.preferences.languages(actor, place, hint, default)
 
     # --- background (Timers, Events) ---------------------------------------------------------
     async def tick(self, platform: str | None = None) -> list[Result]:

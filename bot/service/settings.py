@@ -126,11 +126,12 @@ class Settings:
         """The language of shared messages and boards here (see :meth:`languages`)."""
         return (await self.languages(None, place))[1]
 
-    async def languages(self, actor: PlayerRef | None, place: Place, hint: str | None = None) -> tuple[str, str]:
+    async def languages(self, actor: PlayerRef | None, place: Place, hint: str | None = None,
+                        default: str = "en") -> tuple[str, str]:
         """(personal, shared) languages in one read. Shared messages and boards use the place's ``place_lang``;
         without one, a one-person place (a private chat, a DM, the terminal) speaks its owner's language and
-        any other place English. Personal replies use the player's ``lang``, else ``hint`` (one of our
-        languages, from the platform), else the one he was last seen with, else the place's."""
+        any other place ``default`` (FEVGA_LANGUAGE). Personal replies use the player's ``lang``, else ``hint``
+        (one of our languages, from the platform), else the one he was last seen with, else the place's."""
         owner = owner_of(place)
         reads = Reads()
         here = reads.hgetall(keys.place_settings(place))
@@ -140,11 +141,11 @@ class Settings:
             await reads.run(self.store)
         except DamagedKey as exc:  # a damaged settings key must not silence the bot
             log.error("settings %s are damaged; answering in English", exc.key)
-            return hint if hint in LANGUAGES else "en", "en"
+            return hint if hint in LANGUAGES else default, default
         found = here.value.get("place_lang")
         shared = str(found) if found in LANGUAGES else None
         if shared is None:
-            shared = _chosen(theirs.value if theirs is not None else {}, None) or "en"
+            shared = _chosen(theirs.value if theirs is not None else {}, None) or default
         if mine is None or actor is None:
             return shared, shared
         personal = _chosen(mine.value, hint) or shared
