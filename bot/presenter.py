@@ -8,7 +8,7 @@ import logging
 from bot.analysis_reply import analysis_reply
 from bot.button_kinds import ButtonKind
 from bot.buttons import encode
-from bot.i18n import catalogue, has, translate
+from bot.i18n import PLATFORM_WORDS, catalogue, has, translate
 from bot.replies import Button, Reply
 from bot.service.models import Action, GameView, Msg, PlayerRef, Result
 from fevga import Position
@@ -33,7 +33,6 @@ ROWS: dict[ButtonKind, int] = {
 
 
 SUBJECT = {"game_started": "starter"}  # the argument naming whom a message is about (else "player")
-PLATFORM_WORDS = ("here", "elsewhere", "scope", "slash")  # words that differ by platform, e.g. "in this chat"
 
 
 def context_words(platform: str | None, lang: str) -> dict[str, str]:
@@ -74,16 +73,21 @@ def perspective_for(view: GameView, actor: PlayerRef | None) -> int:
     return view.winner if view.winner is not None else 0
 
 
-def board_labels(lang: str) -> tuple[tuple[str, str], ...]:
-    """The words drawn on the board, from the catalogue of ``lang``."""
+def board_labels(lang: str, you_won: bool = False) -> tuple[tuple[str, str], ...]:
+    """The words drawn on the board, from the catalogue of ``lang``; ``you_won``: the winner is the terminal's
+    own player, so the result reads in the second person ("You win")."""
     own, english = catalogue(lang), catalogue("en")
+    forms = ["board_{}_you", "board_{}"] if you_won else ["board_{}"]
     return tuple(
-        (key, own.get(f"board_{key}") or english.get(f"board_{key}") or text) for key, text in DEFAULT_LABELS.items()
+        (key, next((c[f.format(key)] for f in forms for c in (own, english) if f.format(key) in c), text))
+        for key, text in DEFAULT_LABELS.items()
     )
 
 
-def scene_for(view: GameView, lang: str = "en") -> BoardScene:
+def scene_for(view: GameView, lang: str = "en", you: str | None = None) -> BoardScene:
+    """The renderer's scene of a game view, with the board's words in ``lang``."""
     over = view.status != "play" or view.winner is not None
+    you_won = you is not None and view.winner is not None and view.names[view.winner] == you
     return BoardScene(
         position=Position.from_id(view.position_id),
         turn=None if over else view.turn,
@@ -95,11 +99,11 @@ def scene_for(view: GameView, lang: str = "en") -> BoardScene:
         score=view.score,
         winner=view.winner,
         mars=view.mars,
-        labels=board_labels(lang),
+        labels=board_labels(lang, you_won),
     )
 
 
-def caption(view: GameView, lang: str) -> str:
+def caption(view: GameView, lang: str, you: str | None = None) -> str:
     """One line: the players, the score, whose turn with which dice (or who won)."""
     names = view.names
     head = f"{names[0]} – {names[1]}"
@@ -109,7 +113,8 @@ def caption(view: GameView, lang: str) -> str:
         dice = f"{view.dice[0]}-{view.dice[1]}" if view.dice else ""
         return head + "  · " + translate("caption_turn", lang, player=names[view.turn], dice=dice)
     if view.winner is not None:
-        return head + "  · " + translate("caption_won", lang, player=names[view.winner], points=view.points)
+        key = "caption_won_you" if you is not None and names[view.winner] == you else "caption_won"
+        return head + "  · " + translate(key, lang, player=names[view.winner], points=view.points)
     return head
 
 
@@ -144,7 +149,7 @@ async def present(result: Result, lang: str, actor: PlayerRef | None = None, *, 
         if text or buttons:
             replies.insert(0, Reply(text=text, buttons=buttons, mention=tuple(result.to_notify)))
         return replies
-    scene = scene_for(view, lang)
+    scene = scene_for(view, lang, you)
     seat = perspective_for(view, actor)
     image = await asyncio.to_thread(render_board, scene, seat) if draw else None
     board = Reply(
@@ -154,9 +159,10 @@ async def present(result: Result, lang: str, actor: PlayerRef | None = None, *, 
         buttons=buttons,
         game_id=view.game_id,
         version=view.version,
-        caption=caption(view, lang),
+        caption=caption(view, lang, you),
         board_text=render_text(scene, seat),
         mention=tuple(result.to_notify),
+        lang=lang,
     )
     return [board, *replies]
 

@@ -156,7 +156,7 @@ class DiscordFrontend:
         if not reply.game_id or reply.private or reply.error:
             await message.reply(**out.send_kwargs(), mention_author=False)
             return
-        self.boards.langs[reply.game_id] = lang
+        self.boards.langs[reply.game_id] = reply.lang or lang
         fresh = command == "board"
         old = await self.boards.where(reply.game_id) if fresh else None
         outcome = await self.boards.tracker.show(

@@ -32,8 +32,19 @@ _HERE = Path(__file__).parent
 _extra: dict[str, dict[str, str]] = {}
 
 
+PLATFORM_WORDS = ("here", "elsewhere", "scope", "slash")  # "in this chat" / "in this channel"...: see the presenter
+
+
 class _Args(dict[str, Any]):
+    """A message's arguments: a missing one shows as "?", a missing platform word in a neutral form."""
+
+    def __init__(self, values: dict[str, Any], lang: str = DEFAULT) -> None:
+        super().__init__(values)
+        self.lang = lang
+
     def __missing__(self, key: str) -> str:
+        if key in PLATFORM_WORDS:
+            return catalogue(self.lang).get(f"word_{key}_any") or catalogue(DEFAULT).get(f"word_{key}_any", "")
         return "?"
 
 
@@ -120,7 +131,7 @@ class _Formatter(string.Formatter):
         template = _plural(word, self.lang, value)
         if template is None:
             return str(value)
-        return self.vformat(template, (), _Args(n=value))
+        return self.vformat(template, (), _Args({"n": value}, self.lang))
 
 
 def duration(seconds: Any, lang: str = DEFAULT) -> str:
@@ -147,7 +158,7 @@ def translate(key: str, lang: str = DEFAULT, /, **args: Any) -> str:
     if template is None:
         template = key
     try:
-        return _Formatter(lang).vformat(template, (), _Args(args))
+        return _Formatter(lang).vformat(template, (), _Args(args, lang if lang in LANGUAGES else DEFAULT))
     except (ValueError, IndexError, KeyError, AttributeError, TypeError):
         return template
 

@@ -7,6 +7,7 @@ from typing import Any
 
 import pytest
 
+from bot.discord.command_text import text
 from bot.i18n import translate
 from tests.fakes.discord import FakeDiscord, FakeMember, StoredMessage
 
@@ -38,6 +39,8 @@ async def _play_checking_the_board(core: Any, fake: FakeDiscord, w: World, lang:
             break
         title = str(board.embeds[0].get("title", ""))
         assert word in title, (turns, title)
+        for custom_id in (c for c in board.custom_ids() if c.startswith("fvs:")):  # the widgets' texts too
+            assert board.component(custom_id).get("placeholder") == text("ui.step", lang), (turns, custom_id)
         if await take_turn_by_slash(core, fake, w.general, players[seat]):
             turns, misses = turns + 1, 0
         else:

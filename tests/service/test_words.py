@@ -187,3 +187,27 @@ async def test_the_terminal_says_you_start(tmp_path: Path) -> None:
         assert "you start." in text or "AI (medium) starts" in text
     finally:
         await core.close()
+
+
+async def test_the_terminal_says_you_win(tmp_path: Path) -> None:
+    """Hot seat: the friend resigns on his turn, so the terminal's player wins: "You win", never "You wins",
+    in the messages, the caption and the text board."""
+    core = await BotCore.create(store=MemoryStore())
+    try:
+        out = io.StringIO()
+        chat = ConsoleChat(core, board_dir=tmp_path, out=out)
+        await chat.command("challenge friend")
+        rng = random.Random(4)
+        while (await chat.actor()) == chat.you:
+            view = (await core.service.board(chat.you, chat.place)).view
+            assert view is not None
+            await chat.command(a_legal_play_text(view, rng))
+        await chat.command("resign")
+        text = out.getvalue()
+        assert "You challenge Friend to a 1-point match" in text
+        assert "you start." in text or "Friend starts." in text
+        assert "You win game 1" in text and "You win (" in text, text[-600:]
+        assert re.search(r"You win \(\d points?(, mars)?\)", text)  # the text board's result line
+        assert not re.search(r"\bYou (wins|starts|challenges|claims|rolls)\b", text)
+    finally:
+        await core.close()
