@@ -147,6 +147,31 @@ def duration(seconds: Any, lang: str = DEFAULT) -> str:
     return fmt.format_field(hours, "@hours") if hours else fmt.format_field(minutes, "@minutes")
 
 
+def render(template: str, lang: str = DEFAULT, /, **args: Any) -> str:
+    """A catalogue template (with ``@`` plural and ``?`` mark specs) filled in, in ``lang``; never raises."""
+    try:
+        return _Formatter(lang).vformat(template, (), _Args(args, lang if lang in LANGUAGES else DEFAULT))
+    except (ValueError, IndexError, KeyError, AttributeError, TypeError):
+        return template
+
+
+class Localised(str):
+    """A catalogue template whose ``.format(**args)`` is :func:`render` in its language: hand it to code that
+    formats templates itself (``fevga.analysis_text``), and its plurals still agree."""
+
+    lang: str = DEFAULT
+
+    def format(self, *args: Any, **kwargs: Any) -> str:
+        return render(str(self), self.lang, **kwargs)
+
+
+def localised(template: str, lang: str) -> Localised:
+    """``template`` as a :class:`Localised` of ``lang``."""
+    out = Localised(template)
+    out.lang = lang
+    return out
+
+
 def translate(key: str, lang: str = DEFAULT, /, **args: Any) -> str:
     """The message ``key`` in ``lang`` (else English, else the key) with ``args`` filled in; a plural entry
     is chosen by the ``count`` (else ``n``) argument."""
@@ -157,10 +182,7 @@ def translate(key: str, lang: str = DEFAULT, /, **args: Any) -> str:
         template = _plural(key, lang, args.get("count", args.get("n")))
     if template is None:
         template = key
-    try:
-        return _Formatter(lang).vformat(template, (), _Args(args, lang if lang in LANGUAGES else DEFAULT))
-    except (ValueError, IndexError, KeyError, AttributeError, TypeError):
-        return template
+    return render(template, lang, **args)
 
 
 def plural(key: str, n: float, lang: str = DEFAULT, /, **args: Any) -> str:
@@ -176,5 +198,5 @@ def language_of(code: str | None) -> str | None:
     return "el" if code.strip().lower().startswith("el") else "en"
 
 
-__all__ = ["LANGUAGES", "catalogue", "duration", "has", "language_of", "plural", "plural_form", "plurals",
-           "register", "translate"]
+__all__ = ["LANGUAGES", "Localised", "catalogue", "duration", "has", "language_of", "localised", "plural",
+           "plural_form", "plurals", "register", "render", "translate"]

@@ -211,3 +211,14 @@ async def test_the_terminal_says_you_win(tmp_path: Path) -> None:
         assert not re.search(r"\bYou (wins|starts|challenges|claims|rolls)\b", text)
     finally:
         await core.close()
+
+
+def test_analysis_words_agree_with_their_numbers() -> None:
+    """The analysis text is formatted by the engine (``str.format``); the catalogue's plurals still apply."""
+    from bot.analysis_reply import words
+
+    args = {"name": "Ann", "n": 1, "forced": 0, "rate": "2.0", "band": "expert", "errors": 1, "blunders": 2}
+    assert words("en")["player"].format(**args) == \
+        "Ann: 1 decision (0 forced), error rate 2.0 (expert), 1 error, 2 blunders"
+    assert words("el")["player"].format(**{**args, "n": 5, "errors": 3, "blunders": 1}) == \
+        "Ann: 5 αποφάσεις (0 αναγκαστικές), ποσοστό λάθους 2.0 (expert), 3 λάθη, 1 χοντρό λάθος"
