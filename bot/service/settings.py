@@ -150,8 +150,11 @@ class Settings:
             return shared, shared
         personal = _chosen(mine.value, hint) or shared
         if hint in LANGUAGES and mine.value.get("locale") != hint:  # remembered for notices in his own chat
-            await self.store.commit(Commit().hset(keys.player_settings(actor.platform, actor.user_id),
-                                                  "locale", str(hint)))
+            try:
+                await self.store.commit(Commit().hset(keys.player_settings(actor.platform, actor.user_id),
+                                                      "locale", str(hint)))
+            except Exception:  # only a remembered default: never a reason to fail a reply
+                log.warning("could not remember the language of %s:%s", actor.platform, actor.user_id)
         return personal, shared
 
     async def settings(self, actor: PlayerRef, place: Place) -> Result:
