@@ -10,7 +10,7 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.i18n import catalogue, translate
+from bot.i18n import catalogue, localised, translate
 from bot.replies import Reply
 from fevga.analysis import Move, Report
 from fevga.analysis_text import WORDS, report_text, summary
@@ -26,8 +26,8 @@ def _templates(defaults: Mapping[str, str], prefix: str, lang: str) -> dict[str,
 
 
 def words(lang: str) -> dict[str, str]:
-    """``analysis_text.WORDS`` in ``lang``."""
-    return _templates(WORDS, "ana_", lang)
+    """``analysis_text.WORDS`` in ``lang``, each formatting with the catalogue's plural rules ("1 error")."""
+    return {key: localised(template, lang) for key, template in _templates(WORDS, "ana_", lang).items()}
 
 
 def legend(lang: str) -> dict[str, str]:

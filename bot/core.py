@@ -15,6 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bot.audience import is_private, is_shared
 from bot.button_kinds import ButtonKind
 from bot.buttons import decode
 from bot.commands import intents
@@ -23,7 +24,7 @@ from bot.commands.grammar import parse_command
 from bot.delivery import BoardSurface, BoardTracker, NoticeSink, OutboxConsumer
 from bot.delivery.challenges import ChallengeEnds, ChallengeSurface
 from bot.delivery.challenges import remember as remember_challenge
-from bot.i18n import translate
+from bot.i18n import language_of, translate
 from bot.presenter import present, present_safely
 from bot.replay import replay_reply
 from bot.replies import Handled, Notice, Reply
@@ -55,6 +56,7 @@ class BotCore:
         self.draining = False  # set on SIGTERM: the health endpoint then says not ready
         self.sinks: dict[str, NoticeSink] = {}  # per platform: where follow-ups (a game's analysis) are posted
         self._follow_ups: set[asyncio.Task[None]] = set()
+        self.you: PlayerRef | None = None  # the terminal's own player, addressed as "you" ("You start")
 
     # --- construction ------------------------------------------------------------------------
     @classmethod
@@ -110,12 +112,21 @@ class BotCore:
     def t(self, key: str, lang: str, **args: Any) -> str:
         return translate(key, lang, **args)
 
-    async def language(self, actor: PlayerRef | None, place: Place) -> str:
+    async def language(self, actor: PlayerRef | None, place: Place, locale: str | None = None) -> str:
+        """The language of personal replies to ``actor`` (``locale``: his platform's language code)."""
+        return (await self.languages(actor, place, locale))[0]
+
+    async def place_language(self, place: Place) -> str:
+        """The language of boards and shared messages in ``place``."""
+        return (await self.languages(None, place))[1]
+
+    async def languages(self, actor: PlayerRef | None, place: Place, locale: str | None = None) -> tuple[str, str]:
+        """(personal, shared) languages; the default language when the settings cannot be read."""
         try:
-            return await self.service.lang(actor, place)
+            return await self.service.languages(actor, place, language_of(locale), self.default_lang)
         except Exception:  # a broken setting must not stop a reply
             log.exception("reading the language failed")
-            return self.default_lang
+            return self.default_lang, self.default_lang
 
     # --- commands ----------------------------------------------------------------------------
     async def handle_text(
@@ -128,31 +139,37 @@ class BotCore:
         mentions: Mapping[str, PlayerRef] | None = None,
         is_admin: bool = False,
         reply_to_game: str | None = None,
+        locale: str | None = None,
     ) -> Handled:
-        """Run one line of the command language; never raises (a failure becomes an error reply)."""
-        lang = await self.language(actor, place)
+        """Run one line of the command language; never raises (a failure becomes an error reply).
+        ``locale`` is the platform's language code of the actor (Telegram's ``language_code``)."""
+        langs = await self.languages(actor, place, locale)
+        lang = langs[0]
         parsed = parse_command(text)
         if isinstance(parsed, intents.CommandError):
             return Handled(None, [Reply(self.t(parsed.key, lang, **parsed.args), private=True, error=True)])
         if isinstance(parsed, intents.Move) and reply_to_game is not None:
             parsed = replace(parsed, game_id=reply_to_game)
-        replies = await self._run(actor, place, parsed, lang, idem, mentions, is_admin, text[:100])
+        replies = await self._run(actor, place, parsed, langs, idem, mentions, is_admin, text[:100])
         return Handled(parsed, replies)
 
-    async def press(self, actor: PlayerRef, place: Place, token: str, *, idem: str | None = None) -> Handled:
+    async def press(self, actor: PlayerRef, place: Place, token: str, *, idem: str | None = None,
+                    locale: str | None = None) -> Handled:
         """A button came back: its token decodes into the intent its text stands for, run the same way.
         Stale, foreign or forged buttons get a private message and change nothing."""
-        lang = await self.language(actor, place)
+        langs = await self.languages(actor, place, locale)
         intent = decode(token)
         if intent is None:
-            return Handled(None, [Reply(self.t("button_unknown", lang), private=True, error=True)])
-        return Handled(intent, await self._run(actor, place, intent, lang, idem, None, False, token))
+            return Handled(None, [Reply(self.t("button_unknown", langs[0]), private=True, error=True)])
+        return Handled(intent, await self._run(actor, place, intent, langs, idem, None, False, token))
 
     async def _run(
-        self, actor: PlayerRef, place: Place, intent: intents.Intent, lang: str, idem: str | None,
+        self, actor: PlayerRef, place: Place, intent: intents.Intent, langs: tuple[str, str], idem: str | None,
         mentions: Mapping[str, PlayerRef] | None, is_admin: bool, source: str,
     ) -> list[Reply]:
-        """Execute one intent and present its result; any failure becomes a private error reply."""
+        """Execute one intent and present its result (a board or game event in the place's language, anything
+        else in the actor's); any failure becomes a private error reply."""
+        lang = langs[0]
         try:
             if isinstance(intent, intents.Replay):
                 return await replay_reply(self.service, actor, place, lang)
@@ -162,11 +179,16 @@ class BotCore:
             return [Reply(self.t("internal_error", lang), private=True, error=True)]
         if isinstance(intent, intents.Lang) and result.ok:
             lang = intent.code
+        elif is_shared(intent, result):
+            lang = langs[1]
         self._after_game(result)
         # The result may be saved already: drawing it must never turn it into an error reply.
-        replies = await present_safely(result, lang, actor, draw=self.draw)
+        you = self.you.name if self.you is not None and self.you.platform == place.platform else None
+        replies = await present_safely(result, lang, actor, draw=self.draw, you=you)
         if isinstance(intent, intents.ResignPrompt) and result.ok:  # the question is for the resigner only
             replies = [Reply(r.text, buttons=r.buttons, private=True) for r in replies]
+        elif result.ok and is_private(intent):  # his own settings: for him only
+            replies = [replace(r, private=True, mention=()) for r in replies]
         return replies
 
     # --- follow-ups: the analysis after a game -----------------------------------------------------
@@ -190,7 +212,7 @@ class BotCore:
             result = await self.service.game_analysis(game_id, game_no)
             if not result.ok or not result.messages or result.place is None:
                 return
-            lang = await self.language(None, result.place)
+            lang = await self.place_language(result.place)
             for reply in await present(result, lang, draw=self.draw):
                 await sink.deliver_notice(Notice(result.place, reply))
         except asyncio.CancelledError:
@@ -289,7 +311,7 @@ class BotCore:
         """A timer's result as notices for its place (translated in the place's language)."""
         if result.place is None:
             return []
-        lang = await self.language(None, result.place)
+        lang = await self.place_language(result.place)
         return [Notice(result.place, reply, tuple(result.to_notify)) for reply in await present(result, lang)]
 
     # --- delivery: the outbox and the board tracker (bot/delivery) -------------------------------
@@ -302,7 +324,7 @@ class BotCore:
             return None
         if messages and for_version is not None and result.view.version == for_version:
             result = replace(result, messages=list(messages))
-        lang = await self.language(None, place)
+        lang = await self.place_language(place)
         for reply in await present(result, lang, draw=self.draw):
             if reply.game_id == game_id:
                 return place, reply
@@ -317,7 +339,7 @@ class BotCore:
         mover = view.players[view.turn]
         if mover.platform != place.platform:  # the AI (or nobody to ping here)
             return None
-        lang = await self.language(None, place)
+        lang = await self.place_language(place)
         return Notice(place, Reply(self.t("delivery_your_turn", lang, player=mover.name), mention=(mover,)))
 
     async def live_games(self, platform: str, limit: int = 1000) -> list[str]:
@@ -360,6 +382,6 @@ class BotCore:
                 continue
             result = await self.service.view_of(gid)
             if result.ok and result.place is not None:
-                lang = await self.language(None, result.place)
+                lang = await self.place_language(result.place)
                 for reply in await present(result, lang):
                     yield Notice(result.place, reply)

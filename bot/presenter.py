@@ -8,9 +8,9 @@ import logging
 from bot.analysis_reply import analysis_reply
 from bot.button_kinds import ButtonKind
 from bot.buttons import encode
-from bot.i18n import catalogue, translate
+from bot.i18n import PLATFORM_WORDS, catalogue, has, translate
 from bot.replies import Button, Reply
-from bot.service.models import Action, GameView, PlayerRef, Result
+from bot.service.models import Action, GameView, Msg, PlayerRef, Result
 from fevga import Position
 from fevga.rules import OFF
 from renderers import BoardScene, render_board, render_text
@@ -34,6 +34,32 @@ ROWS: dict[ButtonKind, int] = {
 }
 
 
+SUBJECT = {"game_started": "starter"}  # the argument naming whom a message is about (else "player")
+
+
+def context_words(platform: str | None, lang: str) -> dict[str, str]:
+    """The platform's words for ``{here}``, ``{elsewhere}``, ``{scope}`` and ``{slash}`` in ``lang``: a Telegram
+    "chat" is a Discord "channel"; its leaderboard is the group's, not the server's."""
+    kind = platform if platform in ("discord", "telegram", "terminal") else "discord"
+    return {word: translate(f"word_{word}_{kind}", lang) for word in PLATFORM_WORDS}
+
+
+def message_text(msg: Msg, lang: str, words: dict[str, str], you: str | None = None) -> str:
+    """One message in ``lang``, with the platform words; about ``you`` (the terminal's own player) it uses
+    the second-person form ``<key>_you`` when there is one ("You start", not "You starts")."""
+    key = msg.key
+    if you is not None and msg.args.get(SUBJECT.get(key, "player")) == you and has(f"{key}_you", lang):
+        key = f"{key}_you"
+    return translate(key, lang, **{**words, **msg.args})
+
+
+def texts(result: Result, lang: str, actor: PlayerRef | None = None, you: str | None = None) -> str:
+    """The result's messages (but the rich ones) as lines of text in ``lang``."""
+    platform = actor.platform if actor is not None else result.place.platform if result.place else None
+    words = context_words(platform, lang)
+    return "\n".join(message_text(m, lang, words, you) for m in result.messages if m.key not in RICH)
+
+
 def perspective_for(view: GameView, actor: PlayerRef | None) -> int:
     """Whose numbering the board is drawn in: a human facing the AI, else the player to move (he types
     in his own numbering), at the end the actor or the winner."""
@@ -49,11 +75,14 @@ def perspective_for(view: GameView, actor: PlayerRef | None) -> int:
     return view.winner if view.winner is not None else 0
 
 
-def board_labels(lang: str) -> tuple[tuple[str, str], ...]:
-    """The words drawn on the board, from the catalogue of ``lang``."""
+def board_labels(lang: str, you_won: bool = False) -> tuple[tuple[str, str], ...]:
+    """The words drawn on the board, from the catalogue of ``lang``; ``you_won``: the winner is the terminal's
+    own player, so the result reads in the second person ("You win")."""
     own, english = catalogue(lang), catalogue("en")
+    forms = ["board_{}_you", "board_{}"] if you_won else ["board_{}"]
     return tuple(
-        (key, own.get(f"board_{key}") or english.get(f"board_{key}") or text) for key, text in DEFAULT_LABELS.items()
+        (key, next((c[f.format(key)] for f in forms for c in (own, english) if f.format(key) in c), text))
+        for key, text in DEFAULT_LABELS.items()
     )
 
 
@@ -76,9 +105,10 @@ def steps_text(steps: tuple[tuple[int, int], ...]) -> str:
     return ", ".join(f"{a}→{'off' if b == OFF else b}" for a, b in steps)
 
 
-def scene_for(view: GameView, lang: str = "en") -> BoardScene:
-    """The picture's scene for a view, the turn being built included."""
+def scene_for(view: GameView, lang: str = "en", you: str | None = None) -> BoardScene:
+    """The picture's scene for a view in ``lang``, the turn being built included."""
     over = view.status != "play" or view.winner is not None
+    you_won = you is not None and view.winner is not None and view.names[view.winner] == you
     return BoardScene(
         position=Position.from_id(view.position_id),
         turn=None if over else view.turn,
@@ -90,13 +120,13 @@ def scene_for(view: GameView, lang: str = "en") -> BoardScene:
         score=view.score,
         winner=view.winner,
         mars=view.mars,
-        labels=board_labels(lang),
+        labels=board_labels(lang, you_won),
         pending_steps=() if over else view.pending,
         dice_used=() if over else dice_used(view),
     )
 
 
-def caption(view: GameView, lang: str) -> str:
+def caption(view: GameView, lang: str, you: str | None = None) -> str:
     """One line: the players, the score, whose turn with which dice (or who won)."""
     names = view.names
     head = f"{names[0]} – {names[1]}"
@@ -112,7 +142,8 @@ def caption(view: GameView, lang: str) -> str:
             line += "  · " + translate(key, lang, steps=steps_text(view.pending))
         return line
     if view.winner is not None:
-        return head + "  · " + translate("caption_won", lang, player=names[view.winner], points=view.points)
+        key = "caption_won_you" if you is not None and names[view.winner] == you else "caption_won"
+        return head + "  · " + translate(key, lang, player=names[view.winner], points=view.points)
     return head
 
 
@@ -127,9 +158,11 @@ def button(action: Action, lang: str) -> Button:
     return Button(label, token, action.kind, STYLES.get(action.kind, "secondary"), ROWS.get(action.kind, 2))
 
 
-async def present(result: Result, lang: str, actor: PlayerRef | None = None, *, draw: bool = True) -> list[Reply]:
-    """The replies for one result. Errors are private; a result with a game view becomes its board."""
-    text = "\n".join(translate(m.key, lang, **m.args) for m in result.messages if m.key not in RICH)
+async def present(result: Result, lang: str, actor: PlayerRef | None = None, *, draw: bool = True,
+                  you: str | None = None) -> list[Reply]:
+    """The replies for one result. Errors are private; a result with a game view becomes its board.
+    ``you``: the name addressed in the second person (the terminal's player)."""
+    text = texts(result, lang, actor, you)
     buttons = tuple(button(a, lang) for a in result.actions)
     if not result.ok:
         return [Reply(text=text, private=True, error=True)]
@@ -146,7 +179,7 @@ async def present(result: Result, lang: str, actor: PlayerRef | None = None, *, 
         if text or buttons:
             replies.insert(0, Reply(text=text, buttons=buttons, mention=tuple(result.to_notify)))
         return replies
-    scene = scene_for(view, lang)
+    scene = scene_for(view, lang, you)
     seat = perspective_for(view, actor)
     image = await asyncio.to_thread(render_board, scene, seat) if draw else None
     board = Reply(
@@ -156,25 +189,25 @@ async def present(result: Result, lang: str, actor: PlayerRef | None = None, *, 
         buttons=buttons,
         game_id=view.game_id,
         version=view.version,
-        caption=caption(view, lang),
+        caption=caption(view, lang, you),
         board_text=render_text(scene, seat),
         mention=tuple(result.to_notify),
+        lang=lang,
     )
     return [board, *replies]
 
 
 async def present_safely(result: Result, lang: str, actor: PlayerRef | None = None, *,
-                         draw: bool = True) -> list[Reply]:
+                         draw: bool = True, you: str | None = None) -> list[Reply]:
     """Like :func:`present`, but drawing a result that is already saved can never turn it into an error
     reply: on a failure the result's text is sent without the picture, and failing that a plain "saved;
     the board will be shown shortly"."""
     try:
-        return await present(result, lang, actor, draw=draw)
+        return await present(result, lang, actor, draw=draw, you=you)
     except Exception:
         log.exception("presenting a result failed; sending its text only")
     try:
-        text = "\n".join(translate(m.key, lang, **m.args) for m in result.messages
-                         if m.key not in RICH)
+        text = texts(result, lang, actor, you)
         if not result.ok:
             return [Reply(text=text, private=True, error=True)]
         if result.view is not None or not text:

@@ -45,6 +45,7 @@ class Reply:
     error: bool = False
     mention: tuple[PlayerRef, ...] = ()  # players to ping with this message
     pictures: tuple[tuple[bytes, str], ...] = ()  # extra PNGs with captions (an analysis's blunders): an album
+    lang: str | None = None  # the language the reply is in (a board: its place's), for a frontend's own widget texts
 
 
 @dataclass(frozen=True, slots=True)

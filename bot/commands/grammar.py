@@ -17,6 +17,7 @@ from . import intents as i
 
 MAX_INPUT = 300
 MAX_NAME = 64
+MAX_TOP_ASKED = 1_000_000  # "top 1000" is read (the service clamps it to its maximum and says so)
 _PLAY_START = re.compile(r"^\s*(?:\d{1,2}|[α-ωά-ώΑ-Ω])\s*[/\\-]", re.IGNORECASE)
 
 # Every word a player may start a command with, aliases included.
@@ -170,8 +171,8 @@ def _top(words: list[str]) -> i.Intent | i.CommandError:
         low = word.lower()
         if low in ("global", "all", "world"):
             global_ = True
-        elif (number := whole_number(low)) is not None and 1 <= number <= 50:
-            count = number
+        elif (number := whole_number(low)) is not None and number >= 1:
+            count = min(number, MAX_TOP_ASKED)  # the service shows at most its maximum and says so
         else:
             return i.CommandError("cmd_bad_option", {"option": word[:30]})
     return i.Top(global_, count)

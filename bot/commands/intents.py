@@ -228,7 +228,7 @@ class Replay(Intent):
 
 @dataclass(frozen=True, slots=True)
 class Lang(Intent):
-    """Set the language of this place."""
+    """Set the language the bot uses with this player (``place_lang`` is the setting of the place)."""
 
     word: ClassVar[str] = "lang"
     code: str

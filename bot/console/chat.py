@@ -37,6 +37,7 @@ class ConsoleChat:
         self.place = Place("terminal", "terminal", "main")
         self.ai_level = ai_level
         self.lines = 0
+        core.you = self.you  # messages about this player read "You start", not "You starts"
         core.follow_up_to("terminal", self)  # the analysis after a game is printed when it is ready
 
     def say(self, text: str = "") -> None:

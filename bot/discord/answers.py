@@ -100,7 +100,7 @@ class InteractionAnswer:
         """Show the board through the tracker. A click on the board (or on the challenge that becomes it)
         is answered by that very edit; anything else is acknowledged first, then the board is edited."""
         game_id = reply.game_id or ""
-        self.boards.langs[game_id] = self.lang
+        self.boards.langs[game_id] = reply.lang or self.lang  # the board's (place's) language, not the clicker's
         fresh = self.command == "board"  # /fevga board: show it here, retire the old one
         old = await self.boards.where(game_id) if fresh else None
         made_here = False
@@ -135,7 +135,7 @@ class InteractionAnswer:
 
     async def _first(self, reply: Reply, fresh: bool) -> str:
         """Show a board that is not shown yet: the accepted challenge turns into it, or it is the answer."""
-        out = outgoing(reply, self.lang, command=self.command)
+        out = outgoing(reply, reply.lang or self.lang, command=self.command)
         clicked = self.clicked
         try:
             if clicked is not None and not self.clicked_used and not clicked.flags.ephemeral and not fresh:

@@ -158,7 +158,7 @@ class DiscordFrontend:
             if reply.buttons and not reply.private:  # a challenge: its message is edited when it ends
                 await self.core.remember_challenge_message(reply, f"{sent.channel.id}:{sent.id}")
             return
-        self.boards.langs[reply.game_id] = lang
+        self.boards.langs[reply.game_id] = reply.lang or lang
         fresh = command == "board"
         old = await self.boards.where(reply.game_id) if fresh else None
         outcome = await self.boards.tracker.show(

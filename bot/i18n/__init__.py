@@ -6,6 +6,13 @@ one shared file. :func:`translate` never raises.
 A key missing in a language falls back to English; a missing key altogether shows the key itself; a
 missing argument shows as ``?``. Other catalogues (e.g. the command language) can be merged in with
 :func:`register`.
+
+Plurals come from Babel's CLDR plural rules, never from "(s)": a catalogue entry may be an object of plural
+forms, ``{"one": "{n} match", "other": "{n} matches"}``. Such an entry is chosen by the ``count`` (else ``n``)
+argument when translated as a key, and a template can use one for a number inside a sentence with the
+format spec ``@``: ``"{games:@matches}"`` writes ``games`` through the plural entry ``matches``.
+``{seconds:@duration}`` writes a span of time as hours and minutes ("1 hour 5 minutes", "45 minutes"), and
+``{flag:?key}`` writes the message ``key`` only when ``flag`` is true (a mark such as a provisional rating's).
 """
 
 from __future__ import annotations
@@ -16,47 +23,180 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from babel import Locale
+
 LANGUAGES = ("en", "el")
 DEFAULT = "en"
+PLURAL_FORMS = ("zero", "one", "two", "few", "many", "other")
 _HERE = Path(__file__).parent
 _extra: dict[str, dict[str, str]] = {}
 
 
+PLATFORM_WORDS = ("here", "elsewhere", "scope", "slash")  # "in this chat" / "in this channel"...: see the presenter
+
+
 class _Args(dict[str, Any]):
+    """A message's arguments: a missing one shows as "?", a missing platform word in a neutral form."""
+
+    def __init__(self, values: dict[str, Any], lang: str = DEFAULT) -> None:
+        super().__init__(values)
+        self.lang = lang
+
     def __missing__(self, key: str) -> str:
+        if key in PLATFORM_WORDS:
+            return catalogue(self.lang).get(f"word_{key}_any") or catalogue(DEFAULT).get(f"word_{key}_any", "")
         return "?"
 
 
 @cache
-def catalogue(lang: str) -> dict[str, str]:
-    """The messages of ``lang`` (an empty dict for an unknown language)."""
+def _load(lang: str) -> tuple[dict[str, str], dict[str, dict[str, str]]]:
+    """The plain messages and the plural entries of ``lang``, from its files and :func:`register`."""
     data: dict[str, str] = {}
+    forms: dict[str, dict[str, str]] = {}
     for path in [_HERE / f"{lang}.json", *sorted(_HERE.glob(f"{lang}.*.json"))]:
         if path.is_file():
-            data.update(json.loads(path.read_text(encoding="utf-8")))
+            for key, value in json.loads(path.read_text(encoding="utf-8")).items():
+                if isinstance(value, dict):
+                    forms[key] = {str(k): str(v) for k, v in value.items()}
+                else:
+                    data[key] = str(value)
     data.update(_extra.get(lang, {}))
-    return data
+    return data, forms
+
+
+def catalogue(lang: str) -> dict[str, str]:
+    """The plain (non-plural) messages of ``lang`` (an empty dict for an unknown language)."""
+    return _load(lang)[0]
+
+
+def plurals(lang: str) -> dict[str, dict[str, str]]:
+    """The plural entries of ``lang``: key -> {CLDR form: template}."""
+    return _load(lang)[1]
 
 
 def register(lang: str, messages: dict[str, str]) -> None:
     """Add (or override) messages of a language, e.g. from another part of the bot."""
     _extra.setdefault(lang, {}).update(messages)
-    catalogue.cache_clear()
+    _load.cache_clear()
 
 
 def has(key: str, lang: str = DEFAULT) -> bool:
-    return key in catalogue(lang)
+    return key in catalogue(lang) or key in plurals(lang)
 
 
-def translate(key: str, lang: str = DEFAULT, /, **args: Any) -> str:
-    """The message ``key`` in ``lang`` (else English, else the key) with ``args`` filled in."""
-    template = catalogue(lang).get(key) if lang in LANGUAGES else None
-    if template is None:
-        template = catalogue(DEFAULT).get(key, key)
+@cache
+def _locale(lang: str) -> Locale:
+    return Locale.parse(lang if lang in LANGUAGES else DEFAULT)
+
+
+def plural_form(n: float, lang: str) -> str:
+    """The CLDR plural category of ``n`` in ``lang`` ("one", "other", ...), by Babel."""
+    return str(_locale(lang).plural_form(abs(n)))
+
+
+def _number(value: Any) -> float | None:
     try:
-        return string.Formatter().vformat(template, (), _Args(args))
+        return float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _plural(key: str, lang: str, n: Any) -> str | None:
+    """The template of plural entry ``key`` for the number ``n`` (None when there is no such entry)."""
+    forms = plurals(lang).get(key) if lang in LANGUAGES else None
+    if forms is None:
+        forms = plurals(DEFAULT).get(key)
+        lang = DEFAULT
+    if forms is None:
+        return None
+    number = _number(n)
+    form = plural_form(number, lang) if number is not None else "other"
+    return forms.get(form) or forms.get("other") or next(iter(forms.values()), "")
+
+
+class _Formatter(string.Formatter):
+    """``str.format`` plus the ``@plural_key`` and ``@duration`` specs, in one language."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if format_spec.startswith("?"):  # a mark shown only when the value is true, e.g. a provisional rating
+            return translate(format_spec[1:], self.lang) if value and value != "?" else ""
+        if not format_spec.startswith("@"):
+            return str(super().format_field(value, format_spec))
+        word = format_spec[1:]
+        if word == "duration":
+            return duration(value, self.lang)
+        template = _plural(word, self.lang, value)
+        if template is None:
+            return str(value)
+        return self.vformat(template, (), _Args({"n": value}, self.lang))
+
+
+def duration(seconds: Any, lang: str = DEFAULT) -> str:
+    """A span of time in words: whole hours and minutes, the zero parts left out ("45 minutes"); under a
+    minute counts as one minute."""
+    number = _number(seconds) or 0.0
+    minutes = max(1, int(number // 60))
+    hours, minutes = divmod(minutes, 60)
+    fmt = _Formatter(lang)
+    if hours and minutes:
+        return translate("duration_both", lang, hours=fmt.format_field(hours, "@hours"),
+                         minutes=fmt.format_field(minutes, "@minutes"))
+    return fmt.format_field(hours, "@hours") if hours else fmt.format_field(minutes, "@minutes")
+
+
+def render(template: str, lang: str = DEFAULT, /, **args: Any) -> str:
+    """A catalogue template (with ``@`` plural and ``?`` mark specs) filled in, in ``lang``; never raises."""
+    try:
+        return _Formatter(lang).vformat(template, (), _Args(args, lang if lang in LANGUAGES else DEFAULT))
     except (ValueError, IndexError, KeyError, AttributeError, TypeError):
         return template
 
 
-__all__ = ["LANGUAGES", "catalogue", "has", "register", "translate"]
+class Localised(str):
+    """A catalogue template whose ``.format(**args)`` is :func:`render` in its language: hand it to code that
+    formats templates itself (``fevga.analysis_text``), and its plurals still agree."""
+
+    lang: str = DEFAULT
+
+    def format(self, *args: Any, **kwargs: Any) -> str:
+        return render(str(self), self.lang, **kwargs)
+
+
+def localised(template: str, lang: str) -> Localised:
+    """``template`` as a :class:`Localised` of ``lang``."""
+    out = Localised(template)
+    out.lang = lang
+    return out
+
+
+def translate(key: str, lang: str = DEFAULT, /, **args: Any) -> str:
+    """The message ``key`` in ``lang`` (else English, else the key) with ``args`` filled in; a plural entry
+    is chosen by the ``count`` (else ``n``) argument."""
+    template = catalogue(lang).get(key) if lang in LANGUAGES else None
+    if template is None:
+        template = catalogue(DEFAULT).get(key)
+    if template is None:
+        template = _plural(key, lang, args.get("count", args.get("n")))
+    if template is None:
+        template = key
+    return render(template, lang, **args)
+
+
+def plural(key: str, n: float, lang: str = DEFAULT, /, **args: Any) -> str:
+    """The plural entry ``key`` for the number ``n`` (as ``{n}``), e.g. ``plural("matches", 1)`` -> "1 match"."""
+    return translate(key, lang, **{**args, "count": n, "n": n})
+
+
+def language_of(code: str | None) -> str | None:
+    """One of our languages for a platform's language code (Telegram's ``language_code``, e.g. "el-GR"):
+    Greek for ``el*``, English for any other code, None when there is none."""
+    if not code:
+        return None
+    return "el" if code.strip().lower().startswith("el") else "en"
+
+
+__all__ = ["LANGUAGES", "Localised", "catalogue", "duration", "has", "language_of", "localised", "plural",
+           "plural_form", "plurals", "register", "render", "translate"]

@@ -22,9 +22,11 @@ from .stats_docs import parse_stats
 MAX_TOP = 50
 
 
-def _shown(data: dict[str, Any]) -> str:
-    """The rating as shown (with '?' while provisional)."""
-    return Rating(data["r"], data["rd"], data["vol"]).shown()
+def _shown(data: dict[str, Any]) -> dict[str, Any]:
+    """The rating as shown: its rounded value, and ``prov`` while it is provisional (the catalogue marks it
+    and explains the mark in a ``rating_legend`` line)."""
+    rating = Rating(data["r"], data["rd"], data["vol"])
+    return {"rating": round(rating.rating), "prov": rating.provisional}
 
 
 class Info:
@@ -37,7 +39,7 @@ class Info:
 
     async def top(self, place: Place, n: int = 10, global_: bool = False) -> Result:
         """The best ``n`` players of this place's board (or the platform's global board)."""
-        n = max(1, min(int(n), MAX_TOP))
+        asked, n = int(n), max(1, min(int(n), MAX_TOP))
         scope = keys.board_scope(place.platform, None if global_ else place.scope_id)
         rows = await read_one(self.store, lambda r: r.ztop(keys.ratings(scope), n))
         reads = Reads()
@@ -50,8 +52,12 @@ class Info:
             data = _load_stats(raw.value)
             if data is None:
                 continue
-            messages.append(Msg("top_row", {"rank": rank, "name": data.get("name", uid), "rating": _shown(data),
+            messages.append(Msg("top_row", {"rank": rank, "name": data.get("name", uid), **_shown(data),
                                             "wins": data["w"], "losses": data["l"]}))
+        if any(m.args.get("prov") for m in messages):
+            messages.append(Msg("rating_legend", {}))
+        if asked > MAX_TOP:
+            messages.append(Msg("top_max", {"max": MAX_TOP}))
         return Result(ok=True, messages=messages, place=place)
 
     async def stats(self, who: PlayerRef, place: Place) -> Result:
@@ -71,7 +77,7 @@ class Info:
                 messages.append(Msg("stats_none_global" if global_ else "stats_none", {"player": who.name}))
                 continue
             messages.append(Msg("stats_global" if global_ else "stats", {
-                "player": who.name, "rating": _shown(data), "rd": round(data["rd"]),
+                "player": who.name, **_shown(data), "rd": round(data["rd"]),
                 "rank": (rank + 1) if rank is not None else "-", "of": count, "games": data["g"],
                 "wins": data["w"], "losses": data["l"], "points": data["pts"], "mars": data["mars"],
                 "streak": data["st"], "best": data["best"],
@@ -80,6 +86,8 @@ class Info:
             messages.append(Msg("stats_short_flag", {"player": who.name, "opponent": opponent, "count": count,
                                                      "hours": round(fairness.SHORT_WINDOW / 3600),
                                                      "plies": fairness.SHORT_PLIES}))
+        if any(m.args.get("prov") for m in messages):
+            messages.append(Msg("rating_legend", {}))
         mean = rates.average(rates.parse(analysed.value))
         if mean is not None:  # the rolling error rate of his last analysed games (any opponent, AI too)
             messages.append(Msg("stats_analysis", {"player": who.name, "rate": mean[0], "games": mean[1]}))

@@ -259,9 +259,14 @@ class GameService:
         """Change one setting; place settings need ``is_admin`` (a chat admin; always true in the terminal)."""
         return await self.preferences.set_setting(actor, place, name, value, is_admin, idem)
 
-    async def lang(self, actor: PlayerRef | None, place: Place) -> str:
-        """The language to answer in: the player's choice, else the place's, else English."""
-        return await self.preferences.lang(actor, place)
+    async def lang(self, actor: PlayerRef | None, place: Place, hint: str | None = None) -> str:
+        """The language of personal replies: the player's choice, else ``hint`` (his platform's), else the place's."""
+        return await self.preferences.lang(actor, place, hint)
+
+    async def languages(self, actor: PlayerRef | None, place: Place, hint: str | None = None,
+                        default: str = "en") -> tuple[str, str]:
+        """(personal, shared) languages: the actor's, and the place's for boards and shared messages."""
+        return await self.preferences.languages(actor, place, hint, default)
 
     # --- background (Timers, Events) ---------------------------------------------------------
     async def tick(self, platform: str | None = None) -> list[Result]:

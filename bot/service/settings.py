@@ -36,6 +36,24 @@ ALIASES = {"deadline": "deadline_hours", "language": "lang", "auto": "autoplay",
 _ON = {"on": "on", "yes": "on", "true": "on", "1": "on", "off": "off", "no": "off", "false": "off", "0": "off"}
 
 
+def owner_of(place: Place) -> PlayerRef | None:
+    """The one person of a private place (a Telegram private chat, a Discord DM, the terminal), else None."""
+    for prefix in ("private:", "dm:"):
+        if place.scope_id.startswith(prefix):
+            return PlayerRef(place.platform, place.scope_id[len(prefix):], "")
+    if place.platform == "terminal":
+        return PlayerRef("terminal", "you", "")
+    return None
+
+
+def _chosen(values: dict[str, str], hint: str | None) -> str | None:
+    """A player's language from his settings: his own choice, else ``hint``, else his last known locale."""
+    for found in (values.get("lang"), hint, values.get("locale")):
+        if found in LANGUAGES:
+            return str(found)
+    return None
+
+
 def normalise(name: str, value: str) -> tuple[str, str] | Result:
     """The canonical name and value of a setting, or an error Result saying what is accepted."""
     name = ALIASES.get(name.strip().lower(), name.strip().lower())
@@ -100,16 +118,45 @@ class Settings:
             rules = Rules()
         return deadline, rules
 
-    async def lang(self, actor: PlayerRef | None, place: Place) -> str:
-        """The language to answer in: the player's choice, else the place's, else English."""
+    async def lang(self, actor: PlayerRef | None, place: Place, hint: str | None = None) -> str:
+        """The language of personal replies: the player's ``lang``, else his platform's language (``hint``,
+        e.g. Telegram's ``language_code``, remembered for later), else the place's."""
+        return (await self.languages(actor, place, hint))[0]
+
+    async def place_lang(self, place: Place) -> str:
+        """The language of shared messages and boards here (see :meth:`languages`)."""
+        return (await self.languages(None, place))[1]
+
+    async def languages(self, actor: PlayerRef | None, place: Place, hint: str | None = None,
+                        default: str = "en") -> tuple[str, str]:
+        """(personal, shared) languages in one read. Shared messages and boards use the place's ``place_lang``;
+        without one, a one-person place (a private chat, a DM, the terminal) speaks its owner's language and
+        any other place ``default`` (FEVGA_LANGUAGE). Personal replies use the player's ``lang``, else ``hint``
+        (one of our languages, from the platform), else the one he was last seen with, else the place's."""
+        owner = owner_of(place)
         reads = Reads()
         here = reads.hgetall(keys.place_settings(place))
         mine = reads.hgetall(keys.player_settings(actor.platform, actor.user_id)) if actor is not None else None
-        await reads.run(self.store)
-        if mine is not None and mine.value.get("lang") in LANGUAGES:
-            return str(mine.value["lang"])
+        theirs = reads.hgetall(keys.player_settings(owner.platform, owner.user_id)) if owner is not None else None
+        try:
+            await reads.run(self.store)
+        except DamagedKey as exc:  # a damaged settings key must not silence the bot
+            log.error("settings %s are damaged; answering in English", exc.key)
+            return hint if hint in LANGUAGES else default, default
         found = here.value.get("place_lang")
-        return str(found) if found in LANGUAGES else "en"
+        shared = str(found) if found in LANGUAGES else None
+        if shared is None:
+            shared = _chosen(theirs.value if theirs is not None else {}, None) or default
+        if mine is None or actor is None:
+            return shared, shared
+        personal = _chosen(mine.value, hint) or shared
+        if hint in LANGUAGES and mine.value.get("locale") != hint:  # remembered for notices in his own chat
+            try:
+                await self.store.commit(Commit().hset(keys.player_settings(actor.platform, actor.user_id),
+                                                      "locale", str(hint)))
+            except Exception:  # only a remembered default: never a reason to fail a reply
+                log.warning("could not remember the language of %s:%s", actor.platform, actor.user_id)
+        return personal, shared
 
     async def settings(self, actor: PlayerRef, place: Place) -> Result:
         """Every setting that applies to the actor here, with its value."""

@@ -117,7 +117,8 @@ class Timers:
                     now >= s.turn_start + self.options.reminder_fractions[s.reminded] * s.deadline_secs:
                 s.reminded += 1
             left = s.deadline - now
-            args = {"player": s.players[mover].name, "hours": int(left // 3600), "minutes": int(left % 3600 // 60)}
+            args = {"player": s.players[mover].name, "left": int(left),  # seconds, worded by the catalogue
+                    "hours": int(left // 3600), "minutes": int(left % 3600 // 60)}
             change.messages.append(Msg("turn_reminder", args))
             change.notify.append(s.players[mover])
         result = self.sessions.result(s, version + 1, change.messages, change.notify)

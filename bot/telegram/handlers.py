@@ -134,16 +134,31 @@ class Handlers:
             handled = await self.core.handle_text(
                 actor, place, line.text, idem=update_key(bot.token.partition(":")[0], "u", update.update_id),
                 mentions=mentions, is_admin=is_admin,
-                reply_to_game=game,
+                reply_to_game=game, locale=message.from_user.language_code,
             )  # fmt: skip
             fresh = handled.word == "board"  # the command the core read, not a second reading of the line
-            await self.delivery.send(
-                bot, message.chat.id, handled.replies, reply_to=message.message_id, fresh_board=fresh
-            )
+            replies = await self._privately(bot, message, handled.replies)
+            await self.delivery.send(bot, message.chat.id, replies, reply_to=message.message_id, fresh_board=fresh)
         except Exception:
             log.exception("telegram_text_failed", chat_id=message.chat.id, command=line.command)
             with contextlib.suppress(Exception):
                 await message.reply_text(await self._fallback_error(actor, place))
+
+    async def _privately(self, bot: Any, message: Message, replies: list[Reply]) -> list[Reply]:
+        """Personal replies (his settings, not errors) to a command typed in a group go to the author's private
+        chat when the bot may write there; the rest (or all, if it may not) is answered in the group."""
+        if message.chat.type == Chat.PRIVATE or message.from_user is None:
+            return replies
+        personal = [r for r in replies if r.private and not r.error and not r.buttons and r.game_id is None]
+        if not personal:
+            return replies
+        try:
+            for reply in personal:
+                await self.delivery.post(bot, message.from_user.id, reply)
+        except TelegramError as error:  # he never started a private chat with the bot: answer here
+            log.info("telegram_private_reply_refused", user_id=message.from_user.id, error=error.message)
+            return replies
+        return [r for r in replies if not any(r is p for p in personal)]
 
     # ---- buttons -----------------------------------------------------------------------------------
     async def on_callback(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
@@ -175,7 +190,8 @@ class Handlers:
                 answered = True
                 return
             idem = update_key(context.bot.token.partition(":")[0], "q", query.id)
-            replies = (await self.core.press(actor, place, token, idem=idem)).replies
+            replies = (await self.core.press(actor, place, token, idem=idem,
+                                             locale=query.from_user.language_code)).replies
             # An alert can carry no buttons: a private reply with buttons (the resign confirmation) is posted
             # in the chat instead, naming the player it is for, its buttons bound to him.
             private = [r for r in replies if r.private and not r.buttons]

@@ -84,7 +84,7 @@ def test_commands(text: str, expected: object) -> None:
         ("lang fr", "cmd_bad_lang"),
         ("settings deadline", "cmd_settings_usage"),
         ("resign now", "cmd_bad_option"),
-        ("top 500", "cmd_bad_option"),
+        ("top 0", "cmd_bad_option"),
         ("accept a b", "cmd_too_many_words"),
     ],
 )

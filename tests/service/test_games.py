@@ -147,7 +147,8 @@ async def test_resign_gives_mars_points_and_rates(service: GameService) -> None:
     top = await service.top(HERE)
     rows = [m for m in top.messages if m.key == "top_row"]
     assert [r.args["name"] for r in rows] == ["bob", "alice"]
-    assert rows[0].args["rating"].endswith("?")  # provisional
+    assert rows[0].args["prov"] is True  # provisional: marked, and the mark is explained
+    assert top.messages[-1].key == "rating_legend"
     stats = await service.stats(BOB, HERE)
     assert stats.messages[0].args["wins"] == 1 and stats.messages[0].args["points"] == 2
     assert stats.messages[1].key == "stats_global"
@@ -301,17 +302,18 @@ async def test_ratings_after_a_first_match_match_glicko2(service: GameService) -
     await until_both_moved(service, await start_game(service, ALICE, BOB, HERE), HERE, random.Random(6))
     assert (await service.resign(ALICE, HERE)).ok
     bob, alice = (await service.stats(BOB, HERE)).messages, (await service.stats(ALICE, HERE)).messages
-    assert (bob[0].args["rating"], bob[0].args["rd"], bob[0].args["rank"]) == ("1662?", 290, 1)
-    assert (alice[0].args["rating"], alice[0].args["rd"], alice[0].args["rank"]) == ("1338?", 290, 2)
+    assert (bob[0].args["rating"], bob[0].args["rd"], bob[0].args["rank"]) == (1662, 290, 1)
+    assert (alice[0].args["rating"], alice[0].args["rd"], alice[0].args["rank"]) == (1338, 290, 2)
+    assert bob[0].args["prov"] and alice[0].args["prov"]
     assert bob[0].args["streak"] == 1 and alice[0].args["streak"] == -1
-    assert bob[1].key == "stats_global" and bob[1].args["rating"] == "1662?"
+    assert bob[1].key == "stats_global" and bob[1].args["rating"] == 1662
     # a second match between them, on another server: the global board moves, this one does not
     elsewhere = Place("discord", "guild2", "chanX")
     await until_both_moved(service, await start_game(service, ALICE, BOB, elsewhere), elsewhere, random.Random(7))
     assert (await service.resign(ALICE, elsewhere)).ok
     bob = (await service.stats(BOB, HERE)).messages
-    assert bob[0].args["rating"] == "1662?" and bob[0].args["games"] == 1
-    assert bob[1].args["games"] == 2 and bob[1].args["rating"] != "1662?"
+    assert bob[0].args["rating"] == 1662 and bob[0].args["games"] == 1
+    assert bob[1].args["games"] == 2 and bob[1].args["rating"] != 1662
     top_global = await service.top(HERE, global_=True)
     assert [m.args["name"] for m in top_global.messages if m.key == "top_row"] == ["bob", "alice"]
 

@@ -121,5 +121,5 @@ async def test_resigning_by_button_asks_first_and_only_the_resigner_can_confirm(
     assert answer.answered and not answer.show_alert
     view = await game_view(core, actor_ref(alice), group_place(room))
     assert view.status != "play" and view.players[view.winner].name == "Bob"
-    assert f"Bob wins ({view.points})" in board.content and prompt.buttons == []
+    assert translate("caption_won", "en", player="Bob", points=view.points) in board.content and prompt.buttons == []
     check_board(board, view)

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from bot.i18n import translate
+from bot.presenter import context_words
 from bot.storage.local_redis import free_port
 from bot.telegram import run_telegram
 from bot.telegram.command_list import COMMANDS
@@ -59,7 +60,7 @@ async def test_retry_after_is_honoured(fake: FakeTelegram, chat: Chat):
     await chat.say(alice, home, "/help")
     assert time.monotonic() - started >= 1.0
     assert [c.status for c in fake.calls_of("sendMessage")] == [429, 200]
-    assert fake.last_bot_message(home).text == translate("help", "en")
+    assert fake.last_bot_message(home).text == translate("help", "en", **context_words("telegram", "en"))
 
 
 async def test_a_board_that_cannot_be_edited_is_posted_again(fake: FakeTelegram, core: CoreSpy, chat: Chat):

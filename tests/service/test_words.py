@@ -1,0 +1,224 @@
+"""Wording: plurals from Babel's rules (en, el), durations, second-person forms, platform words, the
+provisional mark and its legend, "top 1000", and which language (place or personal) a reply uses."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+import bot.i18n
+from bot.console import ConsoleChat
+from bot.core import BotCore
+from bot.i18n import duration, language_of, plural, plural_form, plurals, translate
+from bot.presenter import context_words, message_text
+from bot.service.models import Msg, Place, PlayerRef
+from bot.storage import MemoryStore
+from tests.botkit import a_legal_play_text
+
+
+def _base(lang: str) -> dict[str, object]:
+    """The shared catalogue file of ``lang`` (the wording this module checks; areas have their own parts)."""
+    return dict(json.loads((Path(bot.i18n.__file__).parent / f"{lang}.json").read_text(encoding="utf-8")))
+
+
+ALICE, BOB = PlayerRef("telegram", "1", "Alice"), PlayerRef("telegram", "2", "Bob")
+GROUP = Place("telegram", "-100", "-100")
+
+
+@pytest.mark.parametrize(("lang", "expected"), [
+    ("en", ["0 matches", "1 match", "2 matches", "5 matches"]),
+    ("el", ["0 αγώνες", "1 αγώνας", "2 αγώνες", "5 αγώνες"]),
+])
+def test_plurals_for_0_1_2_5(lang: str, expected: list[str]) -> None:
+    assert [plural("matches", n, lang) for n in (0, 1, 2, 5)] == expected
+    assert [plural_form(n, lang) for n in (0, 1, 2, 5)] == ["other", "one", "other", "other"]
+
+
+def test_numbers_inside_sentences_agree() -> None:
+    assert translate("resigned", "en", player="Bob", points=1) == "Bob resigns the game (1 point to the opponent)."
+    assert translate("resigned", "en", player="Bob", points=2) == "Bob resigns the game (2 points to the opponent)."
+    assert "1 πόντος" in translate("resigned", "el", player="Bob", points=1)
+    assert "2 πόντοι" in translate("resigned", "el", player="Bob", points=2)
+    assert translate("claim_too_early", "en", minutes=1) == "Your opponent still has about 1 minute to move."
+    assert translate("claim_too_early", "en", minutes=5) == "Your opponent still has about 5 minutes to move."
+    assert "περίπου 1 λεπτό " in translate("claim_too_early", "el", minutes=1)
+    assert translate("top_header", "en", count=1) == "The top player here:"
+    assert translate("top_header", "en", count=3) == "Top 3 players here:"
+    assert translate("top_header", "el", count=3) == "Οι 3 καλύτεροι παίκτες εδώ:"
+    assert "αγώνα 1 πόντου" in translate("challenge_open", "el", player="A", length=1, minutes=1, here="εδώ")
+    assert "αγώνα 5 πόντων" in translate("challenge_open", "el", player="A", length=5, minutes=10, here="εδώ")
+    for lang in ("en", "el"):  # no "(s)" or "/" plural is left in any message
+        for key, text in _base(lang).items():
+            assert "(s)" not in text and "πόντο/πόντους" not in text and "πόντος/πόντοι" not in text, key
+
+
+@pytest.mark.parametrize(("seconds", "en", "el"), [
+    (10, "1 minute", "1 λεπτό"),
+    (45 * 60 + 30, "45 minutes", "45 λεπτά"),
+    (3600, "1 hour", "1 ώρα"),
+    (3600 + 60, "1 hour and 1 minute", "1 ώρα και 1 λεπτό"),
+    (2 * 3600 + 5 * 60, "2 hours and 5 minutes", "2 ώρες και 5 λεπτά"),
+])
+def test_durations(seconds: int, en: str, el: str) -> None:
+    assert (duration(seconds, "en"), duration(seconds, "el")) == (en, el)
+
+
+def test_the_turn_reminder_has_no_zero_hours() -> None:
+    text = translate("turn_reminder", "en", player="Bob", left=45 * 60, hours=0, minutes=45)
+    assert text == "Bob, it is your turn: 45 minutes left before your opponent may claim the match."
+    assert "0 h" not in text and "0 ώρ" not in translate("turn_reminder", "el", player="Bob", left=45 * 60)
+
+
+def test_platform_words() -> None:
+    telegram, discord = context_words("telegram", "en"), context_words("discord", "en")
+    assert translate("no_game_here", "en", **telegram) == "You have no game in this chat."
+    assert translate("no_game_here", "en", **discord) == "You have no game in this channel."
+    greek = context_words("telegram", "el")
+    assert translate("no_game_here", "el", **greek) == "Δεν έχεις παρτίδα σε αυτή τη συνομιλία."
+    assert "this group" in translate("help_top", "en", **telegram) and "this server" in translate(
+        "help_top", "en", **discord)
+    on_telegram = translate("help", "en", **telegram).splitlines()[0]
+    assert "Discord" not in on_telegram and "/fevga" not in on_telegram and "/challenge" in on_telegram
+    assert "/fevga" in translate("help", "en", **discord).splitlines()[0]
+    for lang in ("en", "el"):  # every message names the place through the platform words, never "channel"
+        for key, text in _base(lang).items():
+            if isinstance(text, str) and not key.startswith("word_"):
+                assert "channel" not in text and "κανάλι" not in text, key
+
+
+def test_second_person_for_the_terminal_player() -> None:
+    words = context_words("terminal", "en")
+    started = Msg("game_started", {"player0": "You", "player1": "AI", "length": 1, "opening": "5-3",
+                                   "starter": "You", "commitment": "x"})
+    assert "you start." in message_text(started, "en", words, you="You")
+    assert "You starts" not in message_text(started, "en", words, you="You")
+    assert "ξεκινάς εσύ" in message_text(started, "el", context_words("terminal", "el"), you="You")
+    assert "AI starts" in message_text(Msg("game_started", {**started.args, "starter": "AI"}), "en", words, "You")
+    won = Msg("game_won", {"player": "You", "game_no": 1, "points": 1, "score": "1-0"})
+    assert message_text(won, "en", words, you="You") == "You win game 1 (1 point). Score 1-0."
+
+
+def test_language_codes() -> None:
+    assert [language_of(c) for c in ("el", "el-GR", "EL", "en", "de", "", None)] == \
+        ["el", "el", "el", "en", "en", None, None]
+
+
+def test_plural_entries_have_every_form_their_language_needs() -> None:
+    for lang in ("en", "el"):
+        for key, forms in plurals(lang).items():
+            assert {plural_form(n, lang) for n in (0, 1, 2, 5, 21)} <= set(forms), (lang, key)
+
+
+async def test_top_1000_is_answered_with_the_maximum() -> None:
+    core = await BotCore.create(store=MemoryStore())
+    try:
+        handled = await core.handle_text(ALICE, GROUP, "top 1000")
+        assert handled.word == "top"
+        assert handled.replies[0].text == "No rated matches yet.\nA leaderboard shows at most 50 players."
+        assert not handled.replies[0].error
+    finally:
+        await core.close()
+
+
+async def test_the_provisional_mark_is_explained() -> None:
+    core = await BotCore.create(store=MemoryStore())
+    try:
+        place = Place("discord", "g", "c")
+        a, b = PlayerRef("discord", "1", "Ann"), PlayerRef("discord", "2", "Ben")
+        await core.handle_text(a, place, "challenge @ben", mentions={"@ben": b})
+        await core.handle_text(b, place, "accept")
+        await core.handle_text(a, place, "resign match")
+        top = (await core.handle_text(a, place, "top")).replies[0].text
+        assert "?" not in top and re.search(r"\d+\* \(", top), top
+        assert top.splitlines()[-1].startswith("* provisional rating")
+        stats = (await core.handle_text(a, place, "stats")).replies[0].text
+        assert "1 match, 0 won, 1 lost" in stats and "* provisional rating" in stats
+    finally:
+        await core.close()
+
+
+async def test_shared_and_personal_languages() -> None:
+    """Greek Alice (language_code) and English Bob: game messages in the place's language, personal
+    replies in each one's; a player's own settings are private."""
+    core = await BotCore.create(store=MemoryStore())
+    try:
+        challenge = await core.handle_text(ALICE, GROUP, "challenge @bob", mentions={"@bob": BOB}, locale="el")
+        assert challenge.replies[0].text.startswith("Alice challenges Bob")  # the group's language: English
+        help_el = await core.handle_text(ALICE, GROUP, "help", locale="el")
+        assert help_el.replies[0].text.startswith("Εντολές της Φεύγας")
+        mine = await core.handle_text(ALICE, GROUP, "settings autoplay on", locale="el")
+        assert mine.replies[0].private and mine.replies[0].text == "Η ρύθμιση autoplay είναι τώρα on."
+        listing = await core.handle_text(BOB, GROUP, "settings", locale="en")
+        assert listing.replies[0].private
+        place = await core.handle_text(BOB, GROUP, "settings place_lang el", is_admin=True)
+        assert not place.replies[0].private  # a place setting is announced
+        accepted = await core.handle_text(BOB, GROUP, "accept", locale="en")
+        board = accepted.replies[0]
+        assert board.game_id is not None and "Η παρτίδα αρχίζει" in board.text and "παίζει" in (board.caption or "")
+        notice = await core.board_reply(board.game_id)
+        assert notice is not None and "παίζει" in (notice[1].caption or "")
+        assert (await core.language(BOB, GROUP)) == "en" and (await core.place_language(GROUP)) == "el"
+        # Alice's language_code is remembered: her private chat speaks Greek even without her
+        home = Place("telegram", "private:1", "1")
+        assert await core.place_language(home) == "el"
+    finally:
+        await core.close()
+
+
+async def test_the_terminal_says_you_start(tmp_path: Path) -> None:
+    core = await BotCore.create(store=MemoryStore())
+    try:
+        out = io.StringIO()
+        chat = ConsoleChat(core, board_dir=tmp_path, out=out)
+        await chat.start()
+        rng = random.Random(2)
+        for _ in range(400):
+            view = (await core.service.board(await chat.actor(), chat.place)).view
+            if view is None or view.status != "play":
+                break
+            await chat.command(a_legal_play_text(view, rng))
+        text = out.getvalue()
+        assert "You starts" not in text and "You rolled" in text and "You wins" not in text
+        assert "you start." in text or "AI (medium) starts" in text
+    finally:
+        await core.close()
+
+
+async def test_the_terminal_says_you_win(tmp_path: Path) -> None:
+    """Hot seat: the friend resigns on his turn, so the terminal's player wins: "You win", never "You wins",
+    in the messages, the caption and the text board."""
+    core = await BotCore.create(store=MemoryStore())
+    try:
+        out = io.StringIO()
+        chat = ConsoleChat(core, board_dir=tmp_path, out=out)
+        await chat.command("challenge friend")
+        rng = random.Random(4)
+        while (await chat.actor()) == chat.you:
+            view = (await core.service.board(chat.you, chat.place)).view
+            assert view is not None
+            await chat.command(a_legal_play_text(view, rng))
+        await chat.command("resign")
+        text = out.getvalue()
+        assert "You challenge Friend to a 1-point match" in text
+        assert "you start." in text or "Friend starts." in text
+        assert "You win game 1" in text and "You win (" in text, text[-600:]
+        assert re.search(r"You win \(\d points?(, mars)?\)", text)  # the text board's result line
+        assert not re.search(r"\bYou (wins|starts|challenges|claims|rolls)\b", text)
+    finally:
+        await core.close()
+
+
+def test_analysis_words_agree_with_their_numbers() -> None:
+    """The analysis text is formatted by the engine (``str.format``); the catalogue's plurals still apply."""
+    from bot.analysis_reply import words
+
+    args = {"name": "Ann", "n": 1, "forced": 0, "rate": "2.0", "band": "expert", "errors": 1, "blunders": 2}
+    assert words("en")["player"].format(**args) == \
+        "Ann: 1 decision (0 forced), error rate 2.0 (expert), 1 error, 2 blunders"
+    assert words("el")["player"].format(**{**args, "n": 5, "errors": 3, "blunders": 1}) == \
+        "Ann: 5 αποφάσεις (0 αναγκαστικές), ποσοστό λάθους 2.0 (expert), 3 λάθη, 1 χοντρό λάθος"
