@@ -19,8 +19,9 @@ from bot.buttons import decode
 from bot.commands import intents
 from bot.commands.executor import execute
 from bot.commands.grammar import parse_command
-from bot.delivery import BoardSurface, BoardTracker, NoticeSink, OutboxConsumer
+from bot.delivery import BoardSurface, BoardTracker, NoticeSink, OutboxConsumer, Pinger, PingPlan, PingSurface
 from bot.i18n import translate
+from bot.pingplan import between_people, ping_plan
 from bot.presenter import present, present_safely
 from bot.replay import replay_reply
 from bot.replies import Handled, Notice, Reply
@@ -308,8 +309,8 @@ class BotCore:
         if not result.ok or view is None or place is None or view.status != "play":
             return None
         mover = view.players[view.turn]
-        if mover.platform != place.platform:  # the AI (or nobody to ping here)
-            return None
+        if mover.platform != place.platform or between_people(view, place.platform):
+            return None  # the AI (nobody to ping), or two people: the Pinger pings them
         lang = await self.language(None, place)
         return Notice(place, Reply(self.t("delivery_your_turn", lang, player=mover.name), mention=(mover,)))
 
@@ -318,13 +319,23 @@ class BotCore:
         members = await self.store.due(keys.TIMERS, 1e18, limit)
         return [m.split(":")[1] for m in members if m.startswith("g:") and m.endswith(f":{platform}")]
 
+    async def ping_plan(self, game_id: str) -> PingPlan | None:
+        """Who to ping and what to say at a game's stored version (see ``bot.delivery.Pinger``)."""
+        return await ping_plan(self.service, self.store, self.language, game_id)
+
+    def pinger(self, surface: PingSurface) -> Pinger:
+        """The turn pings of one frontend (shared by its handlers and its outbox consumer)."""
+        return Pinger(self.store, self.ping_plan, surface)
+
     def delivery(self, platform: str, surface: BoardSurface, sink: NoticeSink, *, group: str,
-                 consumer: str) -> OutboxConsumer:
-        """The board tracker and outbox consumer of one frontend (``group``: platform + bot identity)."""
+                 consumer: str, pinger: Pinger | None = None) -> OutboxConsumer:
+        """The board tracker and outbox consumer of one frontend (``group``: platform + bot identity);
+        ``pinger``: its turn pings, sent after each board entry too."""
         tracker = BoardTracker(self.store, self.board_reply, surface)
         self.follow_up_to(platform, sink)
         return OutboxConsumer(self.store, platform, group, consumer, tracker, sink, self.notices_of,
-                              live_games=lambda: self.live_games(platform), turn_notice=self.turn_notice)
+                              live_games=lambda: self.live_games(platform), turn_notice=self.turn_notice,
+                              pinger=pinger)
 
     async def updates(self, platform: str) -> AsyncIterator[Notice]:
         """Fresh boards of games on ``platform`` that changed, whichever instance changed them."""

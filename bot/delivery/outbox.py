@@ -24,6 +24,7 @@ from bot.service.models import Msg, Result
 from bot.service.result_codec import decode_result
 from bot.storage.base import Entry, Store
 
+from .pings import Pinger
 from .tracker import BoardTracker, Outcome, RetryLater
 
 log = logging.getLogger(__name__)
@@ -60,7 +61,8 @@ class OutboxConsumer:
     def __init__(self, store: Store, platform: str, group: str, consumer: str, tracker: BoardTracker,
                  sink: NoticeSink, present: Presenter, *,
                  live_games: Callable[[], Awaitable[list[str]]] | None = None,
-                 turn_notice: Callable[[str], Awaitable[Notice | None]] | None = None) -> None:
+                 turn_notice: Callable[[str], Awaitable[Notice | None]] | None = None,
+                 pinger: Pinger | None = None) -> None:
         self.store = store
         self.stream = keys.outbox(platform)
         self.platform = platform
@@ -71,6 +73,7 @@ class OutboxConsumer:
         self.present = present
         self.live_games = live_games
         self.turn_notice = turn_notice  # told to the player to move when a board catches up late
+        self.pinger = pinger  # turn pings and game ends, once each, after the board
         self.grace = GRACE_SECONDS
         self.stopping = asyncio.Event()
         self.handled = 0  # entries acked by this consumer
@@ -92,9 +95,12 @@ class OutboxConsumer:
         if kind == "board":
             late = age_seconds(entry_id) > LATE_SECONDS
             outcome = await self._board(fields, budget)
+            if outcome in (Outcome.LATER, Outcome.BUSY):
+                return False
+            game_id = fields.get("game", b"").decode()
             if late and outcome is Outcome.SHOWN:
-                await self._tell_mover(fields.get("game", b"").decode())
-            return outcome not in (Outcome.LATER, Outcome.BUSY)
+                await self._tell_mover(game_id)
+            return await self._ping(game_id, fields.get("v", b"0"), budget)
         if kind == "notice":
             result = decode_result(fields.get("result"))
             if result is None:
@@ -106,6 +112,16 @@ class OutboxConsumer:
                 await self.sink.deliver_notice(notice)
             return True
         return True  # an unknown kind (a newer version's entry): not ours to deliver
+
+    async def _ping(self, game_id: str, raw_version: bytes, budget: float) -> bool:
+        """Ping the player to move (and announce a game end) for this entry, once; False to retry."""
+        if self.pinger is None or not game_id:
+            return True
+        try:
+            version = int(raw_version)
+        except ValueError:
+            return True
+        return await self.pinger.ping(game_id, version, wait=budget) not in (Outcome.LATER, Outcome.BUSY)
 
     async def _tell_mover(self, game_id: str) -> None:
         """Ping the player to move: the board they are waiting for changed while nobody could show it."""
@@ -188,6 +204,7 @@ class OutboxConsumer:
                 if await self.tracker.converge(game_id, budget=2.0) is Outcome.SHOWN:
                     fixed += 1
                     await self._tell_mover(game_id)
+                    await self._ping(game_id, str(stored).encode(), 2.0)
             except Exception:
                 log.exception("repairing the board of %s failed", game_id)
         return fixed

@@ -128,10 +128,12 @@ class InteractionAnswer:
         if outcome in (Outcome.LATER, Outcome.BUSY):
             later = "\n".join(line for line in (reply.text, text("ui.board_later", self.lang)) if line)
             await self.send(Outgoing(content=later), ephemeral=self.clicked is not None)
-        elif self.clicked is None and not made_here:
-            ref = (await tracker.shown(game_id))[1]
-            link = board_link(place, ref) if ref else None
-            await self.send(self.pointer(reply, link))
+        else:
+            if self.clicked is None and not made_here:
+                ref = (await tracker.shown(game_id))[1]
+                link = board_link(place, ref) if ref else None
+                await self.send(self.pointer(reply, link))
+            await self.boards.ping_after(game_id, reply.version)
 
     async def _first(self, reply: Reply, fresh: bool) -> str:
         """Show a board that is not shown yet: the accepted challenge turns into it, or it is the answer."""

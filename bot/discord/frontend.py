@@ -171,6 +171,7 @@ class DiscordFrontend:
             await self.boards.retire(old)
         with contextlib.suppress(discord.HTTPException):
             await message.add_reaction(CHECK_MARK)
+        await self.boards.ping_after(reply.game_id, reply.version)
 
     # ---- the core's own notices ---------------------------------------------------------------
     def can_show(self, place: Place) -> bool:

@@ -19,11 +19,11 @@ from bot.core import BotCore
 from bot.delivery import BoardTracker, Outcome, RetryLater, Undeliverable
 from bot.logging_setup import get_logger
 from bot.replies import Reply
-from bot.service.models import Place
+from bot.service.models import Place, PlayerRef
 
-from .identity import chat_id_of
+from .identity import chat_id_of, user_chat_id
 from .keyboards import keyboard
-from .texts import MAX_CAPTION, clip, split_text, utf16_len, with_mentions
+from .texts import MAX_CAPTION, MAX_TEXT, clip, split_text, utf16_len, with_mentions
 
 log = get_logger(__name__)
 
@@ -82,6 +82,7 @@ class Delivery:
         self.core = core
         self.bot: Bot | None = None  # set by attach (the Application's bot)
         self.tracker = BoardTracker(core.store, core.board_reply, self)
+        self.pinger = core.pinger(self)  # turn pings and game ends, shared with the outbox consumer
         self._games_by_ref: OrderedDict[str, str] = OrderedDict()  # "chat:message" -> game id
         self._file_ids: OrderedDict[str, str] = OrderedDict()  # picture digest -> Telegram file_id
 
@@ -157,6 +158,48 @@ class Delivery:
         self._keep(self._games_by_ref, ref, reply.game_id or "")
         return ref
 
+    # ---- the pinger's surface ---------------------------------------------------------------------
+    async def post_ping(self, place: Place, reply: Reply, board_ref: str | None) -> str | None:
+        """A short message replying to the board, pinging ``reply.mention`` by text_mention; its ref."""
+        chat_id = chat_id_of(place)
+        if chat_id is None or self.bot is None:
+            raise Undeliverable(str(place))
+        board = parse_ref(board_ref)
+        answer = (ReplyParameters(board[1], allow_sending_without_reply=True)
+                  if board is not None and board[0] == chat_id else None)
+        text, entities = with_mentions(clip(reply.text, MAX_TEXT), reply.mention)
+        try:
+            message = await self.bot.send_message(chat_id, text, entities=entities or None, reply_parameters=answer)
+        except TelegramError as error:
+            raise platform_error(error) from error
+        return f"{chat_id}:{message.message_id}"
+
+    async def delete_ping(self, ref: str) -> None:
+        """Delete an earlier ping (gone already, or too old to delete: left as it is)."""
+        target = parse_ref(ref)
+        if target is None or self.bot is None:
+            return
+        try:
+            await self.bot.delete_message(*target)
+        except TelegramError as error:
+            signal = platform_error(error)
+            if isinstance(signal, RetryLater):
+                raise signal from error
+            log.info("telegram_ping_kept", ref=ref, error=error.message)
+
+    async def direct_ping(self, player: PlayerRef, reply: Reply, board_ref: str | None) -> None:
+        """The ping as a private message (only reaches players who started the bot)."""
+        user_id = user_chat_id(player)
+        if user_id is None or self.bot is None:
+            return
+        try:
+            await self.bot.send_message(user_id, clip(reply.text, MAX_TEXT))
+        except TelegramError as error:
+            signal = platform_error(error)
+            if isinstance(signal, RetryLater):
+                raise signal from error
+            log.info("telegram_direct_ping_not_sent", user_id=user_id, error=error.message)
+
     # ---- sending ---------------------------------------------------------------------------------
     async def send(
         self,
@@ -176,6 +219,8 @@ class Delivery:
                     outcome = await self.show_board(bot, chat_id, reply, fresh=fresh_board)
                     if outcome in (Outcome.LATER, Outcome.BUSY):
                         await self._later(bot, chat_id, reply, reply_to)
+                    elif reply.version is not None:
+                        await self._ping(reply.game_id, reply.version)
                 else:
                     await self.post(bot, chat_id, reply, reply_to=reply_to)
             except Forbidden as error:
@@ -196,6 +241,14 @@ class Delivery:
             if target is not None and target[0] == chat_id:
                 await self._retire(bot, target)
         return outcome
+
+    async def _ping(self, game_id: str, version: int) -> None:
+        """The board shows the change: ping the player to move, once (the outbox consumer retries a ping
+        Telegram refused, so a failure here is only logged)."""
+        try:
+            await self.pinger.ping(game_id, version, wait=HANDLER_WAIT)
+        except Exception:
+            log.warning("telegram_ping_deferred", game_id=game_id, exc_info=True)
 
     async def _later(self, bot: Bot, chat_id: int, reply: Reply, reply_to: int | None) -> None:
         """Say the change is saved and the board will follow (best effort: the platform is refusing)."""
