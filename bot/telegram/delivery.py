@@ -12,7 +12,7 @@ import warnings
 from collections import OrderedDict
 from typing import Any
 
-from telegram import Bot, InputMediaPhoto, Message, ReplyParameters
+from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message, ReplyParameters
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 
 from bot.core import BotCore
@@ -21,6 +21,7 @@ from bot.logging_setup import get_logger
 from bot.replies import Reply
 from bot.service.models import Place, PlayerRef
 
+from .groups import IN_PLAY, accept_link_button, is_group
 from .identity import chat_id_of, user_chat_id
 from .keyboards import keyboard
 from .texts import MAX_CAPTION, MAX_TEXT, clip, split_text, utf16_len, with_mentions
@@ -55,10 +56,12 @@ def parse_ref(ref: str | None) -> tuple[int, int] | None:
         return None
 
 
-def board_caption(reply: Reply) -> str:
-    """The caption under a board: whose turn with which dice, then what just happened."""
+def board_caption(reply: Reply, hint: str = "") -> str:
+    """The caption under a board: whose turn with which dice, what just happened, then (in a group) how
+    to move there."""
     lines = [line for line in (reply.caption, reply.text) if line]
-    return clip("\n".join(lines), MAX_CAPTION)
+    body = clip("\n".join(lines), MAX_CAPTION - (utf16_len(hint) + 1 if hint else 0))
+    return f"{body}\n{hint}" if hint else body
 
 
 def platform_error(error: TelegramError) -> Exception:
@@ -264,7 +267,7 @@ class Delivery:
         """Edit the board message; False when Telegram says it cannot be edited (a new one is needed)."""
         chat_id, message_id = target
         markup = keyboard(reply.buttons)
-        caption = board_caption(reply)
+        caption = board_caption(reply, await self._hint(chat_id, reply))
         try:
             if reply.image is not None:
                 photo = self._photo(reply.image)
@@ -289,7 +292,8 @@ class Delivery:
     async def _post_board(self, bot: Bot, chat_id: int, reply: Reply) -> Message:
         """A new board message; the player to move is pinged through a text_mention in the caption."""
         markup = keyboard(reply.buttons)
-        caption, entities = with_mentions(board_caption(reply), reply.mention, prepend=False)
+        caption, entities = with_mentions(board_caption(reply, await self._hint(chat_id, reply)), reply.mention,
+                                          prepend=False)
         if reply.image is not None:
             name = reply.image_name or "board.png"
             sent = await bot.send_photo(
@@ -299,6 +303,24 @@ class Delivery:
             self._note_photo(reply.image, sent)
             return sent
         return await bot.send_message(chat_id, clip(reply.text or caption, 4096), reply_markup=markup)
+
+    async def _hint(self, chat_id: int, reply: Reply) -> str:
+        """In a group, under a board with a turn to play: the forms that reach the bot in privacy mode."""
+        if not is_group(chat_id) or not any(b.kind in IN_PLAY for b in reply.buttons):
+            return ""
+        lang = await self.core.language(None, Place("telegram", str(chat_id), str(chat_id)))
+        return self.core.t("group_tg_move_hint", lang)
+
+    async def _markup(self, bot: Bot, chat_id: int, reply: Reply) -> InlineKeyboardMarkup | None:
+        """The reply's keyboard; under a challenge in a group also a link to accept it privately."""
+        markup = keyboard(reply.buttons)
+        if markup is None or not is_group(chat_id):
+            return markup
+        lang = await self.core.language(None, Place("telegram", str(chat_id), str(chat_id)))
+        link = accept_link_button(self.core, lang, bot.username or "", reply)
+        if link is None:
+            return markup
+        return InlineKeyboardMarkup([*markup.inline_keyboard, [link]])
 
     async def _retire(self, bot: Bot, target: tuple[int, int]) -> None:
         """Take the keyboard off a board message that was replaced by a newer one (best effort)."""
@@ -310,7 +332,7 @@ class Delivery:
     async def post(self, bot: Bot, chat_id: int, reply: Reply, *, reply_to: int | None = None) -> None:
         """A reply that is not a board: a document, an animation or picture, or text (split if long)."""
         answer = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to is not None else None
-        markup = keyboard(reply.buttons)
+        markup = await self._markup(bot, chat_id, reply)
         if reply.pictures:
             await self._text(bot, chat_id, reply, answer, markup)
             await self._album(bot, chat_id, reply.pictures)
