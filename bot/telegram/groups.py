@@ -5,6 +5,7 @@ reply to the board)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup
@@ -12,15 +13,13 @@ from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup
 from bot.button_kinds import ButtonKind
 from bot.core import BotCore
 from bot.replies import Reply
-from bot.service import keys
-from bot.service.challenge import Challenge, CorruptChallenge
 from bot.service.models import Place
-from bot.storage.base import split_versioned
 
 WELCOME_PREFIX = "w:"  # callback data of the welcome buttons (core tokens never start so)
 WELCOME_LINES = {"w:ai": "play ai", "w:rules": "rules"}
 WELCOME_TEXTS = {"w:howto": "group_tg_how_challenge_text"}
 DEEP_ACCEPT = "accept_"  # /start accept_<challenge id>
+_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # a challenge id (token_urlsafe), as a deep link may carry it
 IN_PLAY = frozenset({ButtonKind.STEP, ButtonKind.UNDO, ButtonKind.CONFIRM})
 
 
@@ -63,15 +62,10 @@ def start_payload(text: str) -> str | None:
 
 async def challenge_place(core: BotCore, challenge_id: str) -> Place | None:
     """Where a challenge was made (None when it is gone or damaged)."""
-    if not challenge_id.isalnum() or len(challenge_id) > 32:
+    if not _ID.fullmatch(challenge_id):
         return None
-    raw = (await core.store.read([("get", keys.challenge(challenge_id))]))[0]
-    if not raw:
-        return None
-    try:
-        return Challenge.decode(split_versioned(raw)[1]).place
-    except (CorruptChallenge, ValueError):
-        return None
+    challenge = (await core.service.challenges.load(challenge_id))[1]
+    return challenge.place if challenge is not None else None
 
 
 async def with_group_hints(core: BotCore, chat: Chat, word: str | None, replies: list[Reply]) -> list[Reply]:
