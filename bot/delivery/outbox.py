@@ -191,7 +191,8 @@ class OutboxConsumer:
 
     async def repair(self) -> int:
         """Converge every live game whose board is behind (after a crash, a rollout, an outage) and tell the
-        player to move; a game whose board was never shown is left to its outbox entry."""
+        player to move (a ping that was not sent is sent); a game whose board was never shown is left to
+        its outbox entry."""
         if self.live_games is None:
             return 0
         fixed = 0
@@ -199,7 +200,10 @@ class OutboxConsumer:
             try:
                 shown = (await self.tracker.shown(game_id))[0]
                 stored = await self.tracker.stored(game_id)
-                if not shown or stored is None or stored <= shown:
+                if not shown or stored is None:
+                    continue
+                if stored <= shown:  # the board is current; a ping lost with its instance is sent now
+                    await self._ping(game_id, str(stored).encode(), 2.0)
                     continue
                 if await self.tracker.converge(game_id, budget=2.0) is Outcome.SHOWN:
                     fixed += 1
