@@ -20,7 +20,7 @@ from bot.replies import Reply
 from .boards import Boards, board_link, looks_like_board, platform_error
 from .command_text import text
 from .identity import interaction_place
-from .rendering import Outgoing, outgoing
+from .rendering import Outgoing, outgoing, plain
 
 HANDLER_WAIT = 5.0  # seconds to wait for another drawer (the outbox consumer) to show this change
 
@@ -126,7 +126,7 @@ class InteractionAnswer:
         if fresh and made_here and outcome is Outcome.SHOWN:
             await self.boards.retire(old)
         if outcome in (Outcome.LATER, Outcome.BUSY):
-            later = "\n".join(line for line in (reply.text, text("ui.board_later", self.lang)) if line)
+            later = "\n".join(line for line in (plain(reply.text), text("ui.board_later", self.lang)) if line)
             await self.send(Outgoing(content=later), ephemeral=self.clicked is not None)
         else:
             if self.clicked is None and not made_here:
@@ -159,7 +159,7 @@ class InteractionAnswer:
 
     def pointer(self, reply: Reply, link: str | None) -> Outgoing:
         """A short public answer to a command whose result is the (edited) board elsewhere."""
-        summary = (reply.caption or reply.text.partition("\n")[0]).strip()
+        summary = plain((reply.caption or reply.text.partition("\n")[0]).strip())
         return Outgoing(content=f"{summary}\n{link or ''}".strip())
 
     # ---- other text ---------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from bot.replies import Reply
 from bot.service.models import Place, PlayerRef
 
 from .identity import discord_ids, split_ref
-from .rendering import Outgoing, clip, direct_message, outgoing
+from .rendering import Outgoing, clip, direct_message, outgoing, plain
 
 log = logging.getLogger(__name__)
 BOARD_FILE = "board.png"
@@ -194,13 +194,11 @@ class Boards:
 def ping_text(reply: Reply, link: str | None = None) -> Outgoing:
     """The ping's text with the player's name replaced by his mention, then a link to the board; only
     the mentioned users may be notified (no @everyone, no roles)."""
-    content = reply.text
+    content = plain(reply.text)
     ids = discord_ids(reply.mention)
     for player, user_id in zip(reply.mention, ids, strict=False):
-        if player.name and player.name in content:
-            content = content.replace(player.name, f"<@{user_id}>", 1)
-        else:
-            content = f"<@{user_id}> {content}"
+        name, mention = plain(player.name), f"<@{user_id}>"
+        content = content.replace(name, mention, 1) if name and name in content else f"{mention} {content}"
     if link:
         content = f"{clip(content, 1990 - len(link))}\n{link}"
     return Outgoing(content=clip(content, 2000), mention_ids=ids)

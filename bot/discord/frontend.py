@@ -24,7 +24,7 @@ from .answers import HANDLER_WAIT, InteractionAnswer
 from .boards import Boards, platform_error
 from .command_text import text
 from .identity import PLATFORM, discord_ids, interaction_place, is_admin, mention_map, place_of, player_of
-from .rendering import Outgoing, direct_message, outgoing, ping_message
+from .rendering import Outgoing, direct_message, outgoing, ping_message, plain
 
 log = logging.getLogger(__name__)
 DEFER_AFTER = 1.5  # seconds; Discord drops an interaction not answered within 3 s of its creation
@@ -164,7 +164,7 @@ class DiscordFrontend:
             fresh=fresh, budget=0.0, wait=HANDLER_WAIT,
         )
         if outcome in (Outcome.LATER, Outcome.BUSY):
-            later = "\n".join(line for line in (reply.text, text("ui.board_later", lang)) if line)
+            later = "\n".join(line for line in (plain(reply.text), text("ui.board_later", lang)) if line)
             await message.reply(content=later, mention_author=False)
             return
         if fresh:

@@ -8,6 +8,10 @@ from typing import Any
 
 import pytest
 
+from bot.discord.boards import ping_text
+from bot.discord.rendering import outgoing
+from bot.replies import Reply
+from bot.service.models import PlayerRef
 from tests.fakes.discord import FakeDiscord, StoredMessage
 
 from .conftest import World
@@ -76,3 +80,15 @@ async def test_ping_off_stops_pings_for_that_player(fake: FakeDiscord, bot: Any,
             assert [m.notified for m in live] == [[w.alice.user]]
         assert await take_turn_by_slash(core, fake, w.general, mover)
     assert all(m.notified == [w.alice.user] for m in pings(fake, w, deleted=True))
+
+
+def test_names_are_not_markdown_and_a_ping_notifies_only_the_mover() -> None:
+    star = PlayerRef("discord", "42", "*star*")
+    out = ping_text(Reply("*star*, it is your turn (6-4).", mention=(star,)), "https://discord.com/channels/1/2/3")
+    assert out.content == "<@42>, it is your turn (6-4).\nhttps://discord.com/channels/1/2/3"
+    allowed = out.allowed_mentions().to_dict()
+    assert [str(u) for u in allowed["users"]] == ["42"] and allowed["parse"] == [] and not allowed.get("roles")
+    board = outgoing(Reply("__bob__ played 6/1", game_id="g", version=2, caption="*star* – __bob__"))
+    assert board.embed is not None and board.embed.title == "\\*star\\* – \\_\\_bob\\_\\_"
+    assert board.embed.description == "\\_\\_bob\\_\\_ played 6/1"
+    assert outgoing(Reply("**loud**")).content == "\\*\\*loud\\*\\*"
