@@ -16,6 +16,7 @@ import discord
 
 from bot.delivery import Outcome, RetryLater, Undeliverable
 from bot.replies import Reply
+from bot.service.models import Place
 
 from .boards import Boards, board_link, looks_like_board, platform_error
 from .command_text import text
@@ -28,8 +29,10 @@ HANDLER_WAIT = 5.0  # seconds to wait for another drawer (the outbox consumer) t
 class InteractionAnswer:
     """The replies to one slash command or component interaction, delivered in order."""
 
-    def __init__(self, interaction: discord.Interaction, boards: Boards, lang: str, command: str | None = None) -> None:
+    def __init__(self, interaction: discord.Interaction, boards: Boards, lang: str, command: str | None = None,
+                 *, place: Place | None = None) -> None:
         self.interaction = interaction
+        self.place = place or interaction_place(interaction)  # a game's thread: the game's channel
         self.boards = boards
         self.lang = lang
         self.command = command
@@ -114,7 +117,7 @@ class InteractionAnswer:
         here = f"{clicked.channel.id}:{clicked.id}" if clicked is not None and not self.clicked_used else None
         version = reply.version or 0
         tracker = self.boards.tracker
-        place = interaction_place(self.interaction)
+        place = self.place
         outcome = Outcome.BUSY
         if here is not None and not self.done:  # one try: the edit of the clicked message is the answer
             outcome = await tracker.converge(game_id, hint=reply, place=place, for_version=version, budget=0.0,

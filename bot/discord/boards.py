@@ -20,6 +20,7 @@ from bot.service.models import Place, PlayerRef
 
 from .identity import discord_ids, split_ref
 from .rendering import Outgoing, clip, direct_message, outgoing, plain
+from .threads import GameThreads
 
 log = logging.getLogger(__name__)
 BOARD_FILE = "board.png"
@@ -78,6 +79,7 @@ class Boards:
         self.core = core
         self._tracker: BoardTracker | None = None
         self._pinger: Pinger | None = None
+        self.threads = GameThreads(self)
         self.langs: dict[str, str] = {}  # game id -> language of its widgets (placeholders), best known
 
     @property
@@ -157,8 +159,10 @@ class Boards:
         channel = where[0] if where is not None else int(place.channel_id) if place.channel_id.isdigit() else None
         if channel is None:
             raise Undeliverable(str(place))
+        if where is not None and reply.mention:  # a turn ping: in the game's thread, or under a board in sight
+            channel, where = await self.threads.ping_channel(place, where)
         with platform_errors():
-            out = ping_text(reply, board_link(place, board_ref) if board_ref else None)
+            out = ping_text(reply, board_link(place, f"{where[0]}:{where[1]}") if where is not None else None)
             message = await self.client.get_partial_messageable(channel).send(**out.send_kwargs())
         return f"{message.channel.id}:{message.id}"
 

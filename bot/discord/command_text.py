@@ -57,6 +57,7 @@ TEXT: dict[str, tuple[str, str]] = {
     "ui.step": ("Move a checker…", "Μετακίνησε ένα πούλι…"),
     "ui.failed": ("Something went wrong; please try again.", "Κάτι πήγε στραβά· δοκίμασε ξανά."),
     "ui.board": ("Board", "Ταμπλό"),
+    "ui.board_moved": ("The board moved below ⬇", "Το ταμπλό μετακινήθηκε πιο κάτω ⬇"),
     "ui.board_later": (
         "Saved. The board will be updated as soon as Discord lets the bot edit it.",
         "Αποθηκεύτηκε. Ο πίνακας θα ενημερωθεί μόλις το επιτρέψει το Discord.",
