@@ -21,10 +21,11 @@ from bot.buttons import decode
 from bot.commands import intents
 from bot.commands.executor import execute
 from bot.commands.grammar import parse_command
-from bot.delivery import BoardSurface, BoardTracker, NoticeSink, OutboxConsumer
+from bot.delivery import BoardSurface, BoardTracker, NoticeSink, OutboxConsumer, Pinger, PingPlan, PingSurface
 from bot.delivery.challenges import ChallengeEnds, ChallengeSurface
 from bot.delivery.challenges import remember as remember_challenge
 from bot.i18n import language_of, translate
+from bot.pingplan import between_people, ping_plan
 from bot.presenter import present, present_safely
 from bot.replay import replay_reply
 from bot.replies import Handled, Notice, Reply
@@ -337,8 +338,8 @@ class BotCore:
         if not result.ok or view is None or place is None or view.status != "play":
             return None
         mover = view.players[view.turn]
-        if mover.platform != place.platform:  # the AI (or nobody to ping here)
-            return None
+        if mover.platform != place.platform or between_people(view, place.platform):
+            return None  # the AI (nobody to ping), or two people: the Pinger pings them
         lang = await self.place_language(place)
         return Notice(place, Reply(self.t("delivery_your_turn", lang, player=mover.name), mention=(mover,)))
 
@@ -347,19 +348,28 @@ class BotCore:
         members = await self.store.due(keys.TIMERS, 1e18, limit)
         return [m.split(":")[1] for m in members if m.startswith("g:") and m.endswith(f":{platform}")]
 
+    async def ping_plan(self, game_id: str) -> PingPlan | None:
+        """Who to ping and what to say at a game's stored version (see ``bot.delivery.Pinger``)."""
+        return await ping_plan(self.service, self.store, self.language, game_id)
+
+    def pinger(self, surface: PingSurface) -> Pinger:
+        """The turn pings of one frontend (shared by its handlers and its outbox consumer)."""
+        return Pinger(self.store, self.ping_plan, surface)
+
     def delivery(self, platform: str, surface: BoardSurface, sink: NoticeSink, *, group: str,
-                 consumer: str) -> OutboxConsumer:
-        """The board tracker and outbox consumer of one frontend (``group``: platform + bot identity)."""
+                 consumer: str, pinger: Pinger | None = None) -> OutboxConsumer:
+        """The board tracker and outbox consumer of one frontend (``group``: platform + bot identity);
+        ``pinger``: its turn pings, sent after each board entry too."""
         tracker = BoardTracker(self.store, self.board_reply, surface)
         self.follow_up_to(platform, sink)
         ends = ChallengeEnds(self.store, surface, self.describe) if isinstance(surface, ChallengeSurface) else None
         return OutboxConsumer(self.store, platform, group, consumer, tracker, sink, self.notices_of,
                               live_games=lambda: self.live_games(platform), turn_notice=self.turn_notice,
-                              challenges=ends)
+                              challenges=ends, pinger=pinger)
 
     async def describe(self, place: Place, messages: Sequence[Msg]) -> str:
         """Messages translated into the place's language, one per line (a challenge message's new text)."""
-        lang = await self.language(None, place)
+        lang = await self.place_language(place)
         return "\n".join(self.t(m.key, lang, **m.args) for m in messages)
 
     async def remember_challenge_message(self, reply: Reply, ref: str) -> None:

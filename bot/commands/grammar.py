@@ -46,6 +46,7 @@ ALIASES: dict[str, str] = {
     "analyze": "analyze", "analysis": "analyze", "analyse": "analyze", "ανάλυση": "analyze", "αναλυση": "analyze",
     "lang": "lang", "language": "lang", "γλώσσα": "lang",
     "settings": "settings", "set": "settings", "config": "settings",
+    "ping": "ping", "notify": "ping",
     "pass": "pass",
 }
 COMMANDS = sorted(set(ALIASES.values()) - {"ai", "pass"})
@@ -209,6 +210,16 @@ def _settings(words: list[str]) -> i.Intent | i.CommandError:
     return i.Settings(words[0].lower()[:40], words[1][:40])
 
 
+def _ping(words: list[str]) -> i.Intent | i.CommandError:
+    """``ping on|off`` (pinged in groups when it is your turn), ``ping dm on|off`` (also privately)."""
+    low = [w.lower() for w in words]
+    if len(low) == 1 and low[0] in ("on", "off"):
+        return i.Settings("ping", low[0])
+    if len(low) == 2 and low[0] in ("dm", "private", "pm") and low[1] in ("on", "off"):
+        return i.Settings("ping_dm", low[1])
+    return i.CommandError("cmd_ping_usage")
+
+
 def _help(words: list[str]) -> i.Intent | i.CommandError:
     topic = ALIASES.get(words[0].lower()) if words else None
     return i.Help({"ai": "play", "pass": "move"}.get(topic or "", topic))
@@ -246,6 +257,7 @@ PARSERS: dict[str, Callable[[list[str]], i.Intent | i.CommandError]] = {
     "analyze": _analyze,
     "lang": _lang,
     "settings": _settings,
+    "ping": _ping,
     "pass": lambda words: i.Move("pass") if not words else i.CommandError("cmd_too_many_words", {"command": "pass"}),
 }
 

@@ -2,6 +2,7 @@
 and the outbox consumer (each committed change delivered by exactly one instance). See docs/frontends.md."""
 
 from .outbox import NoticeSink, OutboxConsumer
+from .pings import Pinger, PingPlan, PingSurface
 from .tracker import BoardSurface, BoardTracker, Outcome, RetryLater, Undeliverable
 
 __all__ = [
@@ -10,6 +11,9 @@ __all__ = [
     "NoticeSink",
     "OutboxConsumer",
     "Outcome",
+    "PingPlan",
+    "PingSurface",
+    "Pinger",
     "RetryLater",
     "Undeliverable",
 ]

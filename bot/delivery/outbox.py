@@ -26,6 +26,7 @@ from bot.service.result_codec import decode_result
 from bot.storage.base import Entry, Store
 
 from .challenges import ChallengeEnds
+from .pings import Pinger
 from .tracker import BoardTracker, Outcome, RetryLater
 
 log = logging.getLogger(__name__)
@@ -63,7 +64,7 @@ class OutboxConsumer:
                  sink: NoticeSink, present: Presenter, *,
                  live_games: Callable[[], Awaitable[list[str]]] | None = None,
                  turn_notice: Callable[[str], Awaitable[Notice | None]] | None = None,
-                 challenges: ChallengeEnds | None = None) -> None:
+                 challenges: ChallengeEnds | None = None, pinger: Pinger | None = None) -> None:
         self.store = store
         self.stream = keys.outbox(platform)
         self.platform = platform
@@ -75,6 +76,7 @@ class OutboxConsumer:
         self.live_games = live_games
         self.turn_notice = turn_notice  # told to the player to move when a board catches up late
         self.challenges = challenges  # edits a challenge's message when it ends (bot/delivery/challenges.py)
+        self.pinger = pinger  # turn pings and game ends, once each, after the board
         self.grace = GRACE_SECONDS
         self.stopping = asyncio.Event()
         self.handled = 0  # entries acked by this consumer
@@ -96,9 +98,12 @@ class OutboxConsumer:
         if kind == "board":
             late = age_seconds(entry_id) > LATE_SECONDS
             outcome = await self._board(fields, budget)
+            if outcome in (Outcome.LATER, Outcome.BUSY):
+                return False
+            game_id = fields.get("game", b"").decode()
             if late and outcome is Outcome.SHOWN:
-                await self._tell_mover(fields.get("game", b"").decode())
-            return outcome not in (Outcome.LATER, Outcome.BUSY)
+                await self._tell_mover(game_id)
+            return await self._ping(game_id, fields.get("v", b"0"), budget)
         if kind == "notice":
             result = decode_result(fields.get("result"))
             if result is None:
@@ -112,6 +117,16 @@ class OutboxConsumer:
         if kind == "challenge":
             return self.challenges is None or await self.challenges.handle(fields, age_seconds(entry_id))
         return True  # an unknown kind (a newer version's entry): not ours to deliver
+
+    async def _ping(self, game_id: str, raw_version: bytes, budget: float) -> bool:
+        """Ping the player to move (and announce a game end) for this entry, once; False to retry."""
+        if self.pinger is None or not game_id:
+            return True
+        try:
+            version = int(raw_version)
+        except ValueError:
+            return True
+        return await self.pinger.ping(game_id, version, wait=budget) not in (Outcome.LATER, Outcome.BUSY)
 
     async def _tell_mover(self, game_id: str) -> None:
         """Ping the player to move: the board they are waiting for changed while nobody could show it."""
@@ -181,7 +196,8 @@ class OutboxConsumer:
 
     async def repair(self) -> int:
         """Converge every live game whose board is behind (after a crash, a rollout, an outage) and tell the
-        player to move; a game whose board was never shown is left to its outbox entry."""
+        player to move (a ping that was not sent is sent); a game whose board was never shown is left to
+        its outbox entry."""
         if self.live_games is None:
             return 0
         fixed = 0
@@ -189,11 +205,15 @@ class OutboxConsumer:
             try:
                 shown = (await self.tracker.shown(game_id))[0]
                 stored = await self.tracker.stored(game_id)
-                if not shown or stored is None or stored <= shown:
+                if not shown or stored is None:
+                    continue
+                if stored <= shown:  # the board is current; a ping lost with its instance is sent now
+                    await self._ping(game_id, str(stored).encode(), 2.0)
                     continue
                 if await self.tracker.converge(game_id, budget=2.0) is Outcome.SHOWN:
                     fixed += 1
                     await self._tell_mover(game_id)
+                    await self._ping(game_id, str(stored).encode(), 2.0)
             except Exception:
                 log.exception("repairing the board of %s failed", game_id)
         return fixed

@@ -16,11 +16,12 @@ import discord
 
 from bot.delivery import Outcome, RetryLater, Undeliverable
 from bot.replies import Reply
+from bot.service.models import Place
 
 from .boards import Boards, board_link, looks_like_board, platform_error
 from .command_text import text
 from .identity import interaction_place
-from .rendering import Outgoing, outgoing
+from .rendering import Outgoing, outgoing, plain
 
 HANDLER_WAIT = 5.0  # seconds to wait for another drawer (the outbox consumer) to show this change
 
@@ -28,8 +29,10 @@ HANDLER_WAIT = 5.0  # seconds to wait for another drawer (the outbox consumer) t
 class InteractionAnswer:
     """The replies to one slash command or component interaction, delivered in order."""
 
-    def __init__(self, interaction: discord.Interaction, boards: Boards, lang: str, command: str | None = None) -> None:
+    def __init__(self, interaction: discord.Interaction, boards: Boards, lang: str, command: str | None = None,
+                 *, place: Place | None = None) -> None:
         self.interaction = interaction
+        self.place = place or interaction_place(interaction)  # a game's thread: the game's channel
         self.boards = boards
         self.lang = lang
         self.command = command
@@ -114,7 +117,7 @@ class InteractionAnswer:
         here = f"{clicked.channel.id}:{clicked.id}" if clicked is not None and not self.clicked_used else None
         version = reply.version or 0
         tracker = self.boards.tracker
-        place = interaction_place(self.interaction)
+        place = self.place
         outcome = Outcome.BUSY
         if here is not None and not self.done:  # one try: the edit of the clicked message is the answer
             outcome = await tracker.converge(game_id, hint=reply, place=place, for_version=version, budget=0.0,
@@ -126,12 +129,14 @@ class InteractionAnswer:
         if fresh and made_here and outcome is Outcome.SHOWN:
             await self.boards.retire(old)
         if outcome in (Outcome.LATER, Outcome.BUSY):
-            later = "\n".join(line for line in (reply.text, text("ui.board_later", self.lang)) if line)
+            later = "\n".join(line for line in (plain(reply.text), text("ui.board_later", self.lang)) if line)
             await self.send(Outgoing(content=later), ephemeral=self.clicked is not None)
-        elif self.clicked is None and not made_here:
-            ref = (await tracker.shown(game_id))[1]
-            link = board_link(place, ref) if ref else None
-            await self.send(self.pointer(reply, link))
+        else:
+            if self.clicked is None and not made_here:
+                ref = (await tracker.shown(game_id))[1]
+                link = board_link(place, ref) if ref else None
+                await self.send(self.pointer(reply, link))
+            await self.boards.ping_after(game_id, reply.version)
 
     async def _first(self, reply: Reply, fresh: bool) -> str:
         """Show a board that is not shown yet: the accepted challenge turns into it, or it is the answer."""
@@ -157,7 +162,7 @@ class InteractionAnswer:
 
     def pointer(self, reply: Reply, link: str | None) -> Outgoing:
         """A short public answer to a command whose result is the (edited) board elsewhere."""
-        summary = (reply.caption or reply.text.partition("\n")[0]).strip()
+        summary = plain((reply.caption or reply.text.partition("\n")[0]).strip())
         return Outgoing(content=f"{summary}\n{link or ''}".strip())
 
     # ---- other text ---------------------------------------------------------------------------

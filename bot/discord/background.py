@@ -56,7 +56,7 @@ class Background(commands.Cog):
             user = self.frontend.client.user
             group = f"{PLATFORM}:{user.id if user is not None else 'bot'}"
             self.outbox = self.core.delivery(PLATFORM, self.frontend.boards, self.frontend, group=group,
-                                             consumer=self.consumer_name)
+                                             consumer=self.consumer_name, pinger=self.frontend.boards.pinger)
             self.outbox.tracker = self.frontend.boards.tracker  # one tracker: handlers and consumer alike
         return self.outbox
 

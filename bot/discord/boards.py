@@ -14,12 +14,13 @@ import aiohttp
 import discord
 
 from bot.core import BotCore
-from bot.delivery import BoardTracker, RetryLater, Undeliverable
+from bot.delivery import BoardTracker, Pinger, RetryLater, Undeliverable
 from bot.replies import Reply
-from bot.service.models import Place
+from bot.service.models import Place, PlayerRef
 
-from .identity import split_ref
-from .rendering import outgoing
+from .identity import discord_ids, split_ref
+from .rendering import Outgoing, clip, direct_message, outgoing, plain
+from .threads import GameThreads
 
 log = logging.getLogger(__name__)
 BOARD_FILE = "board.png"
@@ -77,6 +78,8 @@ class Boards:
         self.client = client
         self.core = core
         self._tracker: BoardTracker | None = None
+        self._pinger: Pinger | None = None
+        self.threads = GameThreads(self)
         self.langs: dict[str, str] = {}  # game id -> language of its widgets (placeholders), best known
 
     @property
@@ -85,6 +88,23 @@ class Boards:
         if self._tracker is None:
             self._tracker = BoardTracker(self.core.store, self.core.board_reply, self)
         return self._tracker
+
+    @property
+    def pinger(self) -> Pinger:
+        """The shared turn pings, with this object as their platform surface (made on first use)."""
+        if self._pinger is None:
+            self._pinger = self.core.pinger(self)
+        return self._pinger
+
+    async def ping_after(self, game_id: str, version: int | None) -> None:
+        """The board shows a change: ping the player to move, once (a refused ping is retried by the
+        outbox consumer, so a failure here is only logged)."""
+        if version is None:
+            return
+        try:
+            await self.pinger.ping(game_id, version)
+        except Exception:
+            log.warning("the ping for %s v%s is left to the outbox", game_id, version, exc_info=True)
 
     def partial(self, channel_id: int, message_id: int) -> discord.PartialMessage:
         return self.client.get_partial_messageable(channel_id).get_partial_message(message_id)
@@ -145,3 +165,58 @@ class Boards:
             return
         with contextlib.suppress(discord.HTTPException):
             await self.partial(*ref).edit(view=None)
+
+    # ---- the pinger's surface --------------------------------------------------------------------
+    async def post_ping(self, place: Place, reply: Reply, board_ref: str | None) -> str | None:
+        """A short message in the board's channel mentioning ``reply.mention`` (those users only); its ref."""
+        where = split_ref(board_ref) if board_ref else None
+        channel = where[0] if where is not None else int(place.channel_id) if place.channel_id.isdigit() else None
+        if channel is None:
+            raise Undeliverable(str(place))
+        if where is not None and reply.mention:  # a turn ping: in the game's thread, or under a board in sight
+            channel, where = await self.threads.ping_channel(place, where)
+        with platform_errors():
+            out = ping_text(reply, board_link(place, f"{where[0]}:{where[1]}") if where is not None else None)
+            message = await self.client.get_partial_messageable(channel).send(**out.send_kwargs())
+        return f"{message.channel.id}:{message.id}"
+
+    async def delete_ping(self, ref: str) -> None:
+        """Delete an earlier ping (already gone: fine)."""
+        where = split_ref(ref)
+        if where is None:
+            return
+        try:
+            with platform_errors():
+                await self.partial(*where).delete()
+        except Undeliverable as exc:
+            log.info("the old ping %s stays (%s)", ref, exc)
+
+    async def direct_ping(self, player: PlayerRef, reply: Reply, board_ref: str | None) -> None:
+        """The ping as a direct message with a link to the board (closed DMs: nothing is sent)."""
+        ids = discord_ids([player])
+        if not ids:
+            return
+        where = split_ref(board_ref) if board_ref else None
+        link = f"https://discord.com/channels/@me/{where[0]}/{where[1]}" if where is not None else None
+        guild = getattr(self.client.get_channel(where[0]) if where is not None else None, "guild", None)
+        if where is not None and guild is not None:
+            link = f"https://discord.com/channels/{guild.id}/{where[0]}/{where[1]}"
+        try:
+            user = self.client.get_user(ids[0]) or await self.client.fetch_user(ids[0])
+            with platform_errors():
+                await user.send(**direct_message(reply, link).send_kwargs())
+        except (Undeliverable, discord.HTTPException) as exc:
+            log.info("no direct ping to %s (%s)", ids[0], exc)
+
+
+def ping_text(reply: Reply, link: str | None = None) -> Outgoing:
+    """The ping's text with the player's name replaced by his mention, then a link to the board; only
+    the mentioned users may be notified (no @everyone, no roles)."""
+    content = plain(reply.text)
+    ids = discord_ids(reply.mention)
+    for player, user_id in zip(reply.mention, ids, strict=False):
+        name, mention = plain(player.name), f"<@{user_id}>"
+        content = content.replace(name, mention, 1) if name and name in content else f"{mention} {content}"
+    if link:
+        content = f"{clip(content, 1990 - len(link))}\n{link}"
+    return Outgoing(content=clip(content, 2000), mention_ids=ids)

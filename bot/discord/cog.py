@@ -167,6 +167,12 @@ class FevgaCog(commands.GroupCog, group_name="fevga", group_description=describe
     async def lang(self, ctx: Ctx, code: Literal["en", "el"]) -> None:
         await self.run(ctx, f"lang {code}")
 
+    @commands.hybrid_command(name="ping", description=described("ping"))  # type: ignore[arg-type]
+    @app_commands.describe(setting=described("ping.setting"))
+    async def ping(self, ctx: Ctx, setting: Literal["on", "off", "dm on", "dm off"]) -> None:
+        """Your turn pings: on or off, and by direct message."""
+        await self.run(ctx, f"ping {setting}")
+
     @commands.hybrid_command(name="settings", description=described("settings"))  # type: ignore[arg-type]
     @app_commands.describe(name=described("settings.name"), value=described("settings.value"))
     async def settings(self, ctx: Ctx, name: str | None = None, value: str | None = None) -> None:

@@ -52,10 +52,13 @@ TEXT: dict[str, tuple[str, str]] = {
     "settings": ("Show or change this server's settings (Manage Server)", "Ρυθμίσεις διακομιστή (Διαχείριση)"),
     "settings.name": ("Setting to change", "Ρύθμιση προς αλλαγή"),
     "settings.value": ("Its new value", "Η νέα τιμή"),
+    "ping": ("Be pinged when it is your turn: on, off, dm on, dm off", "Ειδοποίηση όταν είναι η σειρά σου"),
+    "ping.setting": ("on, off, or dm on / dm off (also privately)", "on, off, ή dm on / dm off (και ιδιωτικά)"),
     # widget texts
     "ui.step": ("Move a checker…", "Μετακίνησε ένα πούλι…"),
     "ui.failed": ("Something went wrong; please try again.", "Κάτι πήγε στραβά· δοκίμασε ξανά."),
     "ui.board": ("Board", "Ταμπλό"),
+    "ui.board_moved": ("The board moved below ⬇", "Το ταμπλό μετακινήθηκε πιο κάτω ⬇"),
     "ui.board_later": (
         "Saved. The board will be updated as soon as Discord lets the bot edit it.",
         "Αποθηκεύτηκε. Ο πίνακας θα ενημερωθεί μόλις το επιτρέψει το Discord.",

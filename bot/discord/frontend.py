@@ -24,7 +24,7 @@ from .answers import HANDLER_WAIT, InteractionAnswer
 from .boards import Boards, platform_error
 from .command_text import text
 from .identity import PLATFORM, discord_ids, interaction_place, is_admin, mention_map, place_of, player_of
-from .rendering import Outgoing, direct_message, outgoing, ping_message
+from .rendering import Outgoing, direct_message, outgoing, ping_message, plain
 
 log = logging.getLogger(__name__)
 DEFER_AFTER = 1.5  # seconds; Discord drops an interaction not answered within 3 s of its creation
@@ -76,7 +76,7 @@ class DiscordFrontend:
     ) -> None:
         """A slash command, already written as one command-language line."""
         actor = player_of(interaction.user)
-        place = interaction_place(interaction)
+        place = await self.boards.threads.game_place(interaction_place(interaction), interaction.channel)
         with self._handling():
             call = self.core.handle_text(
                 actor,
@@ -91,7 +91,7 @@ class DiscordFrontend:
     async def on_press(self, interaction: discord.Interaction, token: str) -> None:
         """A button or select option carrying a core token."""
         actor = player_of(interaction.user)
-        place = interaction_place(interaction)
+        place = await self.boards.threads.game_place(interaction_place(interaction), interaction.channel)
         with self._handling():
             idem = update_key(interaction.application_id, "i", interaction.id)
             call = self.core.press(actor, place, token, idem=idem)
@@ -101,7 +101,7 @@ class DiscordFrontend:
         self, interaction: discord.Interaction, actor: PlayerRef, place: Place, call: Awaitable[Handled]
     ) -> None:
         """Answer one interaction with what the core did, deferring first when the core is slow."""
-        answer = InteractionAnswer(interaction, self.boards, "en")
+        answer = InteractionAnswer(interaction, self.boards, "en", place=place)
         task = asyncio.ensure_future(call)
         lang = asyncio.ensure_future(self.language(actor, place))  # read meanwhile: widget texts only
         try:
@@ -130,7 +130,7 @@ class DiscordFrontend:
 
     async def _prefix(self, message: discord.Message, line: str) -> None:
         actor = player_of(message.author)
-        place = place_of(message.channel, message.author)
+        place = await self.boards.threads.game_place(place_of(message.channel, message.author), message.channel)
         command: str | None = None
         try:
             async with message.channel.typing():
@@ -145,13 +145,14 @@ class DiscordFrontend:
             command = handled.word
             lang = await self.language(actor, place)
             for reply in handled.replies:
-                await self._answer_message(message, reply, lang, command)
+                await self._answer_message(message, reply, lang, command, place)
         except Exception:
             log.exception("prefix command in message %s (%s) failed", message.id, command)
             with contextlib.suppress(discord.HTTPException):
                 await message.reply(text("ui.failed"), mention_author=False)
 
-    async def _answer_message(self, message: discord.Message, reply: Reply, lang: str, command: str | None) -> None:
+    async def _answer_message(self, message: discord.Message, reply: Reply, lang: str, command: str | None,
+                              place: Place) -> None:
         out = outgoing(reply, lang, command=command)
         if not reply.game_id or reply.private or reply.error:
             sent = await message.reply(**out.send_kwargs(), mention_author=False)
@@ -162,17 +163,18 @@ class DiscordFrontend:
         fresh = command == "board"
         old = await self.boards.where(reply.game_id) if fresh else None
         outcome = await self.boards.tracker.show(
-            reply.game_id, reply.version or 0, hint=reply, place=place_of(message.channel, message.author),
+            reply.game_id, reply.version or 0, hint=reply, place=place,
             fresh=fresh, budget=0.0, wait=HANDLER_WAIT,
         )
         if outcome in (Outcome.LATER, Outcome.BUSY):
-            later = "\n".join(line for line in (reply.text, text("ui.board_later", lang)) if line)
+            later = "\n".join(line for line in (plain(reply.text), text("ui.board_later", lang)) if line)
             await message.reply(content=later, mention_author=False)
             return
         if fresh:
             await self.boards.retire(old)
         with contextlib.suppress(discord.HTTPException):
             await message.add_reaction(CHECK_MARK)
+        await self.boards.ping_after(reply.game_id, reply.version)
 
     # ---- the core's own notices ---------------------------------------------------------------
     def can_show(self, place: Place) -> bool:
@@ -219,7 +221,7 @@ class DiscordFrontend:
     async def play_choices(self, interaction: discord.Interaction, current: str) -> list[str]:
         """Legal plays for the player's game here that start with what was typed (at most 25)."""
         actor = player_of(interaction.user)
-        place = interaction_place(interaction)
+        place = await self.boards.threads.game_place(interaction_place(interaction), interaction.channel)
         try:
             plays = await asyncio.wait_for(self.core.suggest_plays(actor, place, current), DEFER_AFTER)
         except Exception:  # autocomplete is a convenience: no suggestions rather than an error

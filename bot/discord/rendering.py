@@ -25,6 +25,12 @@ INFO_COLOUR = discord.Colour(0x2E7D32)
 ERROR_COLOUR = discord.Colour(0xC62828)
 
 
+def plain(value: str) -> str:
+    """The core's plain text (no markup) as Discord shows it literally: names like ``*bob*`` or
+    ``__x__`` are not turned into formatting."""
+    return discord.utils.escape_markdown(value)
+
+
 def clip(value: str, limit: int) -> str:
     """``value`` cut to ``limit`` characters with an ellipsis."""
     return value if len(value) <= limit else value[: limit - 1] + "…"
@@ -91,8 +97,8 @@ def _with_mentions(prefix: str, body: str | None) -> str | None:
 
 def board_message(reply: Reply, lang: str = "en") -> Outgoing:
     """The board of a game: embed with players, dice, whose turn and score; the picture attached."""
-    title = (reply.caption or "").strip()
-    body = reply.text.strip()
+    title = plain((reply.caption or "").strip())
+    body = plain(reply.text.strip())
     if not title and body:
         title, _, body = body.partition("\n")
     embed = discord.Embed(title=clip(title, MAX_TITLE) or None, description=clip(body, MAX_DESCRIPTION) or None)
@@ -112,9 +118,9 @@ def board_message(reply: Reply, lang: str = "en") -> Outgoing:
 
 def info_embed(reply: Reply) -> discord.Embed:
     """A text reply as an embed: first line as title, the rest as description."""
-    title, _, body = reply.text.strip().partition("\n")
+    title, _, body = plain(reply.text.strip()).partition("\n")
     if len(title) > MAX_TITLE:
-        title, body = "", reply.text.strip()
+        title, body = "", plain(reply.text.strip())
     embed = discord.Embed(title=title or None, description=clip(body.strip(), MAX_DESCRIPTION) or None)
     embed.colour = ERROR_COLOUR if reply.error else INFO_COLOUR
     return embed
@@ -146,7 +152,7 @@ def text_message(reply: Reply, lang: str = "en", *, as_embed: bool = False) -> O
         uploads.append((reply.image_name or "image.png", reply.image))
     if reply.document is not None:
         uploads.append((reply.document_name or "game.txt", reply.document))
-    content = _with_mentions(prefix, reply.text.strip())
+    content = _with_mentions(prefix, plain(reply.text.strip()))
     embed = None
     if as_embed or (content is not None and len(content) > MAX_CONTENT):
         embed = info_embed(reply)
@@ -166,7 +172,7 @@ def outgoing(reply: Reply, lang: str = "en", *, command: str | None = None) -> O
 def ping_message(reply: Reply, board_url: str | None) -> Outgoing:
     """A short message pinging ``reply.mention`` about a board that was edited (edits do not notify)."""
     prefix, ids = _mention_prefix(reply)
-    first = reply.text.strip().partition("\n")[0]
+    first = plain(reply.text.strip().partition("\n")[0])
     body = " ".join(p for p in (prefix, first) if p)
     if board_url:
         body = f"{clip(body, MAX_CONTENT - len(board_url) - 1)}\n{board_url}"
@@ -175,7 +181,7 @@ def ping_message(reply: Reply, board_url: str | None) -> Outgoing:
 
 def direct_message(reply: Reply, board_url: str | None) -> Outgoing:
     """What a player is sent privately (a reminder): the text and a link to the board, no buttons."""
-    body = reply.text.strip() or (reply.caption or "")
+    body = plain(reply.text.strip() or (reply.caption or ""))
     if board_url:
         body = f"{clip(body, MAX_CONTENT - len(board_url) - 1)}\n{board_url}"
     return Outgoing(content=clip(body, MAX_CONTENT) or "…")

@@ -1,4 +1,4 @@
-"""Per-place and per-player settings: turn deadline, default variants, auto-play, language."""
+"""Per-place and per-player settings: turn deadline, default variants, auto-play, language, turn pings."""
 
 from __future__ import annotations
 
@@ -29,8 +29,11 @@ SETTINGS: dict[str, tuple[str, bool]] = {
     "strict_start_quarter": ("place", True),
     "place_lang": ("place", True),
     "analysis": ("place", True),  # post an analysis after every game: on, off, ai (only in games against the AI)
+    "threads": ("place", True),  # Discord: each game in its own thread (on), else the board is re-posted
     "autoplay": ("player", False),
     "lang": ("player", False),
+    "ping": ("player", False),  # pinged when it is his turn in a game between two people (groups)
+    "ping_dm": ("player", False),  # ... also by a private message
 }
 ALIASES = {"deadline": "deadline_hours", "language": "lang", "auto": "autoplay", "variant": "unlock_point"}
 _ON = {"on": "on", "yes": "on", "true": "on", "1": "on", "off": "off", "no": "off", "false": "off", "0": "off"}
@@ -76,7 +79,7 @@ def normalise(name: str, value: str) -> tuple[str, str] | Result:
         if raw not in (*_ON, "ai"):
             return Result.error("setting_bad_value", name=name, allowed="on, off, ai")
         return name, _ON.get(raw, raw)
-    if name in ("strict_start_quarter", "autoplay"):
+    if name in ("strict_start_quarter", "autoplay", "ping", "ping_dm", "threads"):
         if raw not in _ON:
             return Result.error("setting_bad_value", name=name, allowed="on, off")
         return name, _ON[raw]
@@ -166,7 +169,7 @@ class Settings:
         await reads.run(self.store)
         defaults = {"deadline_hours": f"{self.options.turn_deadline / 3600:g}", "unlock_point": "13",
                     "strict_start_quarter": "off", "place_lang": "en", "autoplay": "off", "lang": "-",
-                    "analysis": "ai"}
+                    "analysis": "ai", "ping": "on", "ping_dm": "off", "threads": "on"}
         messages = []
         for name, (where, _admin) in SETTINGS.items():
             source = here.value if where == "place" else mine.value

@@ -34,7 +34,8 @@ class Background:
         self.delivery = delivery
         self.chats = chats
         self.bot: Bot | None = None
-        self.outbox: OutboxConsumer = core.delivery(PLATFORM, delivery, self, group=group, consumer=consumer)
+        self.outbox: OutboxConsumer = core.delivery(PLATFORM, delivery, self, group=group, consumer=consumer,
+                                                    pinger=delivery.pinger)
         self.outbox.tracker = delivery.tracker  # one tracker per instance: handlers and consumer alike
         self._pump: asyncio.Task[None] | None = None
 

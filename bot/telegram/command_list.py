@@ -35,6 +35,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("An animated replay of the last game", "Κινούμενη επανάληψη της τελευταίας παρτίδας"),
     "analyze": ("How well each side played your last game", "Πόσο καλά έπαιξε ο καθένας την τελευταία παρτίδα"),
     "lang": ("Language: /lang en or /lang el", "Γλώσσα: /lang en ή /lang el"),
+    "ping": ("Turn pings: /ping on|off, /ping dm on|off", "Ειδοποιήσεις σειράς: /ping on|off, /ping dm on|off"),
 }
 
 

@@ -12,18 +12,19 @@ import warnings
 from collections import OrderedDict
 from typing import Any
 
-from telegram import Bot, InputMediaPhoto, Message, ReplyParameters
+from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message, ReplyParameters
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 
 from bot.core import BotCore
 from bot.delivery import BoardTracker, Outcome, RetryLater, Undeliverable
 from bot.logging_setup import get_logger
 from bot.replies import Reply
-from bot.service.models import Place
+from bot.service.models import Place, PlayerRef
 
-from .identity import chat_id_of
+from .groups import IN_PLAY, accept_link_button, is_group
+from .identity import chat_id_of, user_chat_id
 from .keyboards import keyboard
-from .texts import MAX_CAPTION, clip, split_text, utf16_len, with_mentions
+from .texts import MAX_CAPTION, MAX_TEXT, clip, split_text, utf16_len, with_mentions
 
 log = get_logger(__name__)
 
@@ -55,10 +56,12 @@ def parse_ref(ref: str | None) -> tuple[int, int] | None:
         return None
 
 
-def board_caption(reply: Reply) -> str:
-    """The caption under a board: whose turn with which dice, then what just happened."""
+def board_caption(reply: Reply, hint: str = "") -> str:
+    """The caption under a board: whose turn with which dice, what just happened, then (in a group) how
+    to move there."""
     lines = [line for line in (reply.caption, reply.text) if line]
-    return clip("\n".join(lines), MAX_CAPTION)
+    body = clip("\n".join(lines), MAX_CAPTION - (utf16_len(hint) + 1 if hint else 0))
+    return f"{body}\n{hint}" if hint else body
 
 
 def platform_error(error: TelegramError) -> Exception:
@@ -82,6 +85,7 @@ class Delivery:
         self.core = core
         self.bot: Bot | None = None  # set by attach (the Application's bot)
         self.tracker = BoardTracker(core.store, core.board_reply, self)
+        self.pinger = core.pinger(self)  # turn pings and game ends, shared with the outbox consumer
         self._games_by_ref: OrderedDict[str, str] = OrderedDict()  # "chat:message" -> game id
         self._file_ids: OrderedDict[str, str] = OrderedDict()  # picture digest -> Telegram file_id
 
@@ -175,6 +179,48 @@ class Delivery:
         self._keep(self._games_by_ref, ref, reply.game_id or "")
         return ref
 
+    # ---- the pinger's surface ---------------------------------------------------------------------
+    async def post_ping(self, place: Place, reply: Reply, board_ref: str | None) -> str | None:
+        """A short message replying to the board, pinging ``reply.mention`` by text_mention; its ref."""
+        chat_id = chat_id_of(place)
+        if chat_id is None or self.bot is None:
+            raise Undeliverable(str(place))
+        board = parse_ref(board_ref)
+        answer = (ReplyParameters(board[1], allow_sending_without_reply=True)
+                  if board is not None and board[0] == chat_id else None)
+        text, entities = with_mentions(clip(reply.text, MAX_TEXT), reply.mention)
+        try:
+            message = await self.bot.send_message(chat_id, text, entities=entities or None, reply_parameters=answer)
+        except TelegramError as error:
+            raise platform_error(error) from error
+        return f"{chat_id}:{message.message_id}"
+
+    async def delete_ping(self, ref: str) -> None:
+        """Delete an earlier ping (gone already, or too old to delete: left as it is)."""
+        target = parse_ref(ref)
+        if target is None or self.bot is None:
+            return
+        try:
+            await self.bot.delete_message(*target)
+        except TelegramError as error:
+            signal = platform_error(error)
+            if isinstance(signal, RetryLater):
+                raise signal from error
+            log.info("telegram_ping_kept", ref=ref, error=error.message)
+
+    async def direct_ping(self, player: PlayerRef, reply: Reply, board_ref: str | None) -> None:
+        """The ping as a private message (only reaches players who started the bot)."""
+        user_id = user_chat_id(player)
+        if user_id is None or self.bot is None:
+            return
+        try:
+            await self.bot.send_message(user_id, clip(reply.text, MAX_TEXT))
+        except TelegramError as error:
+            signal = platform_error(error)
+            if isinstance(signal, RetryLater):
+                raise signal from error
+            log.info("telegram_direct_ping_not_sent", user_id=user_id, error=error.message)
+
     # ---- sending ---------------------------------------------------------------------------------
     async def send(
         self,
@@ -194,6 +240,8 @@ class Delivery:
                     outcome = await self.show_board(bot, chat_id, reply, fresh=fresh_board)
                     if outcome in (Outcome.LATER, Outcome.BUSY):
                         await self._later(bot, chat_id, reply, reply_to)
+                    elif reply.version is not None:
+                        await self._ping(reply.game_id, reply.version)
                 else:
                     await self.post(bot, chat_id, reply, reply_to=reply_to)
             except Forbidden as error:
@@ -215,6 +263,14 @@ class Delivery:
                 await self._retire(bot, target)
         return outcome
 
+    async def _ping(self, game_id: str, version: int) -> None:
+        """The board shows the change: ping the player to move, once (the outbox consumer retries a ping
+        Telegram refused, so a failure here is only logged)."""
+        try:
+            await self.pinger.ping(game_id, version, wait=HANDLER_WAIT)
+        except Exception:
+            log.warning("telegram_ping_deferred", game_id=game_id, exc_info=True)
+
     async def _later(self, bot: Bot, chat_id: int, reply: Reply, reply_to: int | None) -> None:
         """Say the change is saved and the board will follow (best effort: the platform is refusing)."""
         place = Place("telegram", str(chat_id), str(chat_id))
@@ -229,7 +285,7 @@ class Delivery:
         """Edit the board message; False when Telegram says it cannot be edited (a new one is needed)."""
         chat_id, message_id = target
         markup = keyboard(reply.buttons)
-        caption = board_caption(reply)
+        caption = board_caption(reply, await self._hint(chat_id, reply))
         try:
             if reply.image is not None:
                 photo = self._photo(reply.image)
@@ -254,7 +310,8 @@ class Delivery:
     async def _post_board(self, bot: Bot, chat_id: int, reply: Reply) -> Message:
         """A new board message; the player to move is pinged through a text_mention in the caption."""
         markup = keyboard(reply.buttons)
-        caption, entities = with_mentions(board_caption(reply), reply.mention, prepend=False)
+        caption, entities = with_mentions(board_caption(reply, await self._hint(chat_id, reply)), reply.mention,
+                                          prepend=False)
         if reply.image is not None:
             name = reply.image_name or "board.png"
             sent = await bot.send_photo(
@@ -264,6 +321,24 @@ class Delivery:
             self._note_photo(reply.image, sent)
             return sent
         return await bot.send_message(chat_id, clip(reply.text or caption, 4096), reply_markup=markup)
+
+    async def _hint(self, chat_id: int, reply: Reply) -> str:
+        """In a group, under a board with a turn to play: the forms that reach the bot in privacy mode."""
+        if not is_group(chat_id) or not any(b.kind in IN_PLAY for b in reply.buttons):
+            return ""
+        lang = await self.core.language(None, Place("telegram", str(chat_id), str(chat_id)))
+        return self.core.t("group_tg_move_hint", lang)
+
+    async def _markup(self, bot: Bot, chat_id: int, reply: Reply) -> InlineKeyboardMarkup | None:
+        """The reply's keyboard; under a challenge in a group also a link to accept it privately."""
+        markup = keyboard(reply.buttons)
+        if markup is None or not is_group(chat_id):
+            return markup
+        lang = await self.core.language(None, Place("telegram", str(chat_id), str(chat_id)))
+        link = accept_link_button(self.core, lang, bot.username or "", reply)
+        if link is None:
+            return markup
+        return InlineKeyboardMarkup([*markup.inline_keyboard, [link]])
 
     async def _retire(self, bot: Bot, target: tuple[int, int]) -> None:
         """Take the keyboard off a board message that was replaced by a newer one (best effort)."""
@@ -275,7 +350,7 @@ class Delivery:
     async def post(self, bot: Bot, chat_id: int, reply: Reply, *, reply_to: int | None = None) -> None:
         """A reply that is not a board: a document, an animation or picture, or text (split if long)."""
         answer = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to is not None else None
-        markup = keyboard(reply.buttons)
+        markup = await self._markup(bot, chat_id, reply)
         if reply.pictures:
             await self._text(bot, chat_id, reply, answer, markup)
             await self._album(bot, chat_id, reply.pictures)

@@ -21,6 +21,16 @@ from bot.service.models import Place, PlayerRef
 
 from .binding import bind, unbind
 from .delivery import Delivery
+from .groups import (
+    DEEP_ACCEPT,
+    WELCOME_LINES,
+    WELCOME_PREFIX,
+    WELCOME_TEXTS,
+    challenge_place,
+    start_payload,
+    welcome_keyboard,
+    with_group_hints,
+)
 from .identity import Directory, place_of, player_of
 from .lines import CommandLine, board_reply_ref, command_line
 from .ordering import ChatQueue
@@ -127,17 +137,26 @@ class Handlers:
         if line is None:
             return
         actor, place = player_of(message.from_user), place_of(message.chat)
+        idem = update_key(bot.token.partition(":")[0], "u", update.update_id)
         try:
+            if line.text.split(" ")[0] == "start":  # /start: the welcome, or a deep link
+                await self._start(bot, message, actor, place, start_payload(line.text), idem)
+                return
+            game = await self._replied_game(message, bot.bot)
+            if line.command is None and message.chat.type != Chat.PRIVATE and game is None \
+                    and not await self.core.has_game(place, actor):
+                return  # chatter that looks like a move ("12/5 meeting at 7pm?") from someone not playing here
             mentions = await self._mentions(line, actor, message.from_user.username, bot.bot)
             is_admin = line.command in ADMIN_COMMANDS and await self._is_admin(message, message.from_user.id)
-            game = await self._replied_game(message, bot.bot)
             handled = await self.core.handle_text(
-                actor, place, line.text, idem=update_key(bot.token.partition(":")[0], "u", update.update_id),
-                mentions=mentions, is_admin=is_admin,
-                reply_to_game=game, locale=message.from_user.language_code,
+                actor, place, line.text, idem=idem, mentions=mentions, is_admin=is_admin, reply_to_game=game,
+                locale=message.from_user.language_code,
             )  # fmt: skip
             fresh = handled.word == "board"  # the command the core read, not a second reading of the line
+            unread_move = handled.intent is None and line.command == "move"  # e.g. "/m" alone: show the forms
+            word = "move" if unread_move else "help" if handled.word == "help" else None
             replies = await self._privately(bot, message, handled.replies)
+            replies = await with_group_hints(self.core, message.chat, word, replies)
             await self.delivery.send(bot, message.chat.id, replies, reply_to=message.message_id, fresh_board=fresh)
         except Exception:
             log.exception("telegram_text_failed", chat_id=message.chat.id, command=line.command)
@@ -160,6 +179,48 @@ class Handlers:
             return replies
         return [r for r in replies if not any(r is p for p in personal)]
 
+    async def _start(self, bot: Any, message: Message, actor: PlayerRef, place: Place, payload: str | None,
+                     idem: str) -> None:
+        """``/start``: the welcome with its buttons; ``/start accept_<id>`` (a deep link from a group's
+        challenge) accepts that challenge from this private chat: the board goes to the group."""
+        lang = await self.core.language(actor, place)
+        if payload is None or not payload.startswith(DEEP_ACCEPT) or message.chat.type != Chat.PRIVATE:
+            keys = welcome_keyboard(self.core, lang)
+            await message.reply_text(self.core.t("group_tg_welcome", lang), reply_markup=keys)
+            return
+        challenge_id = payload.removeprefix(DEEP_ACCEPT)
+        where = await challenge_place(self.core, challenge_id)
+        if where is None or where.platform != "telegram":
+            await message.reply_text(self.core.t("group_tg_bad_link", lang))
+            return
+        handled = await self.core.handle_text(actor, where, f"accept {challenge_id}", idem=idem)
+        public = [r for r in handled.replies if not r.private and not r.error]
+        if public:
+            await self.delivery.send(bot, int(where.channel_id), public)
+            title = where.channel_id
+            with contextlib.suppress(TelegramError):
+                title = (await bot.get_chat(int(where.channel_id))).title or title
+            await message.reply_text(self.core.t("group_tg_accepted_there", lang, chat=title))
+        else:
+            await self.delivery.send(bot, message.chat.id, handled.replies, reply_to=message.message_id)
+
+    async def _welcome_button(self, query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE) -> None:
+        """A button of the welcome: play the computer or show the rules (as if typed), or how to challenge."""
+        await query.answer()
+        message = query.message
+        if message is None or query.data is None:
+            return
+        actor, place = player_of(query.from_user), place_of(message.chat)
+        if query.data in WELCOME_TEXTS:
+            lang = await self.core.language(actor, place)
+            await context.bot.send_message(message.chat.id, self.core.t(WELCOME_TEXTS[query.data], lang))
+            return
+        line = WELCOME_LINES.get(query.data)
+        if line is not None:
+            idem = update_key(context.bot.token.partition(":")[0], "q", query.id)
+            handled = await self.core.handle_text(actor, place, line, idem=idem)
+            await self.delivery.send(context.bot, message.chat.id, handled.replies)
+
     # ---- buttons -----------------------------------------------------------------------------------
     async def on_callback(self, update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         """A button press: core.press, then answer the query exactly once (an alert for private replies)
@@ -181,6 +242,10 @@ class Handlers:
             if query.data is None or message is None:
                 await query.answer()
                 answered = True
+                return
+            if query.data.startswith(WELCOME_PREFIX):
+                answered = True
+                await self._welcome_button(query, context)
                 return
             actor, place = player_of(query.from_user), place_of(message.chat)
             await self.directory.remember(query.from_user)

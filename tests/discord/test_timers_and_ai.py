@@ -62,10 +62,14 @@ async def test_expiry_and_reminders_come_from_the_tick_loop(
         await (await fake.press_button(w.bob, challenge, accept)).response()
         board, edits = challenge, challenge.edits
         assert step_ids(board)
+        start = await fake.wait_for_message(  # the first turn pings the mover, in the game's thread
+            board.id, lambda m: m.author.bot and bool(m.mentions), timeout=WAIT
+        )
         clock.now += 0.6 * 86400  # past half of the turn deadline: the mover is reminded
         ping = await fake.wait_for_message(
             w.general, lambda m: m.author.bot and m.id > board.id and bool(m.mentions), timeout=WAIT
         )
+        assert start.mentions == ping.mentions
         (mover,) = [m for m in (w.alice, w.bob) if m.user in ping.mentions]
         assert str(board.id) in ping.content  # a link to the board, which was redrawn with the reminder
         assert board.edits > edits and step_ids(board)

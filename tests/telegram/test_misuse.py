@@ -75,7 +75,7 @@ async def test_moves_out_of_turn_and_malformed_text_change_nothing(fake: FakeTel
     cases: list[tuple[FakeUser, str, FakeMessage | None, str]] = [
         (waiting, f"/move {play}", None, translate("not_your_turn", "en", player=_name(view))),
         (waiting, play, board, translate("not_your_turn", "en", player=_name(view))),
-        (mover, "/move", None, translate("cmd_move_what", "en")),
+        (mover, "/move", None, translate("cmd_move_what", "en") + "\n\n" + translate("group_tg_move_hint", "en")),
         (mover, "/m 0/30", None, ""),
         (mover, "25/1 1/2", board, ""),
         (mover, "/frobnicate", None, ""),

@@ -148,6 +148,24 @@ class StoredMessage:
     deleted: bool = False
     mentions: list[FakeUser] = field(default_factory=list)
     reactions: list[str] = field(default_factory=list)  # emoji the bot reacted with, in order
+    allowed_mentions: dict[str, Any] | None = None  # as sent; None: Discord's default (every mention pings)
+
+    @property
+    def notified(self) -> list[FakeUser]:
+        """The mentioned users Discord would notify: those ``allowed_mentions`` lets through."""
+        allowed = self.allowed_mentions
+        if allowed is None:
+            return list(self.mentions)
+        users = {str(u) for u in allowed.get("users") or []}
+        every = "users" in (allowed.get("parse") or [])
+        return [u for u in self.mentions if every or str(u.id) in users]
+
+    @property
+    def pings_everyone(self) -> bool:
+        """True when the message would notify @everyone/@here or roles."""
+        allowed = self.allowed_mentions
+        parse = (allowed.get("parse") or []) if allowed is not None else ["everyone", "roles"]
+        return "everyone" in parse or "roles" in parse or bool(allowed and allowed.get("roles"))
 
     @property
     def ephemeral(self) -> bool:

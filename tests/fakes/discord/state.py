@@ -194,6 +194,8 @@ class FakeState:
         if "content" in body:
             msg.content = body["content"] or ""
             msg.mentions = [self.users[int(u)] for u in _MENTION.findall(msg.content) if int(u) in self.users]
+        if creating or "allowed_mentions" in body:
+            msg.allowed_mentions = body.get("allowed_mentions")
         if "embeds" in body:
             msg.embeds = list(body["embeds"] or [])
         elif "embed" in body:

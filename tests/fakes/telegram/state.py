@@ -68,6 +68,8 @@ class FakeState:
         self._query_ids = itertools.count(4_000_000_000_001)
         self._file_ids = itertools.count(1)
         self._changed = asyncio.Event()
+        self.privacy_mode = False  # BotFather's /setprivacy: in groups the bot sees only what is meant for it
+        self.withheld: list[FakeMessage] = []  # group messages privacy mode kept from the bot
 
     # ---- change notification -------------------------------------------------------------------
     def _notify(self) -> None:
@@ -189,7 +191,25 @@ class FakeState:
         returns its update_id. bot_command/mention entities are added like Telegram does; entities adds
         more (e.g. text_mention with a "user")."""
         message = self.text_message(user, chat, text, reply_to, entities)
+        if not self.reaches_bot(message):
+            self.withheld.append(message)
+            return 0
         return self._queue({"update_id": self.new_update_id(), "message": message.to_dict()})
+
+    def reaches_bot(self, message: FakeMessage) -> bool:
+        """Whether Telegram hands this message to the bot. With privacy mode on, a group message only when
+        it is a command (``/cmd`` or ``/cmd@this_bot``), a reply to the bot's message, or mentions the bot."""
+        if not self.privacy_mode or message.chat.type not in ("group", "supergroup"):
+            return True
+        text = message.text or ""
+        for entity in message.entities:
+            chunk = text[entity["offset"] : entity["offset"] + entity["length"]]
+            if entity["type"] == "bot_command" and entity["offset"] == 0:
+                target = chunk.partition("@")[2]
+                return not target or target.lower() == (self.bot.username or "").lower()
+            if entity["type"] == "mention" and chunk[1:].lower() == (self.bot.username or "").lower():
+                return True
+        return message.reply_to is not None and message.reply_to.from_bot
 
     async def press(self, user: FakeUser, message: FakeMessage, callback_data: str, check: bool = True) -> str:
         """The user presses an inline button with callback_data on message; queues a callback_query
