@@ -5,6 +5,7 @@ port)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 
 from aiohttp import web
@@ -16,6 +17,7 @@ from . import links
 from .app import MAX_BODY, WebApp, WebConfig, guard
 from .routes import add_routes
 
+log = logging.getLogger(__name__)
 LOCAL_PORT = 8766  # the terminal chat's default port (WEB_PORT overrides it)
 
 
@@ -61,3 +63,15 @@ async def serve_web(core: BotCore, config: WebConfig, port: int, host: str = "0.
         await asyncio.Event().wait()
     finally:
         await runner.cleanup()
+
+
+async def start_local(core: BotCore, settings: Settings) -> tuple[web.AppRunner, links.WebLinks] | None:
+    """The terminal chat's page on 127.0.0.1 (WEB_PORT, else 8766); None when the port is taken."""
+    port = settings.web_port or LOCAL_PORT
+    config = config_from(settings, port=port)
+    try:
+        runner = await start_web(core, config, port, "127.0.0.1")
+    except OSError as exc:
+        log.warning("the board page could not start on port %s: %s", port, exc)
+        return None
+    return runner, config.links
