@@ -8,7 +8,7 @@ import contextlib
 from aiohttp import web
 
 from .actions import add_action_routes
-from .app import HEADERS, ApiError, WebApp
+from .app import HEADERS, WEB_APP, ApiError, WebApp
 from .assets import PAGE
 from .initdata import InitDataError, TelegramUser
 from .live import TooManyWatchers
@@ -20,8 +20,7 @@ MAX_SINCE = 10**15
 
 
 def _web(request: web.Request) -> WebApp:
-    web_app: WebApp = request.app["web"]
-    return web_app
+    return request.app[WEB_APP]
 
 
 async def page(request: web.Request) -> web.StreamResponse:

@@ -14,7 +14,7 @@ from bot.config import Settings
 from bot.core import BotCore
 
 from . import links
-from .app import MAX_BODY, WebApp, WebConfig, guard
+from .app import MAX_BODY, WEB_APP, WebApp, WebConfig, guard
 from .routes import add_routes
 
 log = logging.getLogger(__name__)
@@ -25,7 +25,7 @@ def make_app(core: BotCore, config: WebConfig) -> web.Application:
     """The aiohttp application; the live hub starts and stops with it."""
     state = WebApp(core, config)
     app = web.Application(client_max_size=MAX_BODY, middlewares=[guard])
-    app["web"] = state
+    app[WEB_APP] = state
     add_routes(app)
 
     async def lifecycle(_app: web.Application) -> AsyncIterator[None]:
