@@ -196,6 +196,8 @@ class LiveHub:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(w.wake.wait(), timeout)
         w.wake.clear()
+        if not w.closed and time.monotonic() - w.last_change > self.idle_seconds:
+            w.closed = True
         if w.closed:
             return None
         snap = self.latest.get(w.game_id)

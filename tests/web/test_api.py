@@ -117,11 +117,11 @@ async def test_refusals_change_nothing(site: Site) -> None:
     ]
     for (status, ans), code, want in checks:
         await _unchanged(site, gid, v, status, ans, code, want)
-    # A token of another game: the mover of this game is no player there.
-    resp = await site.client.post(f"/api/g/{site.token(other)}/play", json=body,
-                                  headers={"X-Init-Data": init_data(ALICE if mover == ALICE else CAROL)})
-    ans = await resp.json()
-    assert resp.status in (403, 409) and ans["ok"] is False
+    # A token of another game: Alice plays here, not there.
+    other_v = await stored_version(site.core, other)
+    resp = await site.client.post(f"/api/g/{site.token(other)}/play", json={"version": other_v, "text": text},
+                                  headers={"X-Init-Data": init_data(ALICE)})
+    await _unchanged(site, other, other_v, resp.status, await resp.json(), "not_a_player", 403)
     forged = await site.client.post(f"/api/g/{gid}.AAAAAAAAAAAAAAAAAAAAAA/play", json=body,
                                     headers={"X-Init-Data": init_data(mover)})
     assert forged.status == 404 and (await forged.json())["code"] == "bad_link"
