@@ -63,7 +63,10 @@ async def get_state(request: web.Request) -> web.Response:
     text = snap.json(lang, seat)
     if problem is not None:  # said, not refused: the page is then read-only
         text = text[:-1] + f',"auth":"{problem}"}}'
-    return web.Response(text=text, content_type="application/json", headers={"Cache-Control": "no-store"})
+    resp = web.Response(text=text, content_type="application/json", headers={"Cache-Control": "no-store"})
+    if len(text) > 1024:
+        resp.enable_compression()  # a long game's moves: gzip when the client takes it
+    return resp
 
 
 def _since(request: web.Request) -> int:
