@@ -90,6 +90,7 @@ async def events(request: web.Request) -> web.StreamResponse:
         watcher = app.hub.watch(gid, ip, _since(request), lang, seat)
     except TooManyWatchers:
         raise ApiError(429, "too_many_streams", lang=lang) from None
+    app.hub.refresh(gid)  # a change committed while this connection was set up is not missed
     response = web.StreamResponse(headers={
         "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no", **HEADERS})
     try:
@@ -103,8 +104,9 @@ async def events(request: web.Request) -> web.StreamResponse:
                 await response.write(f"id: {current.version}\nevent: state\ndata: {data}\n\n".encode())
             current = await app.hub.wait(watcher, app.config.heartbeat_seconds)
             if watcher.closed:
-                with contextlib.suppress(ConnectionError):
-                    await response.write(b"event: idle\ndata: {}\n\n")
+                if watcher.idle:  # told, so the page waits for its user before reconnecting
+                    with contextlib.suppress(ConnectionError):
+                        await response.write(b"event: idle\ndata: {}\n\n")
                 break
             if current is None:
                 await response.write(b": hb\n\n")

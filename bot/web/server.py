@@ -33,7 +33,11 @@ def make_app(core: BotCore, config: WebConfig) -> web.Application:
         yield
         await state.hub.stop()
 
+    async def wake_streams(_app: web.Application) -> None:
+        await state.hub.stop()  # open event streams end now, not at the shutdown timeout
+
     app.cleanup_ctx.append(lifecycle)
+    app.on_shutdown.append(wake_streams)
     return app
 
 

@@ -175,3 +175,16 @@ async def test_idle_streams_are_closed(capped: Site) -> None:
     assert {"event": "idle", "data": "{}"} in events and time.monotonic() - started < 2.5
     web: WebApp = capped.client.app[WEB_APP]  # type: ignore[union-attr]
     assert web.hub.count == 0
+
+
+async def test_a_shutdown_ends_streams_without_calling_them_idle(site: Site) -> None:
+    gid = await start_game(site.core)
+    stream = await open_stream(site.client, site.token(gid), since=await stored_version(site.core, gid))
+    await stream.next(1.0)  # retry
+    web: WebApp = site.client.app[WEB_APP]  # type: ignore[union-attr]
+    await web.hub.stop()
+    events = []
+    with pytest.raises(EOFError):
+        while True:
+            events.append(await stream.next(2.0))
+    assert all(e.get("event") != "idle" for e in events) and web.hub.count == 0
