@@ -165,7 +165,7 @@ async def present(result: Result, lang: str, actor: PlayerRef | None = None, *, 
     text = texts(result, lang, actor, you)
     buttons = tuple(button(a, lang) for a in result.actions)
     if not result.ok:
-        return [Reply(text=text, private=True, error=True)]
+        return [Reply(text=text, private=True, error=True, code=result.error_key)]
     replies: list[Reply] = []
     for msg in result.messages:
         if msg.key == "export":
@@ -209,7 +209,7 @@ async def present_safely(result: Result, lang: str, actor: PlayerRef | None = No
     try:
         text = texts(result, lang, actor, you)
         if not result.ok:
-            return [Reply(text=text, private=True, error=True)]
+            return [Reply(text=text, private=True, error=True, code=result.error_key)]
         if result.view is not None or not text:
             text = "\n".join(t for t in (text, translate("saved_board_later", lang)) if t)
         return [Reply(text=text, mention=tuple(result.to_notify))]

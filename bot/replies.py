@@ -46,6 +46,7 @@ class Reply:
     mention: tuple[PlayerRef, ...] = ()  # players to ping with this message
     pictures: tuple[tuple[bytes, str], ...] = ()  # extra PNGs with captions (an analysis's blunders): an album
     lang: str | None = None  # the language the reply is in (a board: its place's), for a frontend's own widget texts
+    code: str | None = None  # an error reply's catalogue key (the web API returns it as its error code)
 
 
 @dataclass(frozen=True, slots=True)

@@ -25,6 +25,7 @@ from .groups import IN_PLAY, accept_link_button, is_group
 from .identity import chat_id_of, user_chat_id
 from .keyboards import keyboard
 from .texts import MAX_CAPTION, MAX_TEXT, clip, split_text, utf16_len, with_mentions
+from .web_button import BoardLinks
 
 log = get_logger(__name__)
 
@@ -81,8 +82,9 @@ def platform_error(error: TelegramError) -> Exception:
 class Delivery:
     """Sends replies; boards go through the shared :class:`BoardTracker`, for which this is the surface."""
 
-    def __init__(self, core: BotCore) -> None:
+    def __init__(self, core: BotCore, links: BoardLinks | None = None) -> None:
         self.core = core
+        self.links = links  # the "Open board" button (WEB_BASE_URL set)
         self.bot: Bot | None = None  # set by attach (the Application's bot)
         self.tracker = BoardTracker(core.store, core.board_reply, self)
         self.pinger = core.pinger(self)  # turn pings and game ends, shared with the outbox consumer
@@ -284,7 +286,7 @@ class Delivery:
     async def _edit(self, bot: Bot, target: tuple[int, int], reply: Reply) -> bool:
         """Edit the board message; False when Telegram says it cannot be edited (a new one is needed)."""
         chat_id, message_id = target
-        markup = keyboard(reply.buttons)
+        markup = await self._board_markup(bot, reply, chat_id)
         caption = board_caption(reply, await self._hint(chat_id, reply))
         try:
             if reply.image is not None:
@@ -309,7 +311,7 @@ class Delivery:
 
     async def _post_board(self, bot: Bot, chat_id: int, reply: Reply) -> Message:
         """A new board message; the player to move is pinged through a text_mention in the caption."""
-        markup = keyboard(reply.buttons)
+        markup = await self._board_markup(bot, reply, chat_id)
         caption, entities = with_mentions(board_caption(reply, await self._hint(chat_id, reply)), reply.mention,
                                           prepend=False)
         if reply.image is not None:
@@ -339,6 +341,17 @@ class Delivery:
         if link is None:
             return markup
         return InlineKeyboardMarkup([*markup.inline_keyboard, [link]])
+
+    async def _board_markup(self, bot: Bot, reply: Reply, chat_id: int) -> InlineKeyboardMarkup | None:
+        """The board's keyboard, with the "Open board" row when the web board is on."""
+        markup = keyboard(reply.buttons)
+        if self.links is None:
+            return markup
+        try:
+            username: str | None = bot.username
+        except RuntimeError:  # not initialised (no getMe yet): the plain page link in groups
+            username = None
+        return await self.links.add(markup, reply, chat_id, username)
 
     async def _retire(self, bot: Bot, target: tuple[int, int]) -> None:
         """Take the keyboard off a board message that was replaced by a newer one (best effort)."""

@@ -1,0 +1,81 @@
+"""Building and running the web frontend: the aiohttp application with its live hub, the config from the
+bot's settings, and ``serve_web`` (started with the bot when WEB_PORT is set; by the terminal chat on a local
+port)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+
+from aiohttp import web
+
+from bot.config import Settings
+from bot.core import BotCore
+
+from . import links
+from .app import MAX_BODY, WEB_APP, WebApp, WebConfig, guard
+from .routes import add_routes
+
+log = logging.getLogger(__name__)
+LOCAL_PORT = 8766  # the terminal chat's default port (WEB_PORT overrides it)
+
+
+def make_app(core: BotCore, config: WebConfig) -> web.Application:
+    """The aiohttp application; the live hub starts and stops with it."""
+    state = WebApp(core, config)
+    app = web.Application(client_max_size=MAX_BODY, middlewares=[guard])
+    app[WEB_APP] = state
+    add_routes(app)
+
+    async def lifecycle(_app: web.Application) -> AsyncIterator[None]:
+        await state.hub.start()
+        yield
+        await state.hub.stop()
+
+    async def wake_streams(_app: web.Application) -> None:
+        await state.hub.stop()  # open event streams end now, not at the shutdown timeout
+
+    app.cleanup_ctx.append(lifecycle)
+    app.on_shutdown.append(wake_streams)
+    return app
+
+
+def config_from(settings: Settings, *, port: int | None = None) -> WebConfig:
+    """The web frontend's config from the bot's settings (the link key: WEB_SECRET, else from the tokens)."""
+    secret = settings.web_secret.get_secret_value() if settings.web_secret else None
+    tg = settings.telegram_token.get_secret_value() if settings.telegram_token else None
+    dc = settings.discord_token.get_secret_value() if settings.discord_token else None
+    base = settings.web_base_url or f"http://127.0.0.1:{port or settings.web_port or LOCAL_PORT}"
+    key = links.derive_key(secret, tg, dc)
+    return WebConfig(links=links.WebLinks(key, base.rstrip("/"), None, settings.telegram_webapp_name),
+                     telegram_token=tg)
+
+
+async def start_web(core: BotCore, config: WebConfig, port: int, host: str = "0.0.0.0") -> web.AppRunner:
+    """Start serving; the runner (``await runner.cleanup()`` stops it)."""
+    runner = web.AppRunner(make_app(core, config), access_log=None, shutdown_timeout=2.0)
+    await runner.setup()
+    await web.TCPSite(runner, host, port).start()
+    return runner
+
+
+async def serve_web(core: BotCore, config: WebConfig, port: int, host: str = "0.0.0.0") -> None:
+    """Serve until cancelled."""
+    runner = await start_web(core, config, port, host)
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await runner.cleanup()
+
+
+async def start_local(core: BotCore, settings: Settings) -> tuple[web.AppRunner, links.WebLinks] | None:
+    """The terminal chat's page on 127.0.0.1 (WEB_PORT, else 8766); None when the port is taken."""
+    port = settings.web_port or LOCAL_PORT
+    config = config_from(settings, port=port)
+    try:
+        runner = await start_web(core, config, port, "127.0.0.1")
+    except OSError as exc:
+        log.warning("the board page could not start on port %s: %s", port, exc)
+        return None
+    return runner, config.links
