@@ -31,7 +31,8 @@ MAX_CHALLENGE_TTL_MINUTES = 60 * 24 * 7
 _WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 # Errors of this type carry a complete message of their own, shown after the variable name.
 _VERBATIM_ERROR = "fevga_config"
-_SECRET_FIELDS = frozenset({"discord_token", "telegram_token", "telegram_webhook_secret"})
+_SECRET_FIELDS = frozenset({"discord_token", "telegram_token", "telegram_webhook_secret", "web_secret"})
+_WEBAPP_NAME = re.compile(r"[A-Za-z0-9_]{3,64}")
 
 Port = Annotated[int, Field(ge=1, le=65535)]
 
@@ -63,6 +64,10 @@ EXPECTS: dict[str, str] = {
     "health_port": "a port number from 1 to 65535",
     "discord_prefix_commands": "true or false",
     "fevga_instance_id": "1 to 100 characters",
+    "web_port": "a port number from 1 to 65535",
+    "web_base_url": "an http:// or https:// URL such as https://fevga.example.org",
+    "web_secret": "at least 16 characters",
+    "telegram_webapp_name": "the Mini App's short name: 3 to 64 characters from A-Z, a-z, 0-9 and _",
 }
 
 
@@ -140,7 +145,12 @@ class Settings(BaseSettings):
     health_port: Port | None = None
     fevga_instance_id: Annotated[str, Field(min_length=1, max_length=100)] | None = None  # outbox consumer name
 
-    @field_validator("discord_token", "telegram_token", "telegram_webhook_secret", mode="before")
+    web_port: Port | None = None  # the web page (bot/web); the terminal chat uses a local port by default
+    web_base_url: str | None = None  # the page's public address, used in the chats' "Open board" links
+    web_secret: Annotated[SecretStr, Field(min_length=16)] | None = None  # link signing key (else derived)
+    telegram_webapp_name: str | None = None  # the Mini App's short name: t.me/<bot>/<name> links in groups
+
+    @field_validator("discord_token", "telegram_token", "telegram_webhook_secret", "web_secret", mode="before")
     @classmethod
     def _strip_secret(cls, value: Any) -> Any:
         """Secrets pasted with a trailing newline or spaces still work; blank means unset."""
@@ -149,10 +159,24 @@ class Settings(BaseSettings):
             return value or None
         return value
 
-    @field_validator("discord_api_base_url", "telegram_api_base_url", "telegram_webhook_url")
+    @field_validator("discord_api_base_url", "telegram_api_base_url", "telegram_webhook_url", "web_base_url")
     @classmethod
     def _http_url(cls, value: str | None) -> str | None:
         return None if value is None else _check_url(value, ("http", "https"))
+
+    @field_validator("web_base_url")
+    @classmethod
+    def _base_without_slash(cls, value: str | None) -> str | None:
+        return None if value is None else value.rstrip("/")
+
+    @field_validator("telegram_webapp_name")
+    @classmethod
+    def _webapp_name(cls, value: str | None) -> str | None:
+        if value is None:
+            return None
+        if not _WEBAPP_NAME.fullmatch(value.strip()):
+            raise ValueError("bad Mini App name")
+        return value.strip()
 
     @field_validator("discord_api_base_url")
     @classmethod

@@ -130,7 +130,8 @@ class BotCore:
         lang = await self.language(actor, place)
         parsed = parse_command(text)
         if isinstance(parsed, intents.CommandError):
-            return Handled(None, [Reply(self.t(parsed.key, lang, **parsed.args), private=True, error=True)])
+            return Handled(None, [Reply(self.t(parsed.key, lang, **parsed.args), private=True, error=True,
+                                         code=parsed.key)])
         if isinstance(parsed, intents.Move) and reply_to_game is not None:
             parsed = replace(parsed, game_id=reply_to_game)
         replies = await self._run(actor, place, parsed, lang, idem, mentions, is_admin, text[:100])

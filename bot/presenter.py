@@ -101,7 +101,7 @@ async def present(result: Result, lang: str, actor: PlayerRef | None = None, *, 
     text = "\n".join(translate(m.key, lang, **m.args) for m in result.messages if m.key not in RICH)
     buttons = tuple(button(a, lang) for a in result.actions)
     if not result.ok:
-        return [Reply(text=text, private=True, error=True)]
+        return [Reply(text=text, private=True, error=True, code=result.error_key)]
     replies: list[Reply] = []
     for msg in result.messages:
         if msg.key == "export":
@@ -145,7 +145,7 @@ async def present_safely(result: Result, lang: str, actor: PlayerRef | None = No
         text = "\n".join(translate(m.key, lang, **m.args) for m in result.messages
                          if m.key not in RICH)
         if not result.ok:
-            return [Reply(text=text, private=True, error=True)]
+            return [Reply(text=text, private=True, error=True, code=result.error_key)]
         if result.view is not None or not text:
             text = "\n".join(t for t in (text, translate("saved_board_later", lang)) if t)
         return [Reply(text=text, mention=tuple(result.to_notify))]

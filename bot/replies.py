@@ -45,6 +45,7 @@ class Reply:
     error: bool = False
     mention: tuple[PlayerRef, ...] = ()  # players to ping with this message
     pictures: tuple[tuple[bytes, str], ...] = ()  # extra PNGs with captions (an analysis's blunders): an album
+    code: str | None = None  # an error reply's catalogue key (the web API returns it as its error code)
 
 
 @dataclass(frozen=True, slots=True)

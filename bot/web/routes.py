@@ -1,0 +1,123 @@
+"""Read-only routes: the page (``/g/<token>``, ``/app``), its static files, the JSON state and the live
+event stream (SSE). The state-changing routes are in :mod:`bot.web.actions`."""
+
+from __future__ import annotations
+
+import contextlib
+
+from aiohttp import web
+
+from .actions import add_action_routes
+from .app import HEADERS, ApiError, WebApp
+from .assets import PAGE
+from .initdata import InitDataError, TelegramUser
+from .live import TooManyWatchers
+from .snapshots import Snapshot
+
+PAGE_CACHE = "no-cache"
+STATIC_CACHE = "public, max-age=3600"
+MAX_SINCE = 10**15
+
+
+def _web(request: web.Request) -> WebApp:
+    web_app: WebApp = request.app["web"]
+    return web_app
+
+
+async def page(request: web.Request) -> web.StreamResponse:
+    """The game page (the token is checked first: a bad link gets a clear page, not the app)."""
+    app = _web(request)
+    if "token" in request.match_info:
+        app.game_id(request)
+    asset = app.assets.get(PAGE)
+    if asset is None:
+        raise ApiError(503, "no_page")
+    return app.assets.response(request, asset, PAGE_CACHE)
+
+
+async def static(request: web.Request) -> web.StreamResponse:
+    app = _web(request)
+    asset = app.assets.get(request.match_info["name"])
+    if asset is None:
+        raise web.HTTPNotFound(text="not found")
+    return app.assets.response(request, asset, STATIC_CACHE)
+
+
+async def _viewer(app: WebApp, request: web.Request, snap: Snapshot, raw: str | None,
+                  ) -> tuple[str, int | None, str | None]:
+    """(language, seat, auth problem) of the viewer: a spectator unless valid initData names a player."""
+    user: TelegramUser | None
+    problem = None
+    try:
+        user = app.telegram_user(raw)
+    except InitDataError as exc:
+        user, problem = None, exc.code
+    seat = snap.seat_of(user.player.platform, user.player.user_id) if user is not None else None
+    return await app.lang_for(request, snap, user), seat, problem
+
+
+async def get_state(request: web.Request) -> web.Response:
+    """``GET /api/g/<token>/state``: the state JSON, from the viewer's seat when X-Init-Data is valid."""
+    app = _web(request)
+    snap = await app.snapshot(app.game_id(request))
+    lang, seat, problem = await _viewer(app, request, snap, request.headers.get("X-Init-Data"))
+    text = snap.json(lang, seat)
+    if problem is not None:  # said, not refused: the page is then read-only
+        text = text[:-1] + f',"auth":"{problem}"}}'
+    return web.Response(text=text, content_type="application/json", headers={"Cache-Control": "no-store"})
+
+
+def _since(request: web.Request) -> int:
+    raw = request.headers.get("Last-Event-ID") or request.query.get("since") or "-1"
+    try:
+        return max(-1, min(int(raw), MAX_SINCE))
+    except ValueError:
+        return -1
+
+
+async def events(request: web.Request) -> web.StreamResponse:
+    """``GET /api/g/<token>/events``: Server-Sent Events, one ``state`` event per newer version; the
+    current state at once when the client is behind; a comment heartbeat every 15 s."""
+    app = _web(request)
+    gid = app.game_id(request)
+    snap = await app.snapshot(gid)
+    raw = request.headers.get("X-Init-Data") or request.query.get("init")
+    lang, seat, _problem = await _viewer(app, request, snap, raw)
+    ip = request.remote or "?"
+    try:
+        watcher = app.hub.watch(gid, ip, _since(request), lang, seat)
+    except TooManyWatchers:
+        raise ApiError(429, "too_many_streams", lang=lang) from None
+    response = web.StreamResponse(headers={
+        "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no", **HEADERS})
+    try:
+        await response.prepare(request)
+        await response.write(b"retry: 2000\n\n")
+        current: Snapshot | None = snap if snap.version > watcher.sent else None
+        while True:
+            if current is not None:
+                watcher.sent = current.version
+                data = current.json(lang, seat)
+                await response.write(f"id: {current.version}\nevent: state\ndata: {data}\n\n".encode())
+            current = await app.hub.wait(watcher, app.config.heartbeat_seconds)
+            if watcher.closed:
+                with contextlib.suppress(ConnectionError):
+                    await response.write(b"event: idle\ndata: {}\n\n")
+                break
+            if current is None:
+                await response.write(b": hb\n\n")
+    except ConnectionError:  # the client went away
+        pass
+    finally:
+        app.hub.unwatch(watcher)
+    return response
+
+
+def add_routes(app: web.Application) -> None:
+    """Every route of the web frontend."""
+    app.router.add_get("/g/{token}", page)
+    app.router.add_get("/app", page)
+    app.router.add_get("/static/{name:.+}", static)
+    app.router.add_get("/api/g/{token}/state", get_state)
+    app.router.add_get("/api/g/{token}/events", events)
+    add_action_routes(app)

@@ -1,0 +1,128 @@
+"""The versioned JSON state of a game for the web page (the contract is in docs/web.md).
+
+Points are always in seat 0's numbering (seat 1's point p is seat 0's point ``(p + 11) % 24 + 1``), positive
+for seat 0's checkers; the page turns the board to the viewer's side. The dice seed is revealed only once
+the game shown is over. Built once per stored version (:func:`base_state`), then per viewer
+(:func:`for_viewer`): the language's strings and the viewer's seat.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from typing import Any
+
+from bot.i18n import catalogue
+from bot.service.session import Session
+from fevga import Position
+from fevga.dice import FairDice
+from fevga.errors import IllegalStepError
+from fevga.play import apply_steps
+from fevga.rules import OFF
+
+STATE_FORMAT = 1
+STRING_PREFIXES = ("web_", "webpage_")  # the page's strings: area "web" (server) and "webpage" (the page)
+
+
+def _steps(steps: tuple[tuple[int, int], ...]) -> list[list[int]]:
+    return [[a, b] for a, b in steps]
+
+
+def _moves(s: Session) -> tuple[list[dict[str, Any]], Position]:
+    """Every turn of the game shown, with the position after it (seat 0's view), and that final position."""
+    game = s.game
+    pos0 = Position.start()
+    out: list[dict[str, Any]] = []
+    for rec in game.history:
+        if rec.steps:
+            mover = pos0 if rec.player == 0 else pos0.flip()
+            after = apply_steps(mover, rec.steps)
+            pos0 = after if rec.player == 0 else after.flip()
+        out.append({"seat": rec.player, "dice": list(rec.dice), "text": rec.text(), "steps": _steps(rec.steps),
+                    "points": list(pos0.board), "off": [pos0.me_off, pos0.opp_off]})
+    return out, pos0
+
+
+def _result(s: Session) -> dict[str, Any] | None:
+    """How the game shown ended (None while it runs)."""
+    outcome = s.game.outcome
+    if outcome is None:
+        if s.status == "aborted":
+            return {"winner": None, "points": 0, "kind": "aborted"}
+        if s.status == "done" and s.winner is not None:  # claimed on time
+            return {"winner": s.winner, "points": 0, "kind": s.end or "claimed"}
+        return None
+    kind = "resigned" if outcome.resigned else "mars" if outcome.mars else "single"
+    return {"winner": outcome.winner, "points": outcome.points, "kind": kind}
+
+
+def base_state(s: Session, version: int, analysis: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The state of the session at ``version`` without the viewer's part (shared by every watcher)."""
+    game = s.game
+    moves, replayed = _moves(s)
+    pos0 = game.view(0)
+    playing = s.status == "play" and not game.is_over()
+    pips = pos0.pips()
+    source = game.dice_source
+    fair: dict[str, Any] = {"commitment": "", "seed": None, "rolls": [list(r) for r in game.rolls()]}
+    if isinstance(source, FairDice):
+        fair["commitment"] = source.commitment
+        if not playing:
+            fair["seed"] = source.seed.hex()
+    last = game.last_play
+    pending = [[a, b] for a, b in _pending_steps(s)] if playing else []
+    return {
+        "format": STATE_FORMAT,
+        "version": version,
+        "game": s.id,
+        "seats": [
+            {"name": s.players[i].name, "side": i, "ai": s.is_ai(i), "off": (pos0.me_off, pos0.opp_off)[i],
+             "pips": pips[i]} for i in (0, 1)
+        ],
+        "points": list(pos0.board),
+        "start_points": list(Position.start().board),
+        "turn": game.turn if playing else None,
+        "dice": list(game.dice) if playing and game.dice is not None else None,
+        "moves": moves,
+        "replay_ok": replayed == pos0,
+        "last_play": {"seat": last.player, "dice": list(last.dice), "steps": _steps(last.steps)} if last else None,
+        "pending": pending,
+        "over": not playing,
+        "status": s.status,
+        "result": _result(s),
+        "match": {"length": s.length, "score": list(s.score), "game_no": s.game_no, "winner": s.winner,
+                  "over": s.status != "play"},
+        "deadline": s.deadline if playing else None,
+        "fair": fair,
+        "analysis": analysis,
+        "off_point": OFF,
+    }
+
+
+def _pending_steps(s: Session) -> list[tuple[int, int]]:
+    """The steps the player to move has built with the chat's buttons so far (his numbering)."""
+    if not s.pending or s.game.dice is None:
+        return []
+    try:
+        return list(s.game.step_options(s.pending).steps)
+    except IllegalStepError:
+        return []
+
+
+@cache
+def strings(lang: str) -> dict[str, str]:
+    """The page's UI strings in ``lang`` (English for a key the language lacks)."""
+    english = {k: v for k, v in catalogue("en").items() if k.startswith(STRING_PREFIXES)}
+    own = {k: v for k, v in catalogue(lang).items() if k.startswith(STRING_PREFIXES)}
+    return {**english, **own}
+
+
+def for_viewer(base: dict[str, Any], lang: str, seat: int | None) -> dict[str, Any]:
+    """The whole state for one viewer: his seat (None = spectator), whether he is to move, his strings."""
+    to_move = seat is not None and base["turn"] == seat
+    return {**base, "lang": lang, "viewer": {"seat": seat, "to_move": to_move}, "strings": strings(lang)}
+
+
+def encode(state: dict[str, Any]) -> str:
+    """Compact JSON (the same bytes for the same state: SSE and the API share it)."""
+    return json.dumps(state, separators=(",", ":"), ensure_ascii=False)
