@@ -14,6 +14,8 @@ python3 -m venv --help >/dev/null 2>&1 && python3 -c "import ensurepip" 2>/dev/n
 command -v gcc >/dev/null 2>&1 || apt_packages+=(gcc libc6-dev)
 python3 -c "import os, sysconfig; raise SystemExit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))" \
   2>/dev/null || apt_packages+=(python3-dev)
+# The browser tests (tests/browser) drive Debian's chromium through Playwright: only with the test extra.
+if [[ ",${1:-}," == *",test,"* ]] && ! command -v chromium >/dev/null 2>&1; then apt_packages+=(chromium); fi
 if [ ${#apt_packages[@]} -gt 0 ]; then
   echo "==> installing ${apt_packages[*]} (apt)"
   as_root apt-get update -qq

@@ -91,8 +91,8 @@
           el("text", { x: c[0], y: c[1] + 1.5, "class": "count cnt" + colour }, g).textContent = String(n);
         }
       }
-      if (marks.from.indexOf(p) >= 0) {
-        var gh = centre(p, Math.min(n, STACK - 1));
+      if (marks.from.indexOf(p) >= 0 && n < STACK) {
+        var gh = centre(p, n);
         el("circle", { cx: gh[0], cy: gh[1], r: U / 2 - 1, "class": "ghost" }, g);
       }
       if (targets.indexOf(p) >= 0) {

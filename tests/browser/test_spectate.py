@@ -1,0 +1,53 @@
+"""Watching a game in the browser: the page draws the engine's position, and a move made in the Telegram
+chat appears on it within a second, without a reload."""
+
+from __future__ import annotations
+
+import random
+import time
+
+from playwright.async_api import Browser
+
+from tests.fakes.telegram import FakeTelegram
+from tests.telegram.harness import Chat, CoreSpy, actor_ref, game_view, group_place
+from tests.telegram.scenes import a_legal_play, group_game
+
+from .harness import ARTIFACTS, Site, drawn_board, in_viewer_numbering
+
+
+async def test_the_page_shows_the_game_and_follows_a_chat_move_live(
+    fake: FakeTelegram, core: CoreSpy, chat: Chat, site: Site, browser: Browser
+):
+    alice, bob, room, board = await group_game(fake, chat, core)
+    view = await game_view(core, actor_ref(alice), group_place(room))
+    page = await browser.new_page(viewport={"width": 800, "height": 900})
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    await page.goto(site.page_url(view.game_id))
+    await page.wait_for_function("() => window.FV && FV.app.state && FV.app.state.version === %d" % view.version)
+    assert await drawn_board(page, 0) == in_viewer_numbering(view.position_id, 0)
+    status = await page.inner_text("#status")
+    assert view.players[view.turn].name in status and "Alice" in await page.inner_text("#seat-bottom")
+    await page.evaluate("() => { window.__same_page = true; }")
+    await page.wait_for_selector("#conn.live")
+
+    mover = {"101": alice, "102": bob}[view.players[view.turn].user_id]
+    play = a_legal_play(view, random.Random(3))
+    started = time.monotonic()
+    await fake.send_text(mover, room, play)
+    await page.wait_for_function(
+        "() => FV.app.state.version === %d && document.querySelectorAll('#movelist li button').length === 1"
+        % (view.version + 1), timeout=1000)
+    shown_after = time.monotonic() - started
+    await chat.idle()
+    after = await game_view(core, actor_ref(alice), group_place(room))
+    assert after.version == view.version + 1 and shown_after < 1.0
+    assert await drawn_board(page, 0) == in_viewer_numbering(after.position_id, 0)
+    assert await page.evaluate("() => window.__same_page === true")  # no reload
+    moved = await page.inner_text("#movelist")
+    assert play.split()[0].split("/")[0] in moved
+    ARTIFACTS.mkdir(exist_ok=True)
+    shot = ARTIFACTS / "spectator.png"
+    await page.screenshot(path=str(shot), full_page=True)
+    print(f"screenshot: {shot} (move shown {shown_after * 1000:.0f} ms after it was sent)")
+    assert errors == []
