@@ -6,7 +6,7 @@
   function opp(p) { return (p + 11) % 24 + 1; }
   var OFF = 25;
 
-  var app = { state: null, seat: null, authed: false, index: null, client: null, play: null, verified: "" };
+  var app = { state: null, seat: null, auth: "", authed: false, index: null, client: null, play: null, verified: "" };
   FV.app = app;
 
   /* A UI string of the viewer's language with {name} fields filled in (the key itself if missing). */
@@ -78,6 +78,16 @@
     return S("webpage_to_move", { player: (seats[st.turn] || {}).name || "?" });
   }
 
+  /* Why the board cannot be played here (empty when it can, or when the game is over). */
+  function modeText(playing) {
+    var st = app.state, S = app.S;
+    if (playing) return "";
+    if (app.auth) return S("web_" + app.auth);  // initData refused by the server: read-only, and why
+    if (!app.authed) return S("webpage_read_only");
+    if (app.seat === null) return S("web_not_a_player");
+    return st.over ? "" : S("webpage_wait");
+  }
+
   /* Draw everything from app.state. */
   app.render = function () {
     var st = app.state, S = app.S;
@@ -100,8 +110,7 @@
     FV.panels.moves(app);
     FV.panels.fair(app);
     FV.panels.analysis(app);
-    $("mode").textContent = playing ? "" : app.authed && st.viewer && st.viewer.seat !== null && !st.over ?
-      S("webpage_wait") : app.authed ? "" : S("webpage_read_only");
+    $("mode").textContent = modeText(playing);
     ["moves-h", "fair-h", "analysis-h", "commitment-l", "seed-l", "verify", "prev", "next", "tolive", "undo", "confirm", "slider-l"].forEach(function (id) {
       var e = $(id);
       if (e) e.textContent = S("webpage_" + id.replace("-", "_"));
@@ -123,6 +132,7 @@
     if (!st.strings && old) st.strings = old.strings;
     if (!fromStream) {
       app.seat = st.viewer && typeof st.viewer.seat === "number" ? st.viewer.seat : null;
+      app.auth = typeof st.auth === "string" ? st.auth : "";
     }
     app.state = st;
     if (app.index !== null && app.index > (st.moves || []).length) app.index = null;

@@ -170,7 +170,6 @@
       var p = svgPoint(svg, e);
       if (p === null || self.sources().indexOf(p) < 0) return;
       self.drag = { from: p, x: e.clientX, y: e.clientY, moved: false, id: e.pointerId };
-      try { svg.setPointerCapture(e.pointerId); } catch (err) { /* capture is a nicety */ }
     });
     svg.addEventListener("pointermove", function (e) {
       var d = self.drag;
@@ -178,6 +177,8 @@
       if (!d.moved && Math.abs(e.clientX - d.x) + Math.abs(e.clientY - d.y) > 8) {
         d.moved = true;
         self.selected = d.from;
+        // captured only once it is a drag: a captured tap's click would target the whole board
+        try { svg.setPointerCapture(e.pointerId); } catch (err) { /* capture is a nicety */ }
         self.app.render();
       }
       if (d.moved) {
@@ -210,8 +211,9 @@
     svg.addEventListener("click", function (e) {
       if (self.suppressClick) return;
       var t = e.target.closest ? e.target.closest("[data-point]") : null;
-      var p = t ? t.getAttribute("data-point") : null;
-      self.choose(p === null ? null : p === "off" ? "off" : parseInt(p, 10));
+      if (!t) { self.choose(svgPoint(svg, e)); return; }
+      var p = t.getAttribute("data-point");
+      self.choose(p === "off" ? "off" : parseInt(p, 10));
     });
     $("undo").addEventListener("click", function () { self.undo(); });
     $("confirm").addEventListener("click", function () { self.confirm(); });
