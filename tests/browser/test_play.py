@@ -26,7 +26,7 @@ def mini_app_url(site: Site, game_id: str, data: str) -> str:
 async def open_as(browser: Browser, url: str, version: int, **kw: Any) -> Page:
     page = await browser.new_page(**kw)
     await page.goto(url)
-    await page.wait_for_function("() => window.FV && FV.app.state && FV.app.state.version === %d" % version)
+    await page.wait_for_function(f"() => window.FV && FV.app.state && FV.app.state.version === {version}")
     return page
 
 
@@ -83,12 +83,12 @@ async def test_a_play_made_on_the_mini_app_reaches_the_chat(
         edits = len(board.history)
         text = await play_by_hand(page, drag_first=drag)
         await page.click("#confirm")
-        await page.wait_for_function("() => FV.app.state.version === %d" % (view.version + 1))
+        await page.wait_for_function(f"() => FV.app.state.version === {view.version + 1}")
         await chat.idle()
         after = await game_view(core, actor_ref(alice), group_place(room))
         assert after.version == view.version + 1, "one play, one new version"
         # the chat's board is brought up to date by the outbox consumer (the play was not made in the chat)
-        await fake.wait_for(lambda: len(board.history) > edits or None, timeout=5.0, what="the board edited")
+        await fake.wait_for(lambda n=edits: len(board.history) > n or None, timeout=5.0, what="the board edited")
         await fake.settle()
         assert len(board.history) == edits + 1 and board.history[-1].method == "editMessageMedia"
         assert text.split()[0] in board.content or after.last_steps
@@ -99,7 +99,7 @@ async def test_a_play_made_on_the_mini_app_reaches_the_chat(
 async def test_refused_init_data_changes_nothing(
     fake: FakeTelegram, core: CoreSpy, chat: Chat, site: Site, browser: Browser
 ):
-    alice, bob, room, board = await group_game(fake, chat, core)
+    alice, bob, room, _board = await group_game(fake, chat, core)
     view = await game_view(core, actor_ref(alice), group_place(room))
     mover: FakeUser = {"101": alice, "102": bob}[view.players[view.turn].user_id]
     carol = fake.user(103, "Carol", "carol_tavli")

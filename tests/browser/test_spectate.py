@@ -18,13 +18,13 @@ from .harness import ARTIFACTS, Site, drawn_board, in_viewer_numbering
 async def test_the_page_shows_the_game_and_follows_a_chat_move_live(
     fake: FakeTelegram, core: CoreSpy, chat: Chat, site: Site, browser: Browser
 ):
-    alice, bob, room, board = await group_game(fake, chat, core)
+    alice, bob, room, _board = await group_game(fake, chat, core)
     view = await game_view(core, actor_ref(alice), group_place(room))
     page = await browser.new_page(viewport={"width": 800, "height": 900})
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     await page.goto(site.page_url(view.game_id))
-    await page.wait_for_function("() => window.FV && FV.app.state && FV.app.state.version === %d" % view.version)
+    await page.wait_for_function(f"() => window.FV && FV.app.state && FV.app.state.version === {view.version}")
     assert await drawn_board(page, 0) == in_viewer_numbering(view.position_id, 0)
     status = await page.inner_text("#status")
     assert view.players[view.turn].name in status and "Alice" in await page.inner_text("#seat-bottom")
@@ -36,8 +36,8 @@ async def test_the_page_shows_the_game_and_follows_a_chat_move_live(
     started = time.monotonic()
     await fake.send_text(mover, room, play)
     await page.wait_for_function(
-        "() => FV.app.state.version === %d && document.querySelectorAll('#movelist li button').length === 1"
-        % (view.version + 1), timeout=1000)
+        f"() => FV.app.state.version === {view.version + 1}"
+        " && document.querySelectorAll('#movelist li button').length === 1", timeout=1000)
     shown_after = time.monotonic() - started
     await chat.idle()
     after = await game_view(core, actor_ref(alice), group_place(room))
