@@ -138,6 +138,10 @@
     if (app.index !== null && app.index > (st.moves || []).length) app.index = null;
     app.play.sync(st);
     app.render();
+    // a finished game's analysis is made after its last version: look again for a while
+    if (st.over && !st.analysis && !app.waiting && (app.looks = (app.looks || 0) + 1) <= 20) {
+      app.waiting = setTimeout(function () { app.waiting = null; app.refresh(); }, 6000);
+    }
   };
 
   app.refresh = function () {
@@ -202,7 +206,7 @@
         $("conn").textContent = app.S(status === "live" ? "webpage_conn_live" : "webpage_conn_lost");
         $("conn").className = status;
         if (status === "live" && opened++) app.refresh();  // back after a drop: catch up by version
-      });
+      }, r.body.version);
     });
   }
 

@@ -62,18 +62,20 @@
   /* Follow the game live: onState(state) for every new version, onStatus("live"|"lost"). EventSource
      resends Last-Event-ID itself on a dropped connection; if the server refuses the stream (the browser
      then gives up), we fetch the state (catching up) and open a new stream, backing off up to 15 s. */
-  Client.prototype.follow = function (onState, onStatus) {
+  Client.prototype.follow = function (onState, onStatus, since) {
     var self = this;
+    self.since = since;
     if (!window.EventSource) return;
     function open() {
       if (self.closed) return;
-      var es = new EventSource(self.base + "/events");
+      // ?since: the version we already have, so the stream does not send it again
+      var es = new EventSource(self.base + "/events" + (typeof self.since === "number" ? "?since=" + self.since : ""));
       self.source = es;
       es.addEventListener("open", function () { self.retry = 1000; onStatus("live"); });
       es.addEventListener("state", function (ev) {
         var st = null;
         try { st = JSON.parse(ev.data); } catch (e) { return; }
-        if (st && typeof st.version === "number") onState(st, true);
+        if (st && typeof st.version === "number") { self.since = Math.max(self.since || 0, st.version); onState(st, true); }
       });
       es.addEventListener("error", function () {
         onStatus("lost");
@@ -81,7 +83,10 @@
           es.close();
           if (self.source === es) self.source = null;
           setTimeout(function () {
-            self.state().then(function (r) { if (r.status === 200 && r.body) onState(r.body, false); open(); });
+            self.state().then(function (r) {
+              if (r.status === 200 && r.body) { self.since = r.body.version; onState(r.body, false); }
+              open();
+            });
           }, self.retry);
           self.retry = Math.min(self.retry * 2, 15000);
         }
