@@ -43,14 +43,32 @@ def free_port() -> int:
 
 @dataclass
 class Site:
-    """The running web frontend: its base URL and link key."""
+    """The running web frontend: its base URL and link key; it can be stopped and started again on the
+    same port (a restart the page must survive)."""
 
-    base: str
-    key: bytes
+    core: Any
+    config: WebConfig
     port: int
+    runner: web.AppRunner | None = None
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def key(self) -> bytes:
+        return self.config.links.key
 
     def page_url(self, game_id: str, host: str = "127.0.0.1") -> str:
         return f"http://{host}:{self.port}/g/{links.sign(self.key, game_id)}"
+
+    async def start(self) -> None:
+        self.runner = await start_web(self.core, self.config, self.port, host="127.0.0.1")
+
+    async def stop(self) -> None:
+        if self.runner is not None:
+            await self.runner.cleanup()
+            self.runner = None
 
 
 @contextlib.asynccontextmanager
@@ -58,13 +76,14 @@ async def web_site(core: Any, bot_token: str) -> AsyncIterator[Site]:
     """The product's web server for ``core``, trusting Mini App data signed with ``bot_token``."""
     port = free_port()
     key = links.derive_key(LINK_SECRET)
-    base = f"http://127.0.0.1:{port}"
-    config = WebConfig(links=links.WebLinks(key, base), telegram_token=bot_token, heartbeat_seconds=2.0)
-    runner: web.AppRunner = await start_web(core, config, port, host="127.0.0.1")
+    config = WebConfig(links=links.WebLinks(key, f"http://127.0.0.1:{port}"), telegram_token=bot_token,
+                       heartbeat_seconds=2.0)
+    site = Site(core, config, port)
+    await site.start()
     try:
-        yield Site(base, key, port)
+        yield site
     finally:
-        await runner.cleanup()
+        await site.stop()
 
 
 def init_data(bot_token: str, user_id: int, first_name: str, *, age: float = 0.0, lang: str = "en",

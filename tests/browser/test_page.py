@@ -16,7 +16,7 @@ from tests.fakes.telegram import FakeTelegram, FakeUser
 from tests.telegram.harness import Chat, CoreSpy, actor_ref, game_view, group_place
 from tests.telegram.scenes import a_legal_play, group_game
 
-from .harness import PLAIN_HOST, Site, drawn_board, in_viewer_numbering, init_data
+from .harness import ARTIFACTS, PLAIN_HOST, Site, drawn_board, in_viewer_numbering, init_data
 from .test_play import IDLE, mini_app_url, open_as
 
 PHONE = {"width": 360, "height": 740}
@@ -64,6 +64,8 @@ async def test_a_phone_plays_one_move_with_the_keyboard_alone(
         await arrow_to(page, src)
         await page.keyboard.press("Enter")
         assert await page.evaluate("() => FV.app.play.selected") == src
+        ARTIFACTS.mkdir(exist_ok=True)
+        await page.screenshot(path=str(ARTIFACTS / "phone-play.png"), full_page=True)
         dst = (await page.evaluate(f"() => FV.app.play.targets({src})"))[0]
         await arrow_to(page, dst)
         await page.keyboard.press(" ")
@@ -142,6 +144,7 @@ async def test_replay_and_the_dice_checked_in_the_browser_on_plain_http(
     await chat.say(users[view.players[view.turn].user_id], room, "/resign")
     over = await game_view(core, actor_ref(alice), group_place(room))
     assert over.status != "play" or over.winner is not None
+    await chat.say(alice, room, "/analyze")  # stored with the game: the page shows it
 
     page = await browser.new_page(viewport=PHONE)
     await page.goto(site.page_url(over.game_id, host=PLAIN_HOST))
@@ -152,6 +155,11 @@ async def test_replay_and_the_dice_checked_in_the_browser_on_plain_http(
     assert verify(fair["seed"], fair["commitment"], fair["rolls"])  # the engine agrees ...
     await page.click("#verify")
     await page.wait_for_selector("#verdict.good")  # ... and so does the browser
+    ARTIFACTS.mkdir(exist_ok=True)
+    await page.screenshot(path=str(ARTIFACTS / "finished.png"), full_page=True)
+    assert state["analysis"] is not None and await page.is_visible("#analysis")
+    rows = await page.locator("#analysis tbody tr").all_inner_texts()
+    assert len(rows) == 2 and "Alice" in rows[0] + rows[1] and "Bob" in rows[0] + rows[1]
     assert str(len(fair["rolls"])) in await page.inner_text("#verdict")
     tampered = [list(r) for r in fair["rolls"]]
     tampered[-1] = [tampered[-1][1] % 6 + 1, tampered[-1][0]]

@@ -130,3 +130,28 @@ async def test_refused_init_data_changes_nothing(
     after = await game_view(core, actor_ref(alice), group_place(room))
     assert after.version == view.version and after.position_id == view.position_id
     assert [c for c in fake.calls[messages:] if c.method not in ("getUpdates",)] == []
+
+
+async def test_a_refused_play_shows_the_chats_error_and_changes_nothing(
+    fake: FakeTelegram, core: CoreSpy, chat: Chat, site: Site, browser: Browser
+):
+    alice, bob, room, board = await group_game(fake, chat, core)
+    view = await game_view(core, actor_ref(alice), group_place(room))
+    mover: FakeUser = {"101": alice, "102": bob}[view.players[view.turn].user_id]
+    page = await open_as(browser, mini_app_url(site, view.game_id, init_data(fake.token, mover.id, mover.first_name)),
+                         view.version)
+    await page.wait_for_function(IDLE)
+    edits = len(board.history)
+    # the text the page sends is the chat's: an illegal one gets the chat's own explanation
+    answers: list[Any] = []
+    page.on("response", lambda r: answers.append(r) if r.url.endswith("/play") else None)
+    await page.evaluate("() => { FV.app.play.complete = true; FV.app.play.text = '24/off'; FV.app.render(); }")
+    await page.click("#confirm")
+    await page.wait_for_function("() => document.getElementById('error').textContent.length > 0")
+    body = await answers[0].json()
+    assert body["ok"] is False and body["code"] and await page.inner_text("#error") == body["error"]
+    assert body["code"] == "no_checker" and "no checker on point 24" in body["error"], body  # the rule, in words
+    await chat.idle()
+    after = await game_view(core, actor_ref(alice), group_place(room))
+    assert after.version == view.version and len(board.history) == edits
+    assert await page.is_visible("#playbar")  # still his turn: he can try again

@@ -51,3 +51,29 @@ async def test_the_page_shows_the_game_and_follows_a_chat_move_live(
     await page.screenshot(path=str(shot), full_page=True)
     print(f"screenshot: {shot} (move shown {shown_after * 1000:.0f} ms after it was sent)")
     assert errors == []
+
+
+async def test_the_page_reconnects_by_itself_and_catches_up(
+    fake: FakeTelegram, core: CoreSpy, chat: Chat, site: Site, browser: Browser
+):
+    alice, bob, room, _board = await group_game(fake, chat, core)
+    users = {"101": alice, "102": bob}
+    view = await game_view(core, actor_ref(alice), group_place(room))
+    page = await browser.new_page()
+    await page.goto(site.page_url(view.game_id))
+    await page.wait_for_selector("#conn.live")
+    await page.evaluate("() => { window.__same_page = true; }")
+    await site.stop()  # the server goes away (a deploy, a dropped connection) ...
+    await page.wait_for_selector("#conn.lost")
+    rng = random.Random(11)
+    for _ in range(2):  # ... while the game goes on in the chat
+        now = await game_view(core, actor_ref(alice), group_place(room))
+        await chat.say(users[now.players[now.turn].user_id], room, a_legal_play(now, rng))
+    after = await game_view(core, actor_ref(alice), group_place(room))
+    assert after.version == view.version + 2
+    await site.start()  # back on the same address: the page reconnects and catches up by itself
+    await page.wait_for_function(f"() => FV.app.state.version === {after.version}", timeout=10_000)
+    await page.wait_for_selector("#conn.live")
+    assert await drawn_board(page, 0) == in_viewer_numbering(after.position_id, 0)
+    assert await page.evaluate("() => window.__same_page === true")
+    assert len(await page.locator("#movelist li button").all()) == 2
