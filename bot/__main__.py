@@ -45,6 +45,10 @@ async def serve(settings: Settings) -> None:
             from bot.health import serve_health
 
             health = asyncio.create_task(serve_health(core, settings.health_port))
+        if settings.web_port and frontends:
+            from bot.web.server import config_from, serve_web
+
+            frontends.append(serve_web(core, config_from(settings), settings.web_port))
         try:
             if frontends:
                 log.info("starting", discord=settings.has_discord, telegram=settings.has_telegram)
@@ -55,7 +59,8 @@ async def serve(settings: Settings) -> None:
                 from bot.console import run_console
 
                 print(NO_TOKENS)
-                await run_console(core, board_dir=settings.fevga_data_dir / "boards", ai_level=settings.fevga_ai_level)
+                await run_console(core, board_dir=settings.fevga_data_dir / "boards", ai_level=settings.fevga_ai_level,
+                                  settings=settings)
         finally:
             if health is not None:
                 health.cancel()

@@ -7,12 +7,17 @@ import asyncio
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from bot.commands.intents import Challenge
 from bot.core import BotCore
 from bot.replies import Notice, Reply
 from bot.service.models import Place, PlayerRef
+from bot.web.links import WebLinks
+from bot.web.server import start_local
+
+if TYPE_CHECKING:
+    from bot.config import Settings
 
 QUIT_WORDS = ("quit", "exit", "q", ":q", "έξοδος")
 
@@ -28,8 +33,11 @@ class ConsoleChat:
         out: TextIO = sys.stdout,
         name: str = "You",
         ai_level: str = "medium",
+        links: WebLinks | None = None,
     ) -> None:
         self.core = core
+        self.links = links  # the local board page: its link is printed once per game
+        self.linked: set[str] = set()
         self.board_dir = board_dir
         self.out = out
         self.you = PlayerRef("terminal", "you", name)
@@ -77,6 +85,10 @@ class ConsoleChat:
             self.say(("! " if reply.error else "") + reply.text)
         if reply.board_text:
             self.say(reply.board_text)
+        if self.links is not None and reply.game_id and reply.game_id not in self.linked:
+            self.linked.add(reply.game_id)
+            lang = self.core.default_lang
+            self.say(f"[{self.core.t('web_open_board', lang)}: {self.links.page(reply.game_id)}]")
         if reply.image is not None and reply.image_name:
             self.board_dir.mkdir(parents=True, exist_ok=True)
             suffix = Path(reply.image_name).suffix or ".png"
@@ -115,7 +127,13 @@ def _read_stdin() -> str | None:
     return line if line else None
 
 
-async def run_console(core: BotCore, *, board_dir: Path, ai_level: str = "medium") -> None:
-    """Run the terminal chat on standard input and output."""
-    chat = ConsoleChat(core, board_dir=board_dir, ai_level=ai_level)
-    await chat.run(_read_stdin)
+async def run_console(core: BotCore, *, board_dir: Path, ai_level: str = "medium",
+                      settings: Settings | None = None) -> None:
+    """Run the terminal chat on standard input and output, with the board page on a local port (printed)."""
+    local = await start_local(core, settings) if settings is not None else None
+    chat = ConsoleChat(core, board_dir=board_dir, ai_level=ai_level, links=local[1] if local else None)
+    try:
+        await chat.run(_read_stdin)
+    finally:
+        if local is not None:
+            await local[0].cleanup()

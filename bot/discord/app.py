@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot.config import Settings
 from bot.core import BotCore
 
-from . import lines
+from . import lines, web_link
 from .background import Background
 from .cog import FevgaCog
 from .command_text import CommandTranslator, text
@@ -130,6 +130,7 @@ def build_bot(
     Prefix commands work when mentioning the bot even without the message-content intent.
     ``client_options`` go to discord.py's client (e.g. ``guild_ready_timeout``).
     """
+    web_link.configure(settings)  # the boards' "Open board" button (WEB_BASE_URL)
     shard_count = settings.discord_shard_count
     options: dict[str, Any] = {
         "command_prefix": commands.when_mentioned_or(settings.discord_command_prefix),

@@ -17,6 +17,7 @@ from bot.replies import Reply
 
 from .components import component_view
 from .identity import discord_ids
+from .web_link import with_board_link
 
 MAX_CONTENT, MAX_TITLE, MAX_DESCRIPTION, MAX_EMBEDS = 2000, 256, 4096, 10
 EMBED_COMMANDS = frozenset({"top", "stats", "settings"})
@@ -107,7 +108,8 @@ def board_message(reply: Reply, lang: str = "en") -> Outgoing:
     if reply.game_id:
         embed.set_footer(text=f"{reply.game_id} · v{reply.version}" if reply.version is not None else reply.game_id)
     prefix, ids = _mention_prefix(reply)
-    return Outgoing(prefix or None, embed, component_view(reply.buttons, lang), uploads, ids)
+    view = with_board_link(component_view(reply.buttons, lang), reply, lang)
+    return Outgoing(prefix or None, embed, view, uploads, ids)
 
 
 def info_embed(reply: Reply) -> discord.Embed:

@@ -24,6 +24,7 @@ from .delivery import Delivery
 from .handlers import Handlers
 from .ordering import ChatQueue
 from .polling import Poller
+from .web_button import BoardLinks, board_links
 
 log = get_logger(__name__)
 
@@ -121,7 +122,8 @@ def build_application(
         .post_shutdown(_post_shutdown)
         .build()
     )
-    delivery = Delivery(core)
+    web = board_links(settings)
+    delivery = Delivery(core, BoardLinks(core, web) if web is not None else None)
     chats = ChatQueue()
     handlers = Handlers(core, delivery, chats)
     bot_id = settings.telegram_token.get_secret_value().partition(":")[0]

@@ -12,7 +12,7 @@ import warnings
 from collections import OrderedDict
 from typing import Any
 
-from telegram import Bot, InputMediaPhoto, Message, ReplyParameters
+from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message, ReplyParameters
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 
 from bot.core import BotCore
@@ -24,6 +24,7 @@ from bot.service.models import Place
 from .identity import chat_id_of
 from .keyboards import keyboard
 from .texts import MAX_CAPTION, clip, split_text, utf16_len, with_mentions
+from .web_button import BoardLinks
 
 log = get_logger(__name__)
 
@@ -78,8 +79,9 @@ def platform_error(error: TelegramError) -> Exception:
 class Delivery:
     """Sends replies; boards go through the shared :class:`BoardTracker`, for which this is the surface."""
 
-    def __init__(self, core: BotCore) -> None:
+    def __init__(self, core: BotCore, links: BoardLinks | None = None) -> None:
         self.core = core
+        self.links = links  # the "Open board" button (WEB_BASE_URL set)
         self.bot: Bot | None = None  # set by attach (the Application's bot)
         self.tracker = BoardTracker(core.store, core.board_reply, self)
         self._games_by_ref: OrderedDict[str, str] = OrderedDict()  # "chat:message" -> game id
@@ -210,7 +212,7 @@ class Delivery:
     async def _edit(self, bot: Bot, target: tuple[int, int], reply: Reply) -> bool:
         """Edit the board message; False when Telegram says it cannot be edited (a new one is needed)."""
         chat_id, message_id = target
-        markup = keyboard(reply.buttons)
+        markup = await self._board_markup(bot, reply, chat_id)
         caption = board_caption(reply)
         try:
             if reply.image is not None:
@@ -235,7 +237,7 @@ class Delivery:
 
     async def _post_board(self, bot: Bot, chat_id: int, reply: Reply) -> Message:
         """A new board message; the player to move is pinged through a text_mention in the caption."""
-        markup = keyboard(reply.buttons)
+        markup = await self._board_markup(bot, reply, chat_id)
         caption, entities = with_mentions(board_caption(reply), reply.mention, prepend=False)
         if reply.image is not None:
             name = reply.image_name or "board.png"
@@ -246,6 +248,17 @@ class Delivery:
             self._note_photo(reply.image, sent)
             return sent
         return await bot.send_message(chat_id, clip(reply.text or caption, 4096), reply_markup=markup)
+
+    async def _board_markup(self, bot: Bot, reply: Reply, chat_id: int) -> InlineKeyboardMarkup | None:
+        """The board's keyboard, with the "Open board" row when the web board is on."""
+        markup = keyboard(reply.buttons)
+        if self.links is None:
+            return markup
+        try:
+            username: str | None = bot.username
+        except RuntimeError:  # not initialised (no getMe yet): the plain page link in groups
+            username = None
+        return await self.links.add(markup, reply, chat_id, username)
 
     async def _retire(self, bot: Bot, target: tuple[int, int]) -> None:
         """Take the keyboard off a board message that was replaced by a newer one (best effort)."""

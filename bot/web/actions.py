@@ -22,7 +22,7 @@ from fevga.errors import IllegalStepError
 from fevga.play import format_play, format_steps
 from fevga.rules import OFF
 
-from .app import MAX_BODY, ApiError, WebApp
+from .app import MAX_BODY, WEB_APP, ApiError, WebApp
 from .initdata import InitDataError, TelegramUser
 from .snapshots import Snapshot
 
@@ -32,8 +32,7 @@ FORBIDDEN = frozenset({"no_game_here", "not_your_game", "not_a_player"})
 
 
 def _web(request: web.Request) -> WebApp:
-    web_app: WebApp = request.app["web"]
-    return web_app
+    return request.app[WEB_APP]
 
 
 async def _body(request: web.Request) -> dict[str, Any]:

@@ -113,12 +113,15 @@ class WebApp:
         return web.json_response(body, status=exc.status)
 
 
+WEB_APP: web.AppKey[WebApp] = web.AppKey("web", WebApp)
+
+
 @web.middleware
 async def guard(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]],
                 ) -> web.StreamResponse:
     """Security headers on every answer; an ApiError becomes its JSON (or HTML page) answer; nothing
     unexpected ever shows a traceback."""
-    app: WebApp = request.app["web"]
+    app = request.app[WEB_APP]
     try:
         response = await handler(request)
     except ApiError as exc:

@@ -49,6 +49,7 @@ class Watcher:
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     last_change: float = field(default_factory=time.monotonic)
     closed: bool = False
+    idle: bool = False  # closed for idleness (the page waits for the user before reconnecting)
 
 
 class LiveHub:
@@ -70,6 +71,7 @@ class LiveHub:
         self._again: set[str] = set()
         self._tasks: list[asyncio.Task[None]] = []
         self.ready = asyncio.Event()  # subscribed: nothing published from now on is missed
+        self.stopped = False
 
     # --- lifecycle --------------------------------------------------------------------------
     async def start(self) -> None:
@@ -80,12 +82,14 @@ class LiveHub:
 
     async def stop(self) -> None:
         """Stop reading and wake every watcher so its connection ends."""
-        for task in [*self._tasks, *self._refreshing.values()]:
+        self.stopped = True
+        tasks = [*self._tasks, *self._refreshing.values()]
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, *self._refreshing.values(), return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
         for watchers in self.games.values():
             for w in watchers:
-                w.closed = True
+                w.closed, w.idle = True, False  # not idle: the page reconnects (to another instance)
                 w.wake.set()
 
     # --- watchers ---------------------------------------------------------------------------
@@ -142,6 +146,8 @@ class LiveHub:
 
     def refresh(self, gid: str) -> None:
         """Load the game's newest version (one load at a time per game; a change meanwhile loads again)."""
+        if self.stopped:
+            return
         if gid in self._refreshing:
             self._again.add(gid)
             return
@@ -188,7 +194,7 @@ class LiveHub:
         for watchers in list(self.games.values()):
             for w in list(watchers):
                 if now - w.last_change > self.idle_seconds:
-                    w.closed = True
+                    w.closed = w.idle = True
                     w.wake.set()
 
     async def wait(self, w: Watcher, timeout: float) -> Snapshot | None:
@@ -196,6 +202,8 @@ class LiveHub:
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(w.wake.wait(), timeout)
         w.wake.clear()
+        if not w.closed and time.monotonic() - w.last_change > self.idle_seconds:
+            w.closed = w.idle = True
         if w.closed:
             return None
         snap = self.latest.get(w.game_id)

@@ -8,7 +8,7 @@ import contextlib
 from aiohttp import web
 
 from .actions import add_action_routes
-from .app import HEADERS, ApiError, WebApp
+from .app import HEADERS, WEB_APP, ApiError, WebApp
 from .assets import PAGE
 from .initdata import InitDataError, TelegramUser
 from .live import TooManyWatchers
@@ -20,8 +20,7 @@ MAX_SINCE = 10**15
 
 
 def _web(request: web.Request) -> WebApp:
-    web_app: WebApp = request.app["web"]
-    return web_app
+    return request.app[WEB_APP]
 
 
 async def page(request: web.Request) -> web.StreamResponse:
@@ -64,7 +63,10 @@ async def get_state(request: web.Request) -> web.Response:
     text = snap.json(lang, seat)
     if problem is not None:  # said, not refused: the page is then read-only
         text = text[:-1] + f',"auth":"{problem}"}}'
-    return web.Response(text=text, content_type="application/json", headers={"Cache-Control": "no-store"})
+    resp = web.Response(text=text, content_type="application/json", headers={"Cache-Control": "no-store"})
+    if len(text) > 1024:
+        resp.enable_compression()  # a long game's moves: gzip when the client takes it
+    return resp
 
 
 def _since(request: web.Request) -> int:
@@ -88,6 +90,7 @@ async def events(request: web.Request) -> web.StreamResponse:
         watcher = app.hub.watch(gid, ip, _since(request), lang, seat)
     except TooManyWatchers:
         raise ApiError(429, "too_many_streams", lang=lang) from None
+    app.hub.refresh(gid)  # a change committed while this connection was set up is not missed
     response = web.StreamResponse(headers={
         "Content-Type": "text/event-stream", "Cache-Control": "no-store", "X-Accel-Buffering": "no", **HEADERS})
     try:
@@ -101,8 +104,9 @@ async def events(request: web.Request) -> web.StreamResponse:
                 await response.write(f"id: {current.version}\nevent: state\ndata: {data}\n\n".encode())
             current = await app.hub.wait(watcher, app.config.heartbeat_seconds)
             if watcher.closed:
-                with contextlib.suppress(ConnectionError):
-                    await response.write(b"event: idle\ndata: {}\n\n")
+                if watcher.idle:  # told, so the page waits for its user before reconnecting
+                    with contextlib.suppress(ConnectionError):
+                        await response.write(b"event: idle\ndata: {}\n\n")
                 break
             if current is None:
                 await response.write(b": hb\n\n")

@@ -5,6 +5,7 @@ port)."""
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 
 from aiohttp import web
@@ -13,9 +14,10 @@ from bot.config import Settings
 from bot.core import BotCore
 
 from . import links
-from .app import MAX_BODY, WebApp, WebConfig, guard
+from .app import MAX_BODY, WEB_APP, WebApp, WebConfig, guard
 from .routes import add_routes
 
+log = logging.getLogger(__name__)
 LOCAL_PORT = 8766  # the terminal chat's default port (WEB_PORT overrides it)
 
 
@@ -23,7 +25,7 @@ def make_app(core: BotCore, config: WebConfig) -> web.Application:
     """The aiohttp application; the live hub starts and stops with it."""
     state = WebApp(core, config)
     app = web.Application(client_max_size=MAX_BODY, middlewares=[guard])
-    app["web"] = state
+    app[WEB_APP] = state
     add_routes(app)
 
     async def lifecycle(_app: web.Application) -> AsyncIterator[None]:
@@ -31,7 +33,11 @@ def make_app(core: BotCore, config: WebConfig) -> web.Application:
         yield
         await state.hub.stop()
 
+    async def wake_streams(_app: web.Application) -> None:
+        await state.hub.stop()  # open event streams end now, not at the shutdown timeout
+
     app.cleanup_ctx.append(lifecycle)
+    app.on_shutdown.append(wake_streams)
     return app
 
 
@@ -61,3 +67,15 @@ async def serve_web(core: BotCore, config: WebConfig, port: int, host: str = "0.
         await asyncio.Event().wait()
     finally:
         await runner.cleanup()
+
+
+async def start_local(core: BotCore, settings: Settings) -> tuple[web.AppRunner, links.WebLinks] | None:
+    """The terminal chat's page on 127.0.0.1 (WEB_PORT, else 8766); None when the port is taken."""
+    port = settings.web_port or LOCAL_PORT
+    config = config_from(settings, port=port)
+    try:
+        runner = await start_web(core, config, port, "127.0.0.1")
+    except OSError as exc:
+        log.warning("the board page could not start on port %s: %s", port, exc)
+        return None
+    return runner, config.links
