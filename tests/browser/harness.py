@@ -72,12 +72,13 @@ class Site:
 
 
 @contextlib.asynccontextmanager
-async def web_site(core: Any, bot_token: str) -> AsyncIterator[Site]:
-    """The product's web server for ``core``, trusting Mini App data signed with ``bot_token``."""
+async def web_site(core: Any, bot_token: str, **options: Any) -> AsyncIterator[Site]:
+    """The product's web server for ``core``, trusting Mini App data signed with ``bot_token`` (``options``:
+    more WebConfig fields)."""
     port = free_port()
     key = links.derive_key(LINK_SECRET)
     config = WebConfig(links=links.WebLinks(key, f"http://127.0.0.1:{port}"), telegram_token=bot_token,
-                       heartbeat_seconds=2.0)
+                       **{"heartbeat_seconds": 2.0, **options})
     site = Site(core, config, port)
     await site.start()
     try:

@@ -3,6 +3,7 @@ chat appears on it within a second, without a reload."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import time
 
@@ -12,7 +13,7 @@ from tests.fakes.telegram import FakeTelegram
 from tests.telegram.harness import Chat, CoreSpy, actor_ref, game_view, group_place
 from tests.telegram.scenes import a_legal_play, group_game
 
-from .harness import ARTIFACTS, Site, drawn_board, in_viewer_numbering
+from .harness import ARTIFACTS, Site, drawn_board, in_viewer_numbering, web_site
 
 
 async def test_the_page_shows_the_game_and_follows_a_chat_move_live(
@@ -77,3 +78,22 @@ async def test_the_page_reconnects_by_itself_and_catches_up(
     assert await drawn_board(page, 0) == in_viewer_numbering(after.position_id, 0)
     assert await page.evaluate("() => window.__same_page === true")
     assert len(await page.locator("#movelist li button").all()) == 2
+
+
+async def test_an_idle_page_waits_for_its_user_then_catches_up(
+    fake: FakeTelegram, core: CoreSpy, chat: Chat, browser: Browser
+):
+    alice, bob, room, _board = await group_game(fake, chat, core)
+    users = {"101": alice, "102": bob}
+    view = await game_view(core, actor_ref(alice), group_place(room))
+    async with web_site(core.real, fake.token, sse_idle_seconds=1.0, heartbeat_seconds=0.5) as quiet:
+        page = await browser.new_page()
+        await page.goto(quiet.page_url(view.game_id))
+        await page.wait_for_selector("#conn.idle", timeout=10_000)  # the server closed the quiet stream
+        assert "Paused" in await page.inner_text("#conn")
+        await chat.say(users[view.players[view.turn].user_id], room, a_legal_play(view, random.Random(2)))
+        await asyncio.sleep(0.5)
+        assert await page.evaluate("() => FV.app.state.version") == view.version  # not reconnected by itself
+        await page.mouse.click(5, 5)  # the user is back
+        await page.wait_for_function(f"() => FV.app.state.version === {view.version + 1}", timeout=3000)
+        await page.wait_for_selector("#conn.live")

@@ -203,7 +203,7 @@
       app.accept(r.body, false);
       var opened = 0;
       app.client.follow(app.accept, function (status) {
-        $("conn").textContent = app.S(status === "live" ? "webpage_conn_live" : "webpage_conn_lost");
+        $("conn").textContent = app.S(status === "live" ? "webpage_conn_live" : status === "idle" ? "web_idle" : "webpage_conn_lost");
         $("conn").className = status;
         if (status === "live" && opened++) app.refresh();  // back after a drop: catch up by version
       }, r.body.version);

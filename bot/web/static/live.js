@@ -77,7 +77,24 @@
         try { st = JSON.parse(ev.data); } catch (e) { return; }
         if (st && typeof st.version === "number") { self.since = Math.max(self.since || 0, st.version); onState(st, true); }
       });
+      // the server closes a stream nothing happened on for long: wait for the user before reconnecting
+      es.addEventListener("idle", function () {
+        es.close();
+        if (self.source === es) self.source = null;
+        onStatus("idle");
+        var events = ["pointerdown", "keydown", "focus", "visibilitychange"];
+        function resume() {
+          if (document.visibilityState === "hidden") return;
+          events.forEach(function (n) { window.removeEventListener(n, resume, true); });
+          self.state().then(function (r) {
+            if (r.status === 200 && r.body) { self.since = r.body.version; onState(r.body, false); }
+            open();
+          });
+        }
+        events.forEach(function (n) { window.addEventListener(n, resume, true); });
+      });
       es.addEventListener("error", function () {
+        if (es.readyState === 2 && self.source !== es) return;  // closed by us (idle)
         onStatus("lost");
         if (es.readyState === 2) {
           es.close();
