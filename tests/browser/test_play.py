@@ -13,7 +13,7 @@ from tests.fakes.telegram import FakeTelegram, FakeUser
 from tests.telegram.harness import Chat, CoreSpy, actor_ref, game_view, group_place
 from tests.telegram.scenes import group_game
 
-from .harness import Site, init_data
+from .harness import Site, drawn_board, in_viewer_numbering, init_data
 
 IDLE = "() => FV.app.play && !FV.app.play.busy"
 
@@ -80,6 +80,8 @@ async def test_a_play_made_on_the_mini_app_reaches_the_chat(
                              viewport={"width": 390, "height": 800})
         assert await page.evaluate("() => FV.app.state.viewer.to_move") is True
         assert await page.is_visible("#playbar")
+        seat = view.turn  # each player sees the board from his own side
+        assert await drawn_board(page, seat) == in_viewer_numbering(view.position_id, seat)
         edits = len(board.history)
         text = await play_by_hand(page, drag_first=drag)
         await page.click("#confirm")

@@ -74,8 +74,14 @@
       if (!(st.strings || {})[key]) key = "webpage_won_single";
       return S(key, { player: (seats[r.winner] || {}).name, points: r.points });
     }
-    if (st.viewer && st.viewer.to_move) return S("webpage_your_turn");
-    return S("webpage_to_move", { player: (seats[st.turn] || {}).name || "?" });
+    var text = st.viewer && st.viewer.to_move ? S("webpage_your_turn") :
+      S("webpage_to_move", { player: (seats[st.turn] || {}).name || "?" });
+    if (typeof st.deadline === "number" && st.deadline > 0) {
+      var at = new Date(st.deadline * 1000), opts = { hour: "2-digit", minute: "2-digit" };
+      if (st.deadline * 1000 - Date.now() > 20 * 3600 * 1000) { opts.weekday = "short"; }
+      text += " · " + S("webpage_deadline", { time: at.toLocaleTimeString(st.lang === "el" ? "el-GR" : "en-GB", opts) });
+    }
+    return text;
   }
 
   /* Why the board cannot be played here (empty when it can, or when the game is over). */
@@ -85,6 +91,7 @@
     if (app.auth) return S("web_" + app.auth);  // initData refused by the server: read-only, and why
     if (!app.authed) return S("webpage_read_only");
     if (app.seat === null) return S("web_not_a_player");
+    if (st.viewer && st.viewer.to_move && app.index !== null) return S("webpage_replaying");
     return st.over ? "" : S("webpage_wait");
   }
 

@@ -39,7 +39,7 @@
       node("span", "swatch ck" + colourOf(mv.seat), "", b);
       node("span", "who", ((st.seats || [])[mv.seat] || {}).name || "?", b);
       node("span", "dice", diceText(mv.dice), b);
-      node("span", "text", mv.text || S("webpage_pass"), b);
+      node("span", "text", !mv.text || mv.text === "pass" ? S("webpage_pass") : mv.text, b);
       var mark = marks.charAt(i), loss = losses[i];
       if (mark === "b" || mark === "e") {
         node("span", "mark " + mark, (mark === "b" ? "??" : "?") + (loss ? " −" + (loss / 1000).toFixed(3) : ""), b);
