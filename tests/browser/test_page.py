@@ -5,6 +5,8 @@ slider, and the fair dice checked in the browser on plain http (our own SHA-256/
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import hmac
 import random
 from typing import Any
 
@@ -167,6 +169,17 @@ async def test_replay_and_the_dice_checked_in_the_browser_on_plain_http(
     assert bad["ok"] is False and bad["bad"] == len(tampered) - 1
     wrong = await page.evaluate("([s, c, r]) => FV.fair.verify(s, c, r)", ["00" * 32, fair["commitment"], []])
     assert wrong["ok"] is False and wrong["commitment_ok"] is False
+
+    # our own SHA-256/HMAC against Python's, across the padding edges and a key longer than a block
+    lengths = [0, 3, 55, 56, 63, 64, 65, 1000]
+    mine = await page.evaluate("""(lengths) => lengths.map((n) => {
+        const m = new Uint8Array(n).map((_, i) => (i * 7 + 1) & 255), k = new Uint8Array(100).map((_, i) => i);
+        return [FV.fair.hex(FV.fair.sha256(m)), FV.fair.hex(FV.fair.hmac(k, m))];
+      })""", lengths)
+    for n, (digest, mac) in zip(lengths, mine, strict=True):
+        data = bytes((i * 7 + 1) & 255 for i in range(n))
+        assert digest == hashlib.sha256(data).hexdigest(), n
+        assert mac == hmac.new(bytes(range(100)), data, hashlib.sha256).hexdigest(), n
 
     for i, pid in enumerate(positions[:4]):  # the slider shows the position after each turn
         await page.fill("#slider", str(i))
