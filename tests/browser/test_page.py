@@ -12,6 +12,7 @@ from typing import Any
 
 from playwright.async_api import Browser, Page
 
+from bot.i18n import translate
 from bot.web import links
 from fevga.dice import verify
 from tests.fakes.telegram import FakeTelegram, FakeUser
@@ -126,6 +127,8 @@ async def test_mini_app_entry_by_start_param_in_greek(
     assert await page.evaluate("() => document.documentElement.lang") == "el"
     assert await page.inner_text("#status") == "Σειρά σου"
     assert await page.inner_text("#confirm") == "Επιβεβαίωση"
+    ARTIFACTS.mkdir(exist_ok=True)
+    await page.screenshot(path=str(ARTIFACTS / "mini-app-el.png"), full_page=True)
 
 
 async def test_replay_and_the_dice_checked_in_the_browser_on_plain_http(
@@ -189,3 +192,13 @@ async def test_replay_and_the_dice_checked_in_the_browser_on_plain_http(
     assert await page.evaluate("() => FV.app.index") == 2 and await page.is_visible("#tolive")
     await page.click("#tolive")
     assert await page.evaluate("() => FV.app.index") is None
+
+
+async def test_a_page_without_a_game_says_so(site: Site, browser: Browser):
+    page = await browser.new_page(viewport=PHONE)
+    await page.goto(f"{site.base}/app")  # the Mini App opened without a start_param
+    await page.wait_for_selector("#status.bad")
+    assert await page.inner_text("#status") == translate("web_bad_link", "en")
+    await page.goto(f"{site.base}/app#tgWebAppData=garbage")
+    await page.wait_for_selector("#status.bad")
+    assert await page.inner_text("#status") == translate("web_bad_link", "en")

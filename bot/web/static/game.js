@@ -191,7 +191,8 @@
   }
 
   function boot() {
-    var data = FV.net.initData(), tok = FV.net.token(data);
+    // without a token the server still answers, with its own "bad link" message in its language
+    var data = FV.net.initData(), tok = FV.net.token(data) || "-";
     app.authed = !!data;
     app.client = new FV.net.Client(tok, data);
     app.play = FV.play.create(app);
@@ -204,7 +205,6 @@
     $("next").addEventListener("click", function () { app.seek((app.index === null ? (app.state.moves || []).length : app.index) + 1); });
     $("tolive").addEventListener("click", function () { app.seek(Infinity); });
     $("verify").addEventListener("click", function () { FV.panels.verify(app); });
-    if (!tok) { failed({ status: 404, body: null }); return; }
     app.client.state().then(function (r) {
       if (r.status !== 200 || !r.body) { failed(r); return; }
       app.accept(r.body, false);
