@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright.async_api import Browser, async_playwright
+from playwright.async_api import async_playwright
 
 from tests.fakes.telegram import FakeTelegram
 from tests.telegram.harness import Chat, CoreSpy, make_core, redis_server, running_bot
 
-from .harness import ARGS, CHROMIUM, Site, web_site
+from .harness import ARGS, CHROMIUM, Chromium, Site, web_site
 
 
 @pytest.fixture
@@ -56,10 +56,12 @@ async def site(core: CoreSpy, fake: FakeTelegram) -> AsyncIterator[Site]:
 
 
 @pytest.fixture
-async def browser() -> AsyncIterator[Browser]:
+async def browser() -> AsyncIterator[Chromium]:
     async with async_playwright() as pw:
         chromium = await pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        wrapped = Chromium(chromium)
         try:
-            yield chromium
+            yield wrapped
         finally:
             await chromium.close()
+        assert wrapped.errors == []  # no script error on any page

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from aiohttp import web
+from playwright.async_api import Browser, Page
 
 from bot.web import links
 from bot.web.app import WebConfig
@@ -32,6 +33,19 @@ ARGS = [
 ]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "artifacts"
 LINK_SECRET = "browser-tests-link-secret"
+
+
+class Chromium:
+    """The launched browser; every page it opens records uncaught script errors (none may happen)."""
+
+    def __init__(self, browser: Browser) -> None:
+        self.browser = browser
+        self.errors: list[str] = []
+
+    async def new_page(self, **options: Any) -> Page:
+        page = await self.browser.new_page(**options)
+        page.on("pageerror", lambda exc: self.errors.append(f"{page.url}: {exc}"))
+        return page
 
 
 def free_port() -> int:

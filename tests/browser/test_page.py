@@ -10,7 +10,7 @@ import hmac
 import random
 from typing import Any
 
-from playwright.async_api import Browser, Page
+from playwright.async_api import Page
 
 from bot.i18n import translate
 from bot.web import links
@@ -19,7 +19,7 @@ from tests.fakes.telegram import FakeTelegram, FakeUser
 from tests.telegram.harness import Chat, CoreSpy, actor_ref, game_view, group_place
 from tests.telegram.scenes import a_legal_play, group_game
 
-from .harness import ARTIFACTS, PLAIN_HOST, Site, drawn_board, in_viewer_numbering, init_data
+from .harness import ARTIFACTS, PLAIN_HOST, Chromium, Site, drawn_board, in_viewer_numbering, init_data
 from .test_play import IDLE, mini_app_url, open_as
 
 PHONE = {"width": 360, "height": 740}
@@ -46,7 +46,7 @@ async def arrow_to(page: Page, target: Any) -> None:
 
 
 async def test_a_phone_plays_one_move_with_the_keyboard_alone(
-    fake: FakeTelegram, core: CoreSpy, chat: Chat, site: Site, browser: Browser
+    fake: FakeTelegram, core: CoreSpy, chat: Chat, site: Site, browser: Chromium
 ):
     alice, bob, room, board = await group_game(fake, chat, core)
     view = await game_view(core, actor_ref(alice), group_place(room))
@@ -87,7 +87,7 @@ async def test_a_phone_plays_one_move_with_the_keyboard_alone(
 
 
 async def test_the_first_load_weighs_at_most_150_kb(
-    fake: FakeTelegram, core: CoreSpy, chat: Chat, site: Site, browser: Browser
+    fake: FakeTelegram, core: CoreSpy, chat: Chat, site: Site, browser: Chromium
 ):
     alice, _bob, room, _board = await group_game(fake, chat, core)
     view = await game_view(core, actor_ref(alice), group_place(room))
@@ -112,7 +112,7 @@ async def test_the_first_load_weighs_at_most_150_kb(
 
 
 async def test_mini_app_entry_by_start_param_in_greek(
-    fake: FakeTelegram, core: CoreSpy, chat: Chat, site: Site, browser: Browser
+    fake: FakeTelegram, core: CoreSpy, chat: Chat, site: Site, browser: Chromium
 ):
     alice, bob, room, _board = await group_game(fake, chat, core)
     view = await game_view(core, actor_ref(alice), group_place(room))
@@ -132,7 +132,7 @@ async def test_mini_app_entry_by_start_param_in_greek(
 
 
 async def test_replay_and_the_dice_checked_in_the_browser_on_plain_http(
-    fake: FakeTelegram, core: CoreSpy, chat: Chat, site: Site, browser: Browser
+    fake: FakeTelegram, core: CoreSpy, chat: Chat, site: Site, browser: Chromium
 ):
     alice, bob, room, _board = await group_game(fake, chat, core)
     users = {"101": alice, "102": bob}
@@ -194,7 +194,7 @@ async def test_replay_and_the_dice_checked_in_the_browser_on_plain_http(
     assert await page.evaluate("() => FV.app.index") is None
 
 
-async def test_a_page_without_a_game_says_so(site: Site, browser: Browser):
+async def test_a_page_without_a_game_says_so(site: Site, browser: Chromium):
     page = await browser.new_page(viewport=PHONE)
     await page.goto(f"{site.base}/app")  # the Mini App opened without a start_param
     await page.wait_for_selector("#status.bad")

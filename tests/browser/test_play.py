@@ -7,13 +7,13 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from playwright.async_api import Browser, Page
+from playwright.async_api import Page
 
 from tests.fakes.telegram import FakeTelegram, FakeUser
 from tests.telegram.harness import Chat, CoreSpy, actor_ref, game_view, group_place
 from tests.telegram.scenes import group_game
 
-from .harness import Site, drawn_board, in_viewer_numbering, init_data
+from .harness import Chromium, Site, drawn_board, in_viewer_numbering, init_data
 
 IDLE = "() => FV.app.play && !FV.app.play.busy"
 
@@ -23,7 +23,7 @@ def mini_app_url(site: Site, game_id: str, data: str) -> str:
     return f"{site.page_url(game_id)}#tgWebAppData={quote(data, safe='')}&tgWebAppVersion=7.0&tgWebAppPlatform=android"
 
 
-async def open_as(browser: Browser, url: str, version: int, **kw: Any) -> Page:
+async def open_as(browser: Chromium, url: str, version: int, **kw: Any) -> Page:
     page = await browser.new_page(**kw)
     await page.goto(url)
     await page.wait_for_function(f"() => window.FV && FV.app.state && FV.app.state.version === {version}")
@@ -69,7 +69,7 @@ async def play_by_hand(page: Page, drag_first: bool) -> str:
 
 
 async def test_a_play_made_on_the_mini_app_reaches_the_chat(
-    fake: FakeTelegram, core: CoreSpy, chat: Chat, site: Site, browser: Browser
+    fake: FakeTelegram, core: CoreSpy, chat: Chat, site: Site, browser: Chromium
 ):
     alice, bob, room, board = await group_game(fake, chat, core)
     for drag in (True, False):  # one turn dragged, the next tapped
@@ -99,7 +99,7 @@ async def test_a_play_made_on_the_mini_app_reaches_the_chat(
 
 
 async def test_refused_init_data_changes_nothing(
-    fake: FakeTelegram, core: CoreSpy, chat: Chat, site: Site, browser: Browser
+    fake: FakeTelegram, core: CoreSpy, chat: Chat, site: Site, browser: Chromium
 ):
     alice, bob, room, _board = await group_game(fake, chat, core)
     view = await game_view(core, actor_ref(alice), group_place(room))
@@ -135,7 +135,7 @@ async def test_refused_init_data_changes_nothing(
 
 
 async def test_a_refused_play_shows_the_chats_error_and_changes_nothing(
-    fake: FakeTelegram, core: CoreSpy, chat: Chat, site: Site, browser: Browser
+    fake: FakeTelegram, core: CoreSpy, chat: Chat, site: Site, browser: Chromium
 ):
     alice, bob, room, board = await group_game(fake, chat, core)
     view = await game_view(core, actor_ref(alice), group_place(room))

@@ -7,23 +7,19 @@ import asyncio
 import random
 import time
 
-from playwright.async_api import Browser
-
 from tests.fakes.telegram import FakeTelegram
 from tests.telegram.harness import Chat, CoreSpy, actor_ref, game_view, group_place
 from tests.telegram.scenes import a_legal_play, group_game
 
-from .harness import ARTIFACTS, Site, drawn_board, in_viewer_numbering, web_site
+from .harness import ARTIFACTS, Chromium, Site, drawn_board, in_viewer_numbering, web_site
 
 
 async def test_the_page_shows_the_game_and_follows_a_chat_move_live(
-    fake: FakeTelegram, core: CoreSpy, chat: Chat, site: Site, browser: Browser
+    fake: FakeTelegram, core: CoreSpy, chat: Chat, site: Site, browser: Chromium
 ):
     alice, bob, room, _board = await group_game(fake, chat, core)
     view = await game_view(core, actor_ref(alice), group_place(room))
     page = await browser.new_page(viewport={"width": 800, "height": 900})
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
     await page.goto(site.page_url(view.game_id))
     await page.wait_for_function(f"() => window.FV && FV.app.state && FV.app.state.version === {view.version}")
     assert await drawn_board(page, 0) == in_viewer_numbering(view.position_id, 0)
@@ -51,11 +47,10 @@ async def test_the_page_shows_the_game_and_follows_a_chat_move_live(
     shot = ARTIFACTS / "spectator.png"
     await page.screenshot(path=str(shot), full_page=True)
     print(f"screenshot: {shot} (move shown {shown_after * 1000:.0f} ms after it was sent)")
-    assert errors == []
 
 
 async def test_the_page_reconnects_by_itself_and_catches_up(
-    fake: FakeTelegram, core: CoreSpy, chat: Chat, site: Site, browser: Browser
+    fake: FakeTelegram, core: CoreSpy, chat: Chat, site: Site, browser: Chromium
 ):
     alice, bob, room, _board = await group_game(fake, chat, core)
     users = {"101": alice, "102": bob}
@@ -81,7 +76,7 @@ async def test_the_page_reconnects_by_itself_and_catches_up(
 
 
 async def test_an_idle_page_waits_for_its_user_then_catches_up(
-    fake: FakeTelegram, core: CoreSpy, chat: Chat, browser: Browser
+    fake: FakeTelegram, core: CoreSpy, chat: Chat, browser: Chromium
 ):
     alice, bob, room, _board = await group_game(fake, chat, core)
     users = {"101": alice, "102": bob}
