@@ -61,6 +61,7 @@ async def test_a_phone_plays_one_move_with_the_keyboard_alone(
         if await focused_point(page) is not None:
             break
     assert await focused_point(page) is not None
+    assert await page.locator('#board [tabindex="0"]').count() == 1  # arrows, not 25 Tab stops
     edits = len(board.history)
     while not await page.evaluate("() => FV.app.play.complete"):
         src = (await page.evaluate("() => FV.app.play.sources()"))[0]
@@ -73,7 +74,7 @@ async def test_a_phone_plays_one_move_with_the_keyboard_alone(
         await arrow_to(page, dst)
         await page.keyboard.press(" ")
         await page.wait_for_function(IDLE)
-    for _ in range(40):  # on to the confirm button
+    for _ in range(4):  # on to the confirm button: the board is one stop in the Tab order
         if await page.evaluate("() => document.activeElement.id") == "confirm":
             break
         await page.keyboard.press("Tab")

@@ -60,7 +60,8 @@
   /* Draw `scene` into the <svg> `svg` (its children replaced). scene: {points: 24 ints in the viewer's
      numbering (>0 his), off: [his, opponent's], colours: [his, opponent's] (0 light, 1 dark), dice, usedDice
      (values of the dice spent), diceMine, marks: {from: [], to: []}, sources, targets (arrays of points or
-     "off"), selected, label(point, count, whose) -> aria text, trayLabel, interactive}. */
+     "off"), selected, focusPoint (the one point in the Tab order; arrows reach the others), label(point,
+     count, whose) -> aria text, trayLabel}. */
   function draw(svg, scene) {
     var focused = document.activeElement && document.activeElement.getAttribute &&
       svg.contains(document.activeElement) ? document.activeElement.getAttribute("data-point") : null;
@@ -76,7 +77,7 @@
       var whose = count > 0 ? 0 : 1, colour = colours[whose];
       var g = el("g", { "class": "pt" + (targets.indexOf(p) >= 0 ? " target" : "") +
         (sources.indexOf(p) >= 0 ? " source" : "") + (scene.selected === p ? " selected" : ""),
-        "data-point": String(p), tabindex: "0", role: "button",
+        "data-point": String(p), tabindex: scene.focusPoint === p ? "0" : "-1", role: "button",
         "aria-label": scene.label ? scene.label(p, n, whose) : String(p) }, svg);
       el("rect", { x: x, y: top ? TOP : MID, width: U, height: top ? MID - TOP : BOTTOM - MID, "class": "hitbox" }, g);
       var tip = top ? TOP + PH * 0.92 : BOTTOM - PH * 0.92, base = top ? TOP : BOTTOM;
@@ -105,7 +106,7 @@
     [true, false].forEach(function (mine) {
       var b = trayBox(mine), n = (scene.off || [0, 0])[mine ? 0 : 1] || 0, colour = colours[mine ? 0 : 1];
       var g = el("g", mine ? { "class": "tray" + (targets.indexOf("off") >= 0 ? " target" : ""), "data-point": "off",
-        tabindex: "0", role: "button", "aria-label": scene.trayLabel ? scene.trayLabel(n) : "off" } : { "class": "tray" }, svg);
+        tabindex: scene.focusPoint === "off" ? "0" : "-1", role: "button", "aria-label": scene.trayLabel ? scene.trayLabel(n) : "off" } : { "class": "tray" }, svg);
       el("rect", { x: b[0], y: b[1], width: b[2], height: b[3], "class": "traybg" }, g);
       var h = (b[3] - 2) / CHECKERS;
       for (var i = 0; i < n; i++) {

@@ -109,6 +109,8 @@
     FV.panels.seatLine($("seat-bottom"), app, side());
     var sc = scene(), playing = app.play.active();
     if (playing) sc = app.play.decorate(sc);
+    // one point in the Tab order (the last one focused, else a movable checker, else point 1)
+    sc.focusPoint = app.focusPoint || (sc.sources && sc.sources.length ? sc.sources[0] : 1);
     var svg = $("board");
     svg.classList.toggle("playing", playing);
     svg.setAttribute("aria-label", S("webpage_board"));
@@ -199,6 +201,13 @@
     var tg = window.Telegram && window.Telegram.WebApp;
     if (tg && tg.ready) { try { tg.ready(); if (tg.expand) tg.expand(); } catch (e) { /* not in Telegram */ } }
     $("board").addEventListener("keydown", onKey);
+    $("board").addEventListener("focusin", function (e) {
+      var t = e.target.closest ? e.target.closest("[data-point]") : null, raw = t && t.getAttribute("data-point");
+      if (!raw) return;
+      app.focusPoint = raw === "off" ? "off" : parseInt(raw, 10);
+      var all = $("board").querySelectorAll("[data-point]");
+      for (var i = 0; i < all.length; i++) all[i].setAttribute("tabindex", all[i] === t ? "0" : "-1");
+    });
     app.play.attach($("board"));
     $("slider").addEventListener("input", function () { app.seek(parseInt($("slider").value, 10)); });
     $("prev").addEventListener("click", function () { app.seek((app.index === null ? (app.state.moves || []).length : app.index) - 1); });
