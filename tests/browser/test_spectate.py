@@ -28,25 +28,30 @@ async def test_the_page_shows_the_game_and_follows_a_chat_move_live(
     await page.evaluate("() => { window.__same_page = true; }")
     await page.wait_for_selector("#conn.live")
 
-    mover = {"101": alice, "102": bob}[view.players[view.turn].user_id]
-    play = a_legal_play(view, random.Random(3))
-    started = time.monotonic()
-    await fake.send_text(mover, room, play)
-    await page.wait_for_function(
-        f"() => FV.app.state.version === {view.version + 1}"
-        " && document.querySelectorAll('#movelist li button').length === 1", timeout=1000)
-    shown_after = time.monotonic() - started
-    await chat.idle()
-    after = await game_view(core, actor_ref(alice), group_place(room))
-    assert after.version == view.version + 1 and shown_after < 1.0
-    assert await drawn_board(page, 0) == in_viewer_numbering(after.position_id, 0)
+    users = {"101": alice, "102": bob}
+    rng = random.Random(3)
+    delays = []
+    for n in range(1, 6):  # five moves typed in the chat, each on the page within a second
+        now = await game_view(core, actor_ref(alice), group_place(room))
+        play = a_legal_play(now, rng)
+        started = time.monotonic()
+        await fake.send_text(users[now.players[now.turn].user_id], room, play)
+        await page.wait_for_function(
+            f"() => FV.app.state.version === {now.version + 1}"
+            f" && document.querySelectorAll('#movelist li button').length === {n}", timeout=1000)
+        delays.append(time.monotonic() - started)
+        await chat.idle()
+        after = await game_view(core, actor_ref(alice), group_place(room))
+        assert after.version == now.version + 1
+        assert await drawn_board(page, 0) == in_viewer_numbering(after.position_id, 0)
+        assert play.split()[0].split("/")[0] in await page.inner_text("#movelist li:last-child")
     assert await page.evaluate("() => window.__same_page === true")  # no reload
-    moved = await page.inner_text("#movelist")
-    assert play.split()[0].split("/")[0] in moved
+    assert max(delays) < 1.0
     ARTIFACTS.mkdir(exist_ok=True)
     shot = ARTIFACTS / "spectator.png"
     await page.screenshot(path=str(shot), full_page=True)
-    print(f"screenshot: {shot} (move shown {shown_after * 1000:.0f} ms after it was sent)")
+    print(f"screenshot: {shot}; chat move -> page: median {sorted(delays)[2] * 1000:.0f} ms,"
+          f" max {max(delays) * 1000:.0f} ms")
 
 
 async def test_the_page_reconnects_by_itself_and_catches_up(
