@@ -122,12 +122,17 @@ async def test_mini_app_entry_by_start_param_in_greek(
     token = links.sign(site.key, view.game_id)
     data = init_data(fake.token, mover.id, mover.first_name, lang="el", start_param=token)
     page = await browser.new_page(viewport=PHONE)
-    await page.goto(f"{site.base}/app#tgWebAppData={links.quote(data, safe='')}&tgWebAppVersion=7.0")
+    theme = links.quote('{"bg_color":"#102030","text_color":"#f0f0f0","hint_color":"bad;color"}', safe="")
+    await page.goto(f"{site.base}/app#tgWebAppData={links.quote(data, safe='')}&tgWebAppVersion=7.0"
+                    f"&tgWebAppThemeParams={theme}")
     await page.wait_for_function("() => window.FV && FV.app.state && FV.app.play && !FV.app.play.busy")
     assert await page.evaluate("() => FV.app.state.viewer.to_move") is True
     assert await page.evaluate("() => document.documentElement.lang") == "el"
     assert (await page.inner_text("#status")).startswith("Σειρά σου · παίξε έως ")
     assert await page.inner_text("#confirm") == "Επιβεβαίωση"
+    colours = await page.evaluate("() => [getComputedStyle(document.body).backgroundColor,"
+                                  " getComputedStyle(document.body).color]")
+    assert colours == ["rgb(16, 32, 48)", "rgb(240, 240, 240)"]  # Telegram's theme; a bad colour ignored
     ARTIFACTS.mkdir(exist_ok=True)
     await page.screenshot(path=str(ARTIFACTS / "mini-app-el.png"), full_page=True)
 

@@ -196,6 +196,7 @@
     // without a token the server still answers, with its own "bad link" message in its language
     var data = FV.net.initData(), tok = FV.net.token(data) || "-";
     app.authed = !!data;
+    if (data) FV.net.theme();
     app.client = new FV.net.Client(tok, data);
     app.play = FV.play.create(app);
     var tg = window.Telegram && window.Telegram.WebApp;

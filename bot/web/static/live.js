@@ -117,5 +117,17 @@
     });
   };
 
-  FV.net = { initData: initData, token: token, Client: Client };
+  /* Telegram's theme colours (#tgWebAppThemeParams={"bg_color": ...}) as the page's colours. */
+  function theme() {
+    var raw = launchParams().get("tgWebAppThemeParams"), t = null;
+    try { t = raw ? JSON.parse(raw) : null; } catch (e) { t = null; }
+    if (!t || typeof t !== "object") return;
+    function ok(c) { return typeof c === "string" && /^#[0-9a-fA-F]{6}$/.test(c) ? c : null; }
+    if (!ok(t.bg_color) || !ok(t.text_color)) return;  // a half theme would leave text unreadable
+    var map = { "--bg": t.bg_color, "--fg": t.text_color, "--dim": ok(t.hint_color) || t.text_color,
+      "--card": ok(t.secondary_bg_color) || t.bg_color };
+    for (var k in map) document.documentElement.style.setProperty(k, map[k]);
+  }
+
+  FV.net = { initData: initData, token: token, theme: theme, Client: Client };
 })(window.FV = window.FV || {});
