@@ -13,7 +13,7 @@ from tests.fakes.telegram import FakeTelegram, FakeUser
 from tests.telegram.harness import Chat, CoreSpy, actor_ref, game_view, group_place
 from tests.telegram.scenes import group_game
 
-from .harness import Chromium, Site, drawn_board, in_viewer_numbering, init_data
+from .harness import READ_BOARD, Chromium, Site, drawn_board, in_viewer_numbering, init_data
 
 IDLE = "() => FV.app.play && !FV.app.play.busy"
 
@@ -36,10 +36,22 @@ async def centre(page: Page, point: Any) -> tuple[float, float]:
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
-async def play_by_hand(page: Page, drag_first: bool) -> str:
-    """Build a legal play from the page's highlights (the first step dragged, or every step tapped), then
-    confirm; the play's text."""
+async def undo_one_step(page: Page, before: list[int]) -> None:
+    """Undo the one step built: the board is back to ``before`` (the drawn counts) and nothing is pending."""
+    assert await page.evaluate("() => FV.app.play.pending.length") == 1
+    await page.click("#undo")
     await page.wait_for_function(IDLE)
+    assert await page.evaluate("() => FV.app.play.pending.length") == 0
+    assert (await page.evaluate(READ_BOARD))["points"] == before
+    assert await page.is_disabled("#undo")
+
+
+async def play_by_hand(page: Page, drag_first: bool) -> str:
+    """Build a legal play from the page's highlights (the first step dragged, or every step tapped; then
+    the first tapped step is undone once and built again); the play's text."""
+    await page.wait_for_function(IDLE)
+    before = (await page.evaluate(READ_BOARD))["points"]
+    undone = drag_first
     first = True
     while not await page.evaluate("() => FV.app.play.complete"):
         sources = await page.evaluate("() => FV.app.play.sources()")
@@ -63,6 +75,9 @@ async def play_by_hand(page: Page, drag_first: bool) -> str:
             await page.click(f'#board [data-point="{dst}"]')
         first = False
         await page.wait_for_function(IDLE)
+        if not undone:
+            await undo_one_step(page, before)
+            undone = first = True
     text: str = await page.evaluate("() => FV.app.play.text")
     assert await page.is_enabled("#confirm")
     return text

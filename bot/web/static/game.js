@@ -4,7 +4,9 @@
   "use strict";
   function $(id) { return document.getElementById(id); }
   function opp(p) { return (p + 11) % 24 + 1; }
-  var OFF = 25;
+  /* Set a text only when it changed (live regions then announce real changes only). */
+  function setText(e, text) { if (e.textContent !== text) e.textContent = text; }
+  FV.setText = setText;
 
   var app = { state: null, seat: null, auth: "", authed: false, index: null, client: null, play: null, verified: "" };
   FV.app = app;
@@ -102,7 +104,7 @@
     document.documentElement.lang = st.lang || "en";
     document.title = S("webpage_title");
     $("title").textContent = S("webpage_title");
-    $("status").textContent = statusText();
+    setText($("status"), statusText());
     var m = st.match;
     $("match").textContent = m && m.length > 1 ? S("webpage_match", { length: m.length, a: m.score[0], b: m.score[1] }) : "";
     FV.panels.seatLine($("seat-top"), app, 1 - side());
@@ -119,7 +121,7 @@
     FV.panels.moves(app);
     FV.panels.fair(app);
     FV.panels.analysis(app);
-    $("mode").textContent = modeText(playing);
+    setText($("mode"), modeText(playing));
     ["moves-h", "fair-h", "analysis-h", "commitment-l", "seed-l", "verify", "prev", "next", "tolive", "undo", "confirm", "slider-l"].forEach(function (id) {
       var e = $(id);
       if (e) e.textContent = S("webpage_" + id.replace("-", "_"));
@@ -161,6 +163,7 @@
 
   /* Show the position after move i (0 = the start); the last one is the live board. */
   app.seek = function (i) {
+    if (!app.state) return;
     var n = (app.state.moves || []).length;
     i = Math.max(0, Math.min(n, i));
     app.index = i === n ? null : i;
@@ -187,7 +190,7 @@
   }
 
   function failed(r) {
-    var S = app.S, msg = r.body && (r.body.error || r.body.code);
+    var msg = r.body && (r.body.error || r.body.code);
     $("status").textContent = msg || (r.status ? "HTTP " + r.status : "—");
     $("status").className = "bad";
   }
@@ -220,7 +223,7 @@
       app.accept(r.body, false);
       var opened = 0;
       app.client.follow(app.accept, function (status) {
-        $("conn").textContent = app.S(status === "live" ? "webpage_conn_live" : status === "idle" ? "web_idle" : "webpage_conn_lost");
+        setText($("conn"), app.S(status === "live" ? "webpage_conn_live" : status === "idle" ? "web_idle" : "webpage_conn_lost"));
         $("conn").className = status;
         if (status === "live" && opened++) app.refresh();  // back after a drop: catch up by version
       }, r.body.version);

@@ -40,11 +40,13 @@
     if (this.active()) this.ask();
   };
 
+  /* Ask the engine (POST steps) what can follow the pending steps; only the newest answer counts, and a
+     lost connection is retried. */
   Play.prototype.ask = function () {
-    var self = this, v = this.version, count = this.pending.length;
+    var self = this, seq = this.seq = (this.seq || 0) + 1;
     this.busy = true;
-    this.app.client.steps(v, this.pending).then(function (r) {
-      if (v !== self.version || count !== self.pending.length) return;
+    this.app.client.steps(this.version, this.pending).then(function (r) {
+      if (seq !== self.seq) return;
       self.busy = false;
       if (r.status === 200 && r.body && Array.isArray(r.body.options)) {
         self.options = r.body.options;
@@ -52,6 +54,7 @@
         self.text = typeof r.body.text === "string" ? r.body.text : "";
       } else {
         self.fail(r);
+        if (r.status === 0) setTimeout(function () { if (seq === self.seq && self.active()) self.ask(); }, 2000);
       }
       self.app.render();
     });
@@ -117,7 +120,7 @@
   };
 
   Play.prototype.undo = function () {
-    if (!this.active() || !this.pending.length) return;
+    if (!this.active() || this.busy || !this.pending.length) return;
     this.pending.pop();
     this.dice.pop();
     this.selected = null;
@@ -146,8 +149,8 @@
     if (!on) return;
     var hint = this.busy ? "…" : this.complete ? S("webpage_hint_confirm", { play: this.text || S("webpage_pass") })
       : this.selected !== null ? S("webpage_hint_target") : S("webpage_hint_source");
-    $("hint").textContent = hint;
-    $("error").textContent = this.error;
+    FV.setText($("hint"), hint);
+    FV.setText($("error"), this.error);
     $("undo").disabled = this.busy || !this.pending.length;
     $("confirm").disabled = this.busy || !this.complete;
   };
