@@ -205,6 +205,16 @@ async def test_a_page_without_a_game_says_so(site: Site, browser: Chromium):
     await page.goto(f"{site.base}/app")  # the Mini App opened without a start_param
     await page.wait_for_selector("#status.bad")
     assert await page.inner_text("#status") == translate("web_bad_link", "en")
+    # the pointer's hit test agrees with the drawing: every checker slot is on its own point
+    misses = await page.evaluate("""() => {
+        const bad = [];
+        for (let p = 1; p <= 24; p++) for (let s = 0; s < 5; s++) {
+          const [x, y] = FV.board.centre(p, s);
+          if (FV.board.hit(x, y) !== p) bad.push([p, s]);
+        }
+        return bad;
+      }""")
+    assert misses == []
     await page.goto(f"{site.base}/app#tgWebAppData=garbage")
     await page.wait_for_selector("#status.bad")
     assert await page.inner_text("#status") == translate("web_bad_link", "en")
