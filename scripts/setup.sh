@@ -20,6 +20,8 @@ python3 -c "import os, sysconfig; raise SystemExit(not os.path.exists(os.path.jo
 [ -f /usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf ] || apt_packages+=(fonts-noto-core)
 [ -f /usr/share/fonts/truetype/noto/NotoColorEmoji.ttf ] || apt_packages+=(fonts-noto-color-emoji)
 [ -f /usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf ] || apt_packages+=(fonts-symbola)
+# The browser tests (tests/browser) drive Debian's chromium through Playwright: only with the test extra.
+if [[ ",${1:-}," == *",test,"* ]] && ! command -v chromium >/dev/null 2>&1; then apt_packages+=(chromium); fi
 if [ ${#apt_packages[@]} -gt 0 ]; then
   echo "==> installing ${apt_packages[*]} (apt)"
   as_root apt-get update -qq
