@@ -53,8 +53,8 @@ def game_event(s: Session, version: int, kind: str) -> bytes:
 
 def session_commit(s: Session, version: int, change: Change, reminder_fractions: tuple[float, ...]) -> Commit:
     """Expect ``version``, write ``version + 1``, reset or drop the timer, publish the event."""
-    commit = Commit(checks=list(change.extra.checks))
-    commit.expect(keys.game(s.id), version)
+    commit = Commit().expect(keys.game(s.id), version)  # first: on a Redis Cluster its slot is the home slot
+    commit.checks.extend(change.extra.checks)  # (what lives in other slots follows it: bot/storage/spill.py)
     ttl = keys.LIVE_TTL if s.status == "play" else keys.FINISHED_TTL  # retention: docs/service.md
     commit.put_versioned(keys.game(s.id), version + 1, encode(s), ttl)
     member = keys.timer("g", s.id, s.place.platform)

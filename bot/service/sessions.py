@@ -8,6 +8,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from bot.storage import durability
 from bot.storage.base import Commit, DamagedValue, Store, split_versioned
 from fevga import FevgaError
 
@@ -136,8 +137,11 @@ class Sessions:
         if actor is None:
             return result if await self.store.commit(commit) else None
         key, shared = scoped_key(actor, idem)
+        durability.take_lagged()  # forget an earlier commit's mark: only this one counts
         outcome = await commit_once(self.store, mark(commit, key, shared, result, self.options.idem_ttl), key)
         if outcome is True:
+            if durability.take_lagged():  # saved, but no replica confirmed it in time (REDIS_WAIT_MS)
+                result.messages.append(Msg("saved_delayed", {}))
             return result
         if outcome is False:
             return await self.retried(actor, idem) if shared else None
