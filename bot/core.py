@@ -320,7 +320,7 @@ class BotCore:
 
     async def live_games(self, platform: str, limit: int = 1000) -> list[str]:
         """Ids of running games of ``platform`` (those with a timer), for the start-up repair."""
-        members = await self.store.due(keys.TIMERS, 1e18, limit)
+        members = [m for bucket in keys.ALL_TIMERS for m in await self.store.due(bucket, 1e18, limit)]
         return [m.split(":")[1] for m in members if m.startswith("g:") and m.endswith(f":{platform}")]
 
     def delivery(self, platform: str, surface: BoardSurface, sink: NoticeSink, *, group: str,

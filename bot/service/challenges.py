@@ -74,7 +74,8 @@ class Challenges:
         commit = Commit().expect(keys.challenge(cid), 0)
         commit.put_versioned(keys.challenge(cid), 1, ch.encode())
         commit.hset(keys.channel_challenges(place), cid, ch.index_entry())
-        commit.zadd(keys.TIMERS, keys.timer("c", cid, place.platform), ch.expires)
+        member = keys.timer("c", cid, place.platform)
+        commit.zadd(keys.timers(member), member, ch.expires)
         commit.publish(keys.place_events(place.platform, place.channel_id),
                        json.dumps({"challenge_id": cid, "kind": "challenge", "game_id": None, "version": 1,
                                    "platform": place.platform, "scope_id": place.scope_id,

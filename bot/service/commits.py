@@ -60,9 +60,9 @@ def session_commit(s: Session, version: int, change: Change, reminder_fractions:
     member = keys.timer("g", s.id, s.place.platform)
     due = next_timer(s, reminder_fractions)
     if due is None:
-        commit.zrem(keys.TIMERS, member)
+        commit.zrem(keys.timers(member), member)
     else:
-        commit.zadd(keys.TIMERS, member, due)
+        commit.zadd(keys.timers(member), member, due)
     if change.finished:
         for seat in s.human_seats():
             uid = s.players[seat].user_id

@@ -3,10 +3,26 @@ of one game (or one channel, one leaderboard) share a Cluster slot."""
 
 from __future__ import annotations
 
+import binascii
+
 from .models import Place
 
 PREFIX = "fevga"
-TIMERS = f"{PREFIX}:{{t}}:due"  # zset: timer member -> due time
+TIMER_BUCKETS = 16  # timer zsets, spread over the Cluster's slots; every instance ticks all of them
+
+
+def timers(member: str) -> str:
+    """The zset (timer member -> due time) holding ``member``: one of :data:`TIMER_BUCKETS`, chosen by
+    CRC of the member, so timers spread over the cluster (never one global set)."""
+    return timers_bucket(binascii.crc_hqx(member.encode(), 0) % TIMER_BUCKETS)
+
+
+def timers_bucket(bucket: int) -> str:
+    """The timer zset of ``bucket`` (0 .. TIMER_BUCKETS - 1)."""
+    return f"{PREFIX}:{{t:{bucket}}}:due"
+
+
+ALL_TIMERS = tuple(timers_bucket(b) for b in range(TIMER_BUCKETS))
 
 # Retention (seconds), refreshed on each write: see docs/service.md.
 LIVE_TTL = 35 * 86400  # a session: well past the longest turn deadline (14 days) and its claim window

@@ -131,7 +131,7 @@ def mark(commit: Commit, key: str, shared: bool, result: Result, ttl: int = RECO
 def _optional(key: str) -> bool:
     """Keys whose writes a commit may skip when they are damaged: the timer set, leaderboards, and the
     "last game here" index (repaired by later writes); never a session, record or check."""
-    return key == keys.TIMERS or (key.startswith(f"{keys.PREFIX}:{{r:") and key.endswith("}:z")) \
+    return key in keys.ALL_TIMERS or (key.startswith(f"{keys.PREFIX}:{{r:") and key.endswith("}:z")) \
         or (key.startswith(f"{keys.PREFIX}:{{ch:") and key.endswith("}:last"))
 
 

@@ -82,8 +82,9 @@ async def test_a_wrong_typed_timer_set_does_not_break_moves(redis_store: RedisSt
                                                             redis_service: GameService) -> None:
     started = await start_game(redis_service, ALICE, BOB, HERE)
     assert started.view is not None
-    await redis_store.client.delete(keys.TIMERS)
-    await redis_store.client.set(keys.TIMERS, b"not a zset")
+    for timers in keys.ALL_TIMERS:
+        await redis_store.client.delete(timers)
+        await redis_store.client.set(timers, b"not a zset")
     view = started.view
     moved = await redis_service.move(view.players[view.turn], HERE, format_play(random_play(view, random.Random(4))))
     assert moved.ok, moved.messages
