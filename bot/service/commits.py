@@ -72,7 +72,8 @@ def session_commit(s: Session, version: int, change: Change, reminder_fractions:
     published = game_event(s, version + 1, change.kind)
     commit.publish(keys.place_events(s.place.platform, s.place.channel_id), published)
     commit.publish(keys.game_events(s.id), published)
-    commit.xadd(keys.outbox(s.place.platform), outbox_entry(s, version + 1, change))  # durable: see bot/delivery
+    outbox = keys.outbox(s.place.platform, keys.id_bucket(s.id))  # durable, in the game's home: see bot/delivery
+    commit.xadd(outbox, outbox_entry(s, version + 1, change))
     return commit
 
 

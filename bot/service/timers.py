@@ -147,5 +147,6 @@ class Timers:
 def notice_entry(commit: Commit, result: Result) -> Commit:
     """Add a timer's notice to its platform's outbox, in the commit that makes the timer's effect."""
     if result.place is not None:
-        commit.xadd(keys.outbox(result.place.platform), {"k": "notice", "result": encode_result(result)})
+        bucket = keys.id_bucket(result.game_id) if result.game_id else keys.place_bucket(result.place)
+        commit.xadd(keys.outbox(result.place.platform, bucket), {"k": "notice", "result": encode_result(result)})
     return commit

@@ -422,6 +422,33 @@ class ClusterStore(RedisStore):
             return _entries(next(iter(raw.values()), None))
         return _entries(raw[0][1]) if raw else []
 
+    async def consume_many(self, streams: Sequence[str], group: str, consumer: str, count: int = 10,
+                           block_ms: int = 0) -> list[tuple[str, Entry]]:
+        """Every stream in one cluster pipeline (one round trip per master; a stream per slot, so no
+        multi-stream command), polled until something comes or ``block_ms`` runs out."""
+        deadline = time.monotonic() + block_ms / 1000
+        pause = 0.01
+        while True:
+            pipe = self.cluster.pipeline()
+            for stream in streams:
+                pipe.execute_command("XREADGROUP", "GROUP", group, consumer, "COUNT", count, "STREAMS", stream, ">")
+            try:
+                raw = await pipe.execute(raise_on_error=True) if streams else []
+            except (*LOST, *NOT_SENT):
+                await self._reset_topology()
+                raw = [None] * len(streams)
+            out: list[tuple[str, Entry]] = []
+            for stream, answer in zip(streams, raw, strict=True):
+                if isinstance(answer, dict):
+                    out += [(stream, e) for e in _entries(next(iter(answer.values()), None))]
+                elif answer:
+                    out += [(stream, e) for e in _entries(answer[0][1])]
+            left = deadline - time.monotonic()
+            if out or left <= 0:
+                return out
+            await asyncio.sleep(min(pause, left))
+            pause = min(pause * 2, 0.1)
+
     async def ack(self, stream: str, group: str, *ids: str) -> int:
         if not ids:
             return 0

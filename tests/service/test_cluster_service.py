@@ -4,6 +4,7 @@ is a saga (the game commits first, its ratings follow once, even when the writer
 from __future__ import annotations
 
 import asyncio
+import random
 from collections.abc import AsyncIterator
 
 import pytest
@@ -11,10 +12,11 @@ import pytest
 from bot.service import GameService, keys
 from bot.storage import ClusterStore
 from bot.storage.spill import PENDING_PATTERN, Spill
+from fevga import format_play
 from tests.redis_cluster import LocalCluster
 
 from .conftest import ALICE, BOB, HERE, FakeClock, make_service
-from .helpers import start_game
+from .helpers import random_play, start_game
 
 
 class DiesAfterGameCommit(ClusterStore):
@@ -84,3 +86,24 @@ async def test_match_end_saga_applies_ratings_exactly_once(redis_cluster: LocalC
     finally:
         for store in (dying, a, b):
             await store.close()
+
+
+async def test_hot_path_commits_touch_one_slot(cluster_store: ClusterStore, clock: FakeClock) -> None:
+    """Challenge, accept, moves, reminders: every commit stays in the channel's home slot (nothing spills);
+    only the end of a rated match reaches other slots (the leaderboards)."""
+    service = make_service(cluster_store, clock)
+    started = await start_game(service, ALICE, BOB, HERE)
+    view = started.view
+    assert view is not None and keys.id_bucket(view.game_id) == keys.place_bucket(HERE)
+    rng = random.Random(3)
+    for _ in range(6):
+        assert view is not None and view.status == "play"
+        moved = await service.move(view.players[view.turn], HERE, format_play(random_play(view, rng)),
+                                   game_id=view.game_id)
+        assert moved.ok, moved.messages
+        view = moved.view
+    clock.advance(13 * 3600)
+    assert await service.tick()  # a reminder
+    assert cluster_store.commits > 8 and cluster_store.spills == 0
+    assert (await service.resign(ALICE, HERE)).ok
+    assert cluster_store.spills == 1  # the ratings, after the game's own commit

@@ -131,7 +131,7 @@ async def test_an_absurd_game_number_is_refused_quickly(redis_store: RedisStore,
 async def test_a_damaged_idempotency_record_is_answered_as_damaged(redis_store: RedisStore,
                                                                    redis_service: GameService) -> None:
     await start_game(redis_service, ALICE, BOB, HERE)
-    await redis_store.client.set(keys.idem("discord", "k1"), b"z" + b"\x00" * 50)
+    await redis_store.client.set(keys.idem("discord", "k1", HERE), b"z" + b"\x00" * 50)
     assert (await redis_service.move(ALICE, HERE, "1/7 7/12", idem="k1")).error_key == "store_damaged"
 
 
