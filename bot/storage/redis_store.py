@@ -49,6 +49,9 @@ def _entries(raw: Any) -> list[Entry]:
         if not item or item[1] is None:
             continue
         flat = item[1]
+        if isinstance(flat, dict):  # already parsed by redis-py (cluster pipelines apply response callbacks)
+            out.append((_text(item[0]), {_text(k): v for k, v in flat.items()}))
+            continue
         out.append((_text(item[0]), {_text(flat[i]): flat[i + 1] for i in range(0, len(flat), 2)}))
     return out
 

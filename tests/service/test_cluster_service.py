@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.service import keys
+from bot.service import Place, keys
 from bot.service.appliers import Appliers
 from bot.storage import ClusterStore
 from fevga import format_play
@@ -121,3 +121,17 @@ async def test_two_matches_of_one_player_ending_together_both_count(cluster_stor
     stats = await one.stats(BOB, HERE)
     assert stats.messages[1].key == "stats_global" and stats.messages[1].args["wins"] == 2
     assert stats.messages[0].args["wins"] == 2  # HERE and THERE share the server's board too
+
+
+async def test_sharded_timers_fire_once_across_two_instances(cluster_store: ClusterStore, clock: FakeClock) -> None:
+    """Games in several homes; two instances tick together: each reminder is produced exactly once."""
+    one, two = make_service(cluster_store, clock), make_service(cluster_store, clock)
+    places = [Place("discord", "guild1", f"chan-{i}") for i in range(6)]
+    games = [await start_game(one, ALICE, BOB, place) for place in places]
+    homes = {keys.id_bucket(g.view.game_id) for g in games if g.view is not None}
+    assert len(homes) > 1
+    clock.advance(13 * 3600)
+    first, second = await asyncio.gather(one.tick(), two.tick())
+    reminded = sorted(r.game_id or "" for r in first + second)
+    assert reminded == sorted(g.view.game_id for g in games if g.view is not None)
+    assert await one.tick() == [] and await two.tick() == []
