@@ -112,6 +112,9 @@ class Sessions:
         if cached.value is not None:
             return Loaded(cached=await self.replay(cached.value))
         found, raw = game.value
+        if found is not None and raw is None and keys.game(found) != keys.games_prefix(here) + found:
+            # a game whose id names another home than its channel's (started before homes): read it there
+            raw = await read_one(self.store, lambda r: r.get(keys.game(found)))
         loaded = self.decode(found, raw, take) if found is not None else Loaded(error=Result.error("no_game_here"))
         return _check_access(loaded, actor, place)
 
