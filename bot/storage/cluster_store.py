@@ -29,7 +29,7 @@ from . import durability
 from .base import Commit, CommitOutcomeUnknown, DamagedKey, Entry, Read, split_versioned
 from .redis_store import LOST, RedisStore, _entries, _text
 from .scripts import CLAIM_LUA, COMMIT_LUA
-from .spill import PENDING_PATTERN, Spill, split_commit
+from .spill import PENDING_PATTERN, Spill, first_wrong_type, split_commit, validate_inputs
 
 log = logging.getLogger(__name__)
 SCHEME = "redis+cluster"
@@ -202,6 +202,8 @@ class ClusterStore(RedisStore):
             kind, key = req[0], req[1]
             if kind == "via_get":
                 pipe.get(key) if key is not None else pipe.exists("fevga:{none}")
+            elif kind == "type":
+                pipe.type(key)
             elif kind == "get":
                 pipe.get(key)
             elif kind == "hget":
@@ -230,7 +232,7 @@ class ClusterStore(RedisStore):
                 raise value
             if kind == "via_get":
                 out.append([None if req[2] is None else _text(req[2]), value if req[1] is not None else None])
-            elif kind == "hget":
+            elif kind in ("hget", "type"):
                 out.append(None if value is None else _text(value))
             elif kind == "hgetall":
                 out.append({_text(k): _text(v) for k, v in value.items()})
@@ -249,6 +251,7 @@ class ClusterStore(RedisStore):
         if plan.spill is None:
             return await self._commit_one(plan.home)
         self.spills += 1
+        await self._validate_spill(commit, plan.spill)
         if not await self._foreign_checks_hold(plan.spill):
             return False
         if not await self._commit_one(plan.home):
@@ -287,6 +290,18 @@ class ClusterStore(RedisStore):
                     await self._pub_client.aclose()
                 self._pub_client = None
                 self._pub_turn += 1
+
+    async def _validate_spill(self, commit: Commit, spill: Spill) -> None:
+        """What the commit script validates before its first write, for the parts outside the home slot
+        (inputs of every op, key types of the spilled keys), so a malformed or wrong-typed commit writes
+        nothing here either: ValueError / DamagedKey before the home commit."""
+        validate_inputs(commit)
+        keys = sorted({c[1] for p in spill.parts for c in p.checks} | {o[1] for p in spill.parts for o in p.ops})
+        found = dict(zip(keys, await self.read([("type", k) for k in keys]), strict=True))
+        for part in spill.parts:
+            bad = first_wrong_type(part.checks, part.ops, found)
+            if bad is not None:
+                raise DamagedKey(bad)
 
     async def _foreign_checks_hold(self, spill: Spill) -> bool:
         """Check the spilled parts' checks before the home commit (they are checked again, atomically, with
