@@ -184,17 +184,19 @@ class ClusterStore(RedisStore):
         return await self._pipeline(resolved)
 
     async def _pipeline(self, requests: Sequence[Read]) -> list[Any]:
-        """One attempt after another (bounded) at a non-transactional cluster pipeline."""
-        last: Exception | None = None
-        for attempt in range(self._read_retries + 1):
+        """A non-transactional cluster pipeline, retried with a fresh slot map (reads are idempotent) for up to
+        ``failover_wait`` seconds, so reads ride out a failover like commits do."""
+        deadline = time.monotonic() + self.failover_wait
+        delay = 0.05
+        while True:
             try:
                 return await self._read_once(requests)
-            except (*LOST, *NOT_SENT) as exc:
-                last = exc
+            except (*LOST, *NOT_SENT, MovedError, AskError):
+                if time.monotonic() + delay > deadline:
+                    raise
                 await self._reset_topology()
-                await asyncio.sleep(min(0.05 * 2 ** attempt, 1.0))
-        assert last is not None
-        raise last
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 0.5)
 
     async def _read_once(self, requests: Sequence[Read]) -> list[Any]:
         pipe = self.cluster.pipeline()

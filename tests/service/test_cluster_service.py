@@ -135,3 +135,29 @@ async def test_sharded_timers_fire_once_across_two_instances(cluster_store: Clus
     reminded = sorted(r.game_id or "" for r in first + second)
     assert reminded == sorted(g.view.game_id for g in games if g.view is not None)
     assert await one.tick() == [] and await two.tick() == []
+
+
+async def test_a_game_goes_on_when_its_master_dies(redis_cluster: LocalCluster, clock: FakeClock) -> None:
+    """kill -9 the master of a game's home between two moves: the next move waits out the failover and
+    commits on the promoted replica, which has every acknowledged move."""
+    redis_cluster.flushall()
+    store = ClusterStore.from_cluster_url(redis_cluster.url, wait_replicas=1, wait_ms=2000, failover_wait=30)
+    service = make_service(store, clock)
+    started = await start_game(service, ALICE, BOB, HERE)
+    view = started.view
+    assert view is not None
+    moved = await service.move(view.players[view.turn], HERE, format_play(random_play(view, random.Random(5))))
+    assert moved.ok and moved.view is not None and all(m.key != "saved_delayed" for m in moved.messages)
+    master = redis_cluster.master_of_key(keys.game(view.game_id))
+    try:
+        redis_cluster.kill_node(master)  # no waiting for the promotion: the bot does
+        view = moved.view
+        service.sessions._cache.clear()  # another instance: nothing cached
+        again = await service.move(view.players[view.turn], HERE, format_play(random_play(view, random.Random(6))))
+        assert again.ok, again.messages
+        assert again.view is not None and again.view.version == moved.view.version + 1
+    finally:
+        service.close()
+        await store.close()
+        await asyncio.to_thread(redis_cluster.wait_ok, 30)
+        await asyncio.to_thread(redis_cluster.restart_node, master)
