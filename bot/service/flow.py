@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from typing import Any
 
 from bot.storage.base import DamagedKey, Store, split_versioned
@@ -16,12 +17,11 @@ from .ai import AiPlayer, ai_choose
 from .commits import Change
 from .config import Clock
 from .models import Msg
-from .ratings import Rating, rate_game
+from .ratings import Rating
 from .reads import Reads
 from .record_codec import pack
 from .records import make_record
 from .session import Session
-from .stats_docs import WRONG_TYPE, read_stats
 
 log = logging.getLogger(__name__)
 MAX_CHAIN = 2000  # AI / auto-play turns in a row (a guard; a game is a few hundred turns at most)
@@ -137,7 +137,7 @@ class MatchFlow:
 
     async def rate(self, s: Session, change: Change) -> None:
         """When a match between two people ended: decide whether it is rated (``fairness.verdict``), note a
-        short match, then Glicko-2 and stats on the place's board and the platform's global board."""
+        short match, then record its Glicko-2 and stats as pending (applied right after the commit)."""
         if s.status != "done" or s.winner is None or len(s.human_seats()) != 2 or s.ai_level is not None:
             return
         now = self.clock()
@@ -160,7 +160,7 @@ class MatchFlow:
                 change.messages.append(Msg("match_unrated_repeated", {"count": before + 1,
                                                                       "limit": fairness.SHORT_LIMIT}))
             return
-        await self._apply_ratings(s, change)
+        self._record_pending_ratings(s, change)
 
     async def _short_lists(self, s: Session) -> list[tuple[int, list[list[Any]]]]:
         """Both players' recent short matches with their stored versions (-1: unreadable, replaced); empty when
@@ -185,30 +185,15 @@ class MatchFlow:
                 out.append((-1, []))
         return out
 
-    async def _apply_ratings(self, s: Session, change: Change) -> None:
-        """Glicko-2 and stats for both players on the place's board and the platform's global board."""
-        platform = s.place.platform
-        scopes = [keys.board_scope(platform, s.place.scope_id), keys.board_scope(platform, None)]
-        docs = [(scope, seat) for scope in scopes for seat in (0, 1)]
-        found = await read_stats(self.store, [(scope, s.players[seat].user_id) for scope, seat in docs])
-        stats = {(scope, seat): found[(scope, s.players[seat].user_id)] for scope, seat in docs}
-        w = s.winner
-        assert w is not None
-        for scope in scopes:
-            (vw, dw), (vl, dl) = stats[(scope, w)], stats[(scope, w ^ 1)]
-            new_w, new_l = rate_game(Rating(dw["r"], dw["rd"], dw["vol"]), Rating(dl["r"], dl["rd"], dl["vol"]))
-            for seat, version, data, rating, won in ((w, vw, dw, new_w, True), (w ^ 1, vl, dl, new_l, False)):
-                apply_stats(data, rating, won, s.score[seat], s.mars_wins[seat], s.players[seat].name)
-                uid = s.players[seat].user_id
-                key = keys.player_stats(scope, uid)
-                if version != WRONG_TYPE:
-                    change.extra.expect(key, version)
-                if version < 0 or data.pop("_damaged", False):  # a damaged document is replaced whole
-                    change.extra.delete(key)
-                    version = max(version, 0)
-                change.extra.put_versioned(key, version + 1, json.dumps(data, separators=(",", ":")).encode(),
-                                          keys.STATS_KEEP)
-                change.extra.zadd(keys.ratings(scope), uid, round(rating.rating, 3))
+    @staticmethod
+    def _record_pending_ratings(s: Session, change: Change) -> None:
+        """Glicko-2 and stats for both players on the place's board and the platform's global board: recorded
+        as pending in the game's own commit, applied right after it (bot/service/appliers.py)."""
+        match = {"g": s.id, "p": s.place.platform, "s": s.place.scope_id, "w": s.winner, "t": round(time.time(), 3),
+                 "pl": [[s.players[seat].user_id, s.players[seat].name] for seat in (0, 1)],
+                 "sc": list(s.score), "m": list(s.mars_wins)}
+        change.extra.hset(keys.sagas(keys.id_bucket(s.id)), f"{s.id}:rate", json.dumps(match, separators=(",", ":")))
+        change.rated = True
 
 
 def apply_stats(data: dict[str, Any], rating: Rating, won: bool, points: int, mars: int, name: str) -> None:
