@@ -20,7 +20,7 @@ import os
 import sys
 import tempfile
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from bot.storage import LocalRedis  # noqa: E402  (after the path above, as bench_store does)
+from tests.redis_cluster import LocalCluster  # noqa: E402
 
 P99_TARGET_MS = 25.0
 RATES = (50, 100, 150, 200, 300, 400, 500, 650, 800, 1000, 1250, 1600, 2000)
@@ -141,7 +142,7 @@ async def ramp(fleet: Fleet, draw: bool, seconds: float, nodes: list[str], label
         step = await fleet.step(rate, seconds, draw, nodes)
         print(f"  {label} {'draw' if draw else 'no draw'} {rate:>5} moves/s: p50 {step.p50:6.2f} ms  "
               f"p99 {step.p99:7.2f} ms  errors {step.errors}  skipped {step.skipped}  "
-              f"CPU bot {step.bot_cpu:.2f} + redis {step.redis_cpu:.2f} cores  "
+              f"CPU bot {step.bot_cpu:.2f} + redis {step.redis_cpu:.2f} cores  load {os.getloadavg()[0]:.1f}  "
               f"-> {'ok' if step.passed else 'OVER'}", flush=True)
         await asyncio.sleep(1.0)
         if step.passed:
@@ -153,9 +154,6 @@ async def ramp(fleet: Fleet, draw: bool, seconds: float, nodes: list[str], label
     return best
 
 
-Backend = Callable[[Path], "asynccontextmanager[tuple[str, list[str]]]"]
-
-
 @asynccontextmanager
 async def single_redis(tmp: Path) -> AsyncIterator[tuple[str, list[str]]]:
     """A private redis-server: (the bot's REDIS_URL, every node's URL)."""
@@ -163,7 +161,18 @@ async def single_redis(tmp: Path) -> AsyncIterator[tuple[str, list[str]]]:
         yield server.url, [server.url]
 
 
-BACKENDS = {"single": single_redis}
+@asynccontextmanager
+async def redis_cluster(tmp: Path) -> AsyncIterator[tuple[str, list[str]]]:
+    """A private Redis Cluster, 3 masters + 3 replicas (``tests/redis_cluster.py``)."""
+    cluster = LocalCluster(tmp / "cluster")
+    await asyncio.to_thread(cluster.start)
+    try:
+        yield cluster.url, [f"redis://{n.address}/0" for n in cluster.nodes]
+    finally:
+        await asyncio.to_thread(cluster.stop)
+
+
+BACKENDS = {"single": single_redis, "cluster": redis_cluster}
 
 
 async def run(args: argparse.Namespace) -> None:
@@ -174,7 +183,8 @@ async def run(args: argparse.Namespace) -> None:
                 async with BACKENDS[backend](Path(tmpdir) / f"{backend}{procs}") as (url, nodes):
                     for node in nodes:
                         client = aioredis.Redis.from_url(node)
-                        await client.flushall()
+                        if (await client.info("replication"))["role"] == "master":
+                            await client.flushall()
                         await client.aclose()
                     fleet = Fleet(url, procs, args.games, f"s{procs}")
                     label = f"{backend} x{procs}"

@@ -77,11 +77,15 @@ class Table:
         """Run ``call(idem)``; after a transient failure retry it with the same key (backing off) until it
         answers; ``not_applied`` (the lost commit was fenced off) is returned for the caller to redo."""
         idem, delay, first = self._idem(), 0.02, time.monotonic()
+        began_failing: float | None = None
         while True:
             began = time.time()
             result = await call(idem)
             if result.ok or result.error_key not in TRANSIENT:
+                if began_failing is not None:  # how long this one command kept failing
+                    self.journal.write(recovered=op, after=round(time.time() - began_failing, 3), t=time.time())
                 return result
+            began_failing = began if began_failing is None else began_failing
             self.journal.failed(op, result.error_key, began)
             if time.monotonic() - first > RETRY_BUDGET:
                 raise RuntimeError(f"table {self.table}: {op} kept failing ({result.error_key})")

@@ -30,6 +30,7 @@ class Journals:
     finished: list[dict[str, Any]] = field(default_factory=list)
     done: dict[str, dict[str, Any]] = field(default_factory=dict)
     notes: list[dict[str, Any]] = field(default_factory=list)
+    recovered: list[dict[str, Any]] = field(default_factory=list)  # commands that failed, then succeeded
 
     @classmethod
     def read(cls, paths: Iterable[Path]) -> Journals:
@@ -47,6 +48,8 @@ class Journals:
                     out.done[entry["done"]] = entry
                 elif "note" in entry:
                     out.notes.append(entry)
+                elif "recovered" in entry:
+                    out.recovered.append(entry)
         return out
 
     def failures_between(self, start: float, end: float) -> list[dict[str, Any]]:
