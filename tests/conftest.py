@@ -6,6 +6,7 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from bot.storage import LocalRedis
+from tests.redis_cluster import LocalCluster
 
 settings.register_profile("default", max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("default")
@@ -18,3 +19,13 @@ def redis_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalRedi
     server.start()
     yield server
     server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
+    """One real Redis Cluster (3 masters, 3 replicas, 1 s node timeout) for the whole session; tests flush it.
+    A test that kills or pauses nodes must leave it settled (``restart_node``, ``wait_ok``)."""
+    cluster = LocalCluster(tmp_path_factory.mktemp("cluster"))
+    cluster.start()
+    yield cluster
+    cluster.stop()

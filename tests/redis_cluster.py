@@ -144,7 +144,7 @@ class LocalCluster:
             "--cluster-node-timeout", str(self.node_timeout_ms),
             "--cluster-replica-validity-factor", "0",  # a replica may always take over (tests kill freely)
             "--cluster-require-full-coverage", "no",  # other slots keep serving while one fails over
-            "--appendonly", "no", "--save", "", "--protected-mode", "yes",
+            "--appendonly", "no", "--save", "", "--protected-mode", "yes", "--enable-debug-command", "local",
             "--logfile", str(node.data_dir / "redis.log"),
         ]  # fmt: skip
         read_end, node.pipe = os.pipe()
@@ -330,7 +330,19 @@ class LocalCluster:
         so that ``WAIT`` times out."""
         subprocess.Popen([self.cli_path, "-h", "127.0.0.1", "-p", str(node.port), "DEBUG", "SLEEP",
                           str(ms / 1000)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(0.05)
+        deadline = time.monotonic() + 5.0
+        while time.monotonic() < deadline and self._answers(node.port):
+            time.sleep(0.02)  # until the node is really asleep
+
+    @staticmethod
+    def _answers(port: int) -> bool:
+        """True when the server answers PING within 0.1 s."""
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.1) as sock:
+                sock.sendall(b"PING\r\n")
+                return sock.recv(16).startswith(b"+PONG")
+        except OSError:
+            return False
 
     # ------------------------------------------------------------------------------------- growth
     def add_master(self, timeout: float = 30.0) -> ClusterNode:

@@ -6,6 +6,7 @@ import logging
 from pathlib import Path
 
 from .base import Commit, CommitOutcomeUnknown, DamagedKey, DamagedValue, Entry, Store
+from .cluster_store import ClusterStore, parse_cluster_url
 from .local_redis import LocalRedis, redis_server_path
 from .memory import MemoryStore
 from .redis_store import RedisStore
@@ -18,13 +19,19 @@ MEMORY_WARNING = (
 )
 
 
-def open_store(redis_url: str | None, data_dir: str | Path = "data/redis") -> tuple[Store, LocalRedis | None]:
-    """The store to use: ``redis_url`` if set, else a local redis-server (AOF in ``data_dir``), else memory.
+def open_store(redis_url: str | None, data_dir: str | Path = "data/redis", *, wait_replicas: int | None = None,
+               wait_ms: int = 500) -> tuple[Store, LocalRedis | None]:
+    """The store to use: ``redis_url`` if set (``redis+cluster://`` for a Redis Cluster), else a local
+    redis-server (AOF in ``data_dir``), else memory. ``wait_replicas`` (None: 1 on a cluster, 0 otherwise)
+    replicas must confirm each commit within ``wait_ms`` (see durability.py).
 
     Returns the store and the local server it started (stop it at shutdown), if any.
     """
+    if redis_url and redis_url.startswith("redis+cluster://"):
+        replicas = 1 if wait_replicas is None else wait_replicas
+        return ClusterStore.from_cluster_url(redis_url, wait_replicas=replicas, wait_ms=wait_ms), None
     if redis_url:
-        return RedisStore.from_url(redis_url), None
+        return RedisStore.from_url(redis_url, wait_replicas=wait_replicas or 0, wait_ms=wait_ms), None
     if redis_server_path():
         server = LocalRedis(data_dir)
         server.start()
@@ -35,6 +42,6 @@ def open_store(redis_url: str | None, data_dir: str | Path = "data/redis") -> tu
 
 
 __all__ = [
-    "MEMORY_WARNING", "Commit", "CommitOutcomeUnknown", "DamagedKey", "DamagedValue", "Entry", "LocalRedis",
-    "MemoryStore", "RedisStore", "Store", "open_store",
+    "MEMORY_WARNING", "ClusterStore", "Commit", "CommitOutcomeUnknown", "DamagedKey", "DamagedValue", "Entry",
+    "LocalRedis", "MemoryStore", "RedisStore", "Store", "open_store", "parse_cluster_url",
 ]  # fmt: skip

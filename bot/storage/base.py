@@ -200,5 +200,17 @@ class Store(abc.ABC):
         """Take over up to ``count`` entries pending (unacked) for longer than ``min_idle_ms`` with any
         consumer of ``group`` (a dead one), now pending for ``consumer``."""
 
+    async def scan(self, pattern: str) -> list[str]:
+        """Keys matching the glob ``pattern`` (sweeps and repairs only: it walks the whole keyspace)."""
+        return []
+
+    async def sweep(self, older_than: float = 5.0) -> int:
+        """Finish commits split across Cluster slots whose writer died midway (ClusterStore); the number."""
+        return 0
+
+    def health(self) -> dict[str, int]:
+        """Counters for /healthz (e.g. ``wait_timeouts``: commits saved but not confirmed by a replica)."""
+        return {}
+
     async def close(self) -> None:  # noqa: B027 - optional hook, nothing to release by default
         """Release connections."""

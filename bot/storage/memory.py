@@ -234,6 +234,10 @@ class MemoryStore(Store):
             raise ValueError(f"NOGROUP no stream {stream!r}")
         return self.streams[stream].reclaim(group, consumer, min_idle_ms, count)
 
+    async def scan(self, pattern: str) -> list[str]:
+        every = {*self.strings, *self.hashes, *self.zsets, *self.streams}
+        return sorted(k for k in every if fnmatch.fnmatchcase(k, pattern) and self._type(k) != "none")
+
     async def due(self, key: str, now: float, limit: int) -> list[str]:
         return self.zsets[key].due(now, limit) if key in self.zsets else []
 

@@ -22,6 +22,7 @@ from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import NoScriptError, ResponseError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from . import durability
 from .base import Commit, CommitOutcomeUnknown, DamagedKey, Entry, Read, Store
 from .scripts import CLAIM_LUA, COMMIT_LUA, VIA_LUA
 
@@ -56,8 +57,10 @@ class RedisStore(Store):
     """Store on a Redis server (standalone or Sentinel; keys carry hash tags for Cluster later)."""
 
     def __init__(self, client: aioredis.Redis, *, read_retries: int = 3, sub_client: aioredis.Redis | None = None,
-                 ) -> None:
+                 wait_replicas: int = 0, wait_ms: int = 500) -> None:
         self.client = client
+        self.wait_replicas, self.wait_ms = wait_replicas, wait_ms
+        self.wait_timeouts = 0  # commits not confirmed by wait_replicas replicas within wait_ms
         self._commit = client.register_script(COMMIT_LUA)
         self._claim = client.register_script(CLAIM_LUA)
         self._via = client.register_script(VIA_LUA)
@@ -76,6 +79,8 @@ class RedisStore(Store):
         socket_connect_timeout: float = 2.0,
         health_check_interval: float = 15.0,
         read_retries: int = 3,
+        wait_replicas: int = 0,
+        wait_ms: int = 500,
     ) -> RedisStore:
         """A store on ``url`` with a bounded pool of ``max_connections`` that waits up to ``pool_timeout``
         seconds for a free connection; a commit whose answer takes over ``socket_timeout`` seconds raises
@@ -91,7 +96,8 @@ class RedisStore(Store):
                                                         **options)
         sub_options = dict(options, retry=Retry(ExponentialBackoff(cap=1.0, base=0.05), 5), socket_timeout=None)
         sub_client = aioredis.Redis.from_pool(aioredis.ConnectionPool.from_url(url, **sub_options))
-        return cls(aioredis.Redis.from_pool(pool), read_retries=read_retries, sub_client=sub_client)
+        return cls(aioredis.Redis.from_pool(pool), read_retries=read_retries, sub_client=sub_client,
+                   wait_replicas=wait_replicas, wait_ms=wait_ms)
 
     # --- plumbing -----------------------------------------------------------------------------------
     async def _retrying(self, do: Callable[[], Awaitable[T]]) -> T:
@@ -102,17 +108,22 @@ class RedisStore(Store):
 
         return await self._read_retry.call_with_retry(do, fail)
 
-    async def _call(self, *args: Any, timeout: float | None = None, unknown: bool = False) -> Any:
+    async def _call(self, *args: Any, timeout: float | None = None, unknown: bool = False,
+                    wait: bool = False) -> Any:
         """One command on a pooled connection that always goes back to the pool. With ``unknown``, an
         answer lost after sending raises :class:`CommitOutcomeUnknown`; failures before sending (no
-        connection, refused, health check) raise the usual connection errors: nothing was sent."""
+        connection, refused, health check) raise the usual connection errors: nothing was sent. With ``wait``
+        (a commit), then ``WAIT`` for ``wait_replicas`` replicas on the same connection (see durability.py)."""
         pool = self.client.connection_pool
         conn = await pool.get_connection()
         try:
             await self._drop_if_stale(conn)
             await conn.send_command(*args)
             try:
-                return await conn.read_response(timeout=timeout)
+                answer = await conn.read_response(timeout=timeout)
+                if wait and self.wait_replicas > 0:
+                    await self._wait_replicas(conn)
+                return answer
             except ResponseError:
                 raise
             except LOST as exc:
@@ -127,6 +138,16 @@ class RedisStore(Store):
             raise
         finally:
             await pool.release(conn)
+
+    async def _wait_replicas(self, conn: Any) -> None:
+        """``WAIT`` on the commit's own connection; count and mark a commit no replica confirmed in time."""
+        await conn.send_command("WAIT", self.wait_replicas, self.wait_ms)
+        acked = int(await conn.read_response(timeout=self.wait_ms / 1000 + self._socket_timeout))
+        if acked < self.wait_replicas:
+            self.wait_timeouts += 1
+            durability.mark_lagged()
+            log.warning("commit not confirmed by %d replica(s) within %d ms (%d so far)",
+                        self.wait_replicas, self.wait_ms, self.wait_timeouts)
 
     @staticmethod
     async def _drop_if_stale(conn: Any) -> None:
@@ -199,6 +220,17 @@ class RedisStore(Store):
 
     # --- commit -------------------------------------------------------------------------------------
     async def commit(self, commit: Commit) -> bool:
+        keys, argv = self.encode_commit(commit)
+        try:
+            result = await self._call("EVALSHA", self._commit.sha, len(keys), *keys, *argv, unknown=True, wait=True)
+        except NoScriptError:  # not run at all: load the script, then send the commit once
+            await self._call("SCRIPT", "LOAD", COMMIT_LUA)
+            result = await self._call("EVALSHA", self._commit.sha, len(keys), *keys, *argv, unknown=True, wait=True)
+        return self.decode_result(commit, result)
+
+    @staticmethod
+    def encode_commit(commit: Commit) -> tuple[list[str], list[Any]]:
+        """KEYS and ARGV of the commit script for ``commit`` (see scripts.py)."""
         keys: list[str] = []
         index: dict[str, int] = {}
         argv: list[Any] = [""]
@@ -238,16 +270,24 @@ class RedisStore(Store):
             else:
                 raise ValueError(f"unknown commit op {kind!r}")
         argv[0] = json.dumps([checks, ops], separators=(",", ":"))
-        try:
-            result = await self._call("EVALSHA", self._commit.sha, len(keys), *keys, *argv, unknown=True)
-        except NoScriptError:  # not run at all: load the script, then send the commit once
-            await self._call("SCRIPT", "LOAD", COMMIT_LUA)
-            result = await self._call("EVALSHA", self._commit.sha, len(keys), *keys, *argv, unknown=True)
+        return keys, argv
+
+    @staticmethod
+    def decode_result(commit: Commit, result: Any) -> bool:
+        """The commit script's answer as :meth:`commit` returns it (or raises)."""
         if isinstance(result, list):
             if _text(result[0]) == "type":
                 raise DamagedKey(_text(result[1]))
             raise ValueError(f"malformed commit op #{int(result[1])}: {commit.ops[int(result[1]) - 1][:2]!r}")
         return int(result) == 0
+
+    async def scan(self, pattern: str) -> list[str]:
+        """Keys matching ``pattern`` (for sweeps and repairs; not for the hot path)."""
+        return sorted({_text(k) async for k in self.client.scan_iter(match=pattern, count=500)})
+
+    def health(self) -> dict[str, int]:
+        """Counters for /healthz: WAIT timeouts (commits saved but not yet confirmed by a replica)."""
+        return {"wait_timeouts": self.wait_timeouts}
 
     # --- timers -------------------------------------------------------------------------------------
     async def due(self, key: str, now: float, limit: int) -> list[str]:

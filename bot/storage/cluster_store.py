@@ -1,0 +1,409 @@
+"""The Redis Cluster store (``redis+cluster://host:port,host:port,...``): same API as :class:`RedisStore`.
+
+Commands go to the master of their key's slot over redis-py's asyncio ``RedisCluster`` node connections
+(topology refreshed on MOVED, ASK followed, TRYAGAIN and "not sent" connection failures retried for up to
+``failover_wait`` seconds, so a commit rides out a failover). A commit whose keys all share a slot is one
+EVALSHA, as on a single node. A commit spanning slots is split (see :mod:`bot.storage.spill`): the part in
+the slot of its first check commits atomically together with a *pending* record of the rest, which is
+then applied, each slot once (a marker key per slot), and dropped; :meth:`sweep` finishes what a crash
+left. After every commit the store waits for ``wait_replicas`` replicas (``WAIT``) up to ``wait_ms``;
+when they do not confirm in time the commit still stands but :func:`bot.storage.durability.lagged` tells
+the caller, and ``wait_timeouts`` counts it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator, Sequence
+from typing import Any
+from urllib.parse import urlsplit
+
+import redis.asyncio as aioredis
+from redis.asyncio.cluster import ClusterNode, RedisCluster
+from redis.exceptions import AskError, ClusterDownError, MovedError, NoScriptError, ResponseError, TryAgainError
+from redis.exceptions import ConnectionError as RedisConnectionError
+
+from . import durability
+from .base import Commit, CommitOutcomeUnknown, DamagedKey, Entry, Read
+from .redis_store import LOST, RedisStore, _entries, _text
+from .scripts import CLAIM_LUA, COMMIT_LUA
+from .spill import PENDING_PATTERN, Spill, split_commit
+
+log = logging.getLogger(__name__)
+SCHEME = "redis+cluster"
+NOT_SENT = (RedisConnectionError, ConnectionRefusedError, ClusterDownError, TryAgainError)
+
+
+def parse_cluster_url(url: str) -> tuple[list[tuple[str, int]], dict[str, Any]]:
+    """``redis+cluster://[user:pass@]host:port,host:port/`` -> startup nodes and auth options."""
+    parts = urlsplit(url)
+    if parts.scheme != SCHEME:
+        raise ValueError(f"a cluster URL starts with {SCHEME}://")
+    auth, _, hosts = parts.netloc.rpartition("@")
+    nodes: list[tuple[str, int]] = []
+    for item in hosts.split(","):
+        host, _, port = item.strip().rpartition(":")
+        if not host or not port.isdigit() or not 0 < int(port) < 65536:
+            raise ValueError(f"cluster node {item!r} is not host:port")
+        nodes.append((host.strip("[]"), int(port)))
+    options: dict[str, Any] = {}
+    if auth:
+        user, colon, password = auth.partition(":")
+        options.update(username=user or None, password=password if colon else user)
+        if not colon:
+            options["username"] = None
+    return nodes, options
+
+
+class ClusterStore(RedisStore):
+    """Store on a Redis Cluster: one slot per atomic commit, spills across slots, WAIT for replicas."""
+
+    def __init__(self, client: RedisCluster, *, wait_replicas: int = 1, wait_ms: int = 500,
+                 failover_wait: float = 10.0, sub_nodes: Sequence[tuple[str, int]] = (),
+                 sub_options: dict[str, Any] | None = None) -> None:
+        self.client = client  # type: ignore[assignment]
+        self.cluster = client
+        self.wait_replicas, self.wait_ms = wait_replicas, wait_ms
+        self.failover_wait = failover_wait
+        self.wait_timeouts = 0  # commits not confirmed by a replica within wait_ms
+        self.commits = 0
+        self.spills = 0  # commits that spanned slots
+        self._sub_nodes = list(sub_nodes)
+        self._sub_options = sub_options or {}
+        self._socket_timeout = 5.0
+        self._shas: dict[str, str] = {}
+        self._read_retries = 3
+
+    @classmethod
+    def from_cluster_url(cls, url: str, *, wait_replicas: int = 1, wait_ms: int = 500, max_connections: int = 64,
+                         socket_timeout: float = 5.0, socket_connect_timeout: float = 2.0,
+                         failover_wait: float = 10.0) -> ClusterStore:
+        """A store on the cluster whose startup nodes ``url`` lists (any reachable node is enough)."""
+        nodes, auth = parse_cluster_url(url)
+        client = RedisCluster(startup_nodes=[ClusterNode(h, p) for h, p in nodes], decode_responses=False,
+                              socket_timeout=socket_timeout, socket_connect_timeout=socket_connect_timeout,
+                              max_connections=max_connections, **auth)
+        return cls(client, wait_replicas=wait_replicas, wait_ms=wait_ms, failover_wait=failover_wait,
+                   sub_nodes=nodes, sub_options=dict(auth, socket_connect_timeout=socket_connect_timeout))
+
+    # --- routing -------------------------------------------------------------------------------------
+    async def _node_call(self, key: str, *args: Any, timeout: float | None = None, unknown: bool = False,
+                         wait: bool = False) -> Any:
+        """Run one command on the master of ``key``'s slot, on one connection (then ``WAIT`` on that same
+        connection when ``wait``). Redirections and failures before sending are retried (new topology)
+        for up to ``failover_wait`` s; an answer lost after sending raises CommitOutcomeUnknown (``unknown``)."""
+        deadline = time.monotonic() + self.failover_wait
+        asking: ClusterNode | None = None
+        delay = 0.05
+        while True:
+            await self.cluster.initialize()  # no-op once initialised; rebuilds after a reset below
+            node = asking or self.cluster.get_node_from_key(key)
+            if node is None:  # the slot's master is being replaced: ask again shortly
+                if time.monotonic() + delay > deadline:
+                    raise ClusterDownError(f"no node serves the slot of {key!r}")
+                await self._reset_topology()
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 0.5)
+                continue
+            conn = node.acquire_connection()
+            sent = False
+            try:
+                if asking is not None:
+                    await conn.send_command("ASKING")
+                    await conn.read_response()
+                await conn.send_command(*args)
+                sent = True
+                answer = await conn.read_response(timeout=timeout)
+                if wait and self.wait_replicas > 0:
+                    await conn.send_command("WAIT", self.wait_replicas, self.wait_ms)
+                    acked = int(await conn.read_response(timeout=self.wait_ms / 1000 + self._socket_timeout))
+                    if acked < self.wait_replicas:
+                        self.wait_timeouts += 1
+                        durability.mark_lagged()
+                        log.warning("commit not confirmed by %d replica(s) within %d ms (%d so far)",
+                                    self.wait_replicas, self.wait_ms, self.wait_timeouts)
+                return answer
+            except MovedError:
+                await self._reset_topology()
+                asking = None
+            except AskError as exc:
+                asking = self.cluster.nodes_manager.get_node(host=exc.host, port=exc.port)
+            except ResponseError:
+                raise
+            except (*LOST, *NOT_SENT) as exc:
+                await conn.disconnect()
+                if sent and unknown and not isinstance(exc, TryAgainError | ClusterDownError):
+                    raise CommitOutcomeUnknown(f"{args[0]} sent but its answer was lost: {exc}") from exc
+                if sent and not unknown and not isinstance(exc, TryAgainError | ClusterDownError):
+                    raise
+                if time.monotonic() + delay > deadline:
+                    raise
+                await self._reset_topology()
+                asking = None
+            except BaseException:
+                await conn.disconnect()
+                raise
+            finally:
+                node.release(conn)
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 0.5)
+
+    async def _reset_topology(self) -> None:
+        """Forget the slot map: the next command asks the cluster again (after a failover or resharding)."""
+        try:
+            await self.cluster.nodes_manager.initialize()
+        except Exception as exc:  # a dead startup node: the next attempt tries again
+            log.debug("cluster topology refresh failed: %s", exc)
+
+    async def _script(self, script: str, key: str, keys: Sequence[str], args: Sequence[Any], *,
+                      unknown: bool = False, wait: bool = False) -> Any:
+        """EVALSHA (loading the script on that node when it is missing there)."""
+        sha = self._shas.get(script)
+        if sha is None:
+            sha = _text(await self._node_call(key, "SCRIPT", "LOAD", script))
+            self._shas[script] = sha
+        try:
+            return await self._node_call(key, "EVALSHA", sha, len(keys), *keys, *args, unknown=unknown, wait=wait)
+        except NoScriptError:  # a new master (failover) or a node that never saw it: not run at all
+            await self._node_call(key, "SCRIPT", "LOAD", script)
+            return await self._node_call(key, "EVALSHA", sha, len(keys), *keys, *args, unknown=unknown, wait=wait)
+
+    # --- reads --------------------------------------------------------------------------------------
+    async def read(self, requests: Sequence[Read]) -> list[Any]:
+        """Index lookups ("via") first, then every read in one cluster pipeline (one round trip per node)."""
+        resolved = list(requests)
+        vias = [i for i, r in enumerate(requests) if r[0] == "via"]
+        if vias:
+            found = await self._pipeline([("hget", requests[i][1], requests[i][2]) for i in vias])
+            for i, value in zip(vias, found, strict=True):
+                resolved[i] = ("via_get", requests[i][3] + value + requests[i][4] if value else None, value)
+        return await self._pipeline(resolved)
+
+    async def _pipeline(self, requests: Sequence[Read]) -> list[Any]:
+        """One attempt after another (bounded) at a non-transactional cluster pipeline."""
+        last: Exception | None = None
+        for attempt in range(self._read_retries + 1):
+            try:
+                return await self._read_once(requests)
+            except (*LOST, *NOT_SENT) as exc:
+                last = exc
+                await self._reset_topology()
+                await asyncio.sleep(min(0.05 * 2 ** attempt, 1.0))
+        assert last is not None
+        raise last
+
+    async def _read_once(self, requests: Sequence[Read]) -> list[Any]:
+        pipe = self.cluster.pipeline()
+        for req in requests:
+            kind, key = req[0], req[1]
+            if kind == "via_get":
+                pipe.get(key) if key is not None else pipe.exists("fevga:{none}")
+            elif kind == "get":
+                pipe.get(key)
+            elif kind == "hget":
+                pipe.hget(key, req[2])
+            elif kind == "hgetall":
+                pipe.hgetall(key)
+            elif kind == "ztop":
+                pipe.zrevrange(key, 0, req[2] - 1, withscores=True)
+            elif kind == "zrank":
+                pipe.zrevrank(key, req[2])
+            elif kind == "zscore":
+                pipe.zscore(key, req[2])
+            elif kind == "zcard":
+                pipe.zcard(key)
+            else:
+                raise ValueError(f"unknown read {kind!r}")
+        raw = await pipe.execute(raise_on_error=False) if requests else []
+        out: list[Any] = []
+        for req, value in zip(requests, raw, strict=True):
+            kind = req[0]
+            if isinstance(value, ResponseError):
+                if "WRONGTYPE" in str(value):
+                    raise DamagedKey(req[1])
+                raise value
+            if isinstance(value, Exception):  # a node lost mid-pipeline: retried with a new topology
+                raise value
+            if kind == "via_get":
+                out.append([None if req[2] is None else _text(req[2]), value if req[1] is not None else None])
+            elif kind == "hget":
+                out.append(None if value is None else _text(value))
+            elif kind == "hgetall":
+                out.append({_text(k): _text(v) for k, v in value.items()})
+            elif kind == "ztop":
+                out.append([(_text(m), float(s)) for m, s in value])
+            elif kind == "zscore":
+                out.append(None if value is None else float(value))
+            else:
+                out.append(value)
+        return out
+
+    # --- commit -------------------------------------------------------------------------------------
+    async def commit(self, commit: Commit) -> bool:
+        self.commits += 1
+        plan = split_commit(commit, self.cluster.keyslot)
+        if plan.spill is None:
+            return await self._commit_one(plan.home)
+        self.spills += 1
+        if not await self._commit_one(plan.home):
+            return False
+        await self.finish_spill(plan.spill)
+        return True
+
+    async def _commit_one(self, commit: Commit) -> bool:
+        """One single-slot commit (EVALSHA of the commit script on the slot's master, then WAIT)."""
+        if not commit.checks and all(op[0] == "pub" for op in commit.ops):
+            for op in commit.ops:  # only publishes: no slot to go to
+                await self.cluster.publish(op[1], op[2])
+            return True
+        keys, argv = self.encode_commit(commit)
+        result = await self._script(COMMIT_LUA, keys[0], keys, argv, unknown=True, wait=True)
+        return self.decode_result(commit, result)
+
+    async def finish_spill(self, spill: Spill) -> None:
+        """Apply each slot's part of a spilled commit once (its marker), then drop the pending record."""
+        for part in spill.parts:
+            marked = Commit(list(part.checks), list(part.ops)).expect(part.marker, 0)
+            marked.put(part.marker, b"1", 7 * 86400)
+            if not await self._commit_one(marked):
+                marker = (await self.read([("get", part.marker)]))[0]
+                if marker is None:
+                    log.error("spilled writes to %s refused by their checks; dropped", part.marker)
+        await self._commit_one(Commit().hdel(spill.pending_key, spill.field))
+
+    async def sweep(self, older_than: float = 5.0) -> int:
+        """Finish spilled commits whose writer died before applying them (pending for ``older_than`` s);
+        the number finished. Run now and then by every instance (each part applies once)."""
+        done = 0
+        for key in await self.scan(PENDING_PATTERN):
+            fields = (await self.read([("hgetall", key)]))[0]
+            for name, blob in fields.items():
+                spill = Spill.decode(key, name, blob)
+                if spill is None or time.time() - spill.created < older_than:
+                    continue
+                await self.finish_spill(spill)
+                done += 1
+        return done
+
+    async def scan(self, pattern: str) -> list[str]:
+        """Keys matching ``pattern`` on every master (for sweeps; not for the hot path)."""
+        found: set[str] = set()
+        for node in self.cluster.get_primaries():
+            cursor = b"0"
+            while True:
+                cursor, batch = await node.execute_command("SCAN", cursor, "MATCH", pattern, "COUNT", 500)
+                found.update(_text(k) for k in batch)
+                if _text(cursor) == "0":
+                    break
+        return sorted(found)
+
+    # --- timers -------------------------------------------------------------------------------------
+    async def due(self, key: str, now: float, limit: int) -> list[str]:
+        try:
+            members = await self._node_call(key, "ZRANGE", key, "-inf", repr(now), "BYSCORE", "LIMIT", 0, limit)
+        except ResponseError as exc:
+            if "WRONGTYPE" in str(exc):
+                raise DamagedKey(key) from None
+            raise
+        return [_text(m) for m in members]
+
+    async def claim(self, key: str, member: str, now: float, lease: float) -> bool:
+        return int(await self._script(CLAIM_LUA, key, [key], [member, repr(now), repr(now + lease)])) == 1
+
+    # --- pub/sub (classic pub/sub is cluster-wide: any node will do) --------------------------------
+    async def subscribe(self, channel: str, pattern: bool = False) -> AsyncIterator[bytes]:
+        nodes = self._sub_nodes or [(n.host, int(n.port)) for n in self.cluster.get_nodes()]
+        delay = 0.05
+        for attempt in range(len(nodes) * 3):
+            host, port = nodes[attempt % len(nodes)]
+            client = aioredis.Redis(host=host, port=port, decode_responses=False, **self._sub_options)
+            pubsub = client.pubsub(ignore_subscribe_messages=True)
+            try:
+                await (pubsub.psubscribe(channel) if pattern else pubsub.subscribe(channel))
+            except LOST:
+                await pubsub.aclose()
+                await client.aclose()
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 1.0)
+                continue
+            return self._messages(pubsub, client, channel, pattern, nodes)
+        raise RedisConnectionError("no cluster node accepts a subscription")
+
+    async def _messages(self, pubsub: Any, client: aioredis.Redis, channel: str, pattern: bool,
+                        nodes: list[tuple[str, int]]) -> AsyncIterator[bytes]:
+        """Yield messages; when the node goes away, subscribe again on the next node."""
+        turn = 0
+        try:
+            while True:
+                try:
+                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                except LOST:
+                    await pubsub.aclose()
+                    await client.aclose()
+                    await asyncio.sleep(0.1)
+                    turn += 1
+                    host, port = nodes[turn % len(nodes)]
+                    client = aioredis.Redis(host=host, port=port, decode_responses=False, **self._sub_options)
+                    pubsub = client.pubsub(ignore_subscribe_messages=True)
+                    try:
+                        await (pubsub.psubscribe(channel) if pattern else pubsub.subscribe(channel))
+                    except LOST:
+                        continue
+                    continue
+                if message is not None and message.get("type") in ("message", "pmessage"):
+                    yield message["data"]
+        finally:
+            await pubsub.aclose()
+            await client.aclose()
+
+    # --- outbox -------------------------------------------------------------------------------------
+    async def ensure_group(self, stream: str, group: str) -> None:
+        try:
+            await self._node_call(stream, "XGROUP", "CREATE", stream, group, "0", "MKSTREAM")
+        except ResponseError as exc:
+            if "BUSYGROUP" not in str(exc):
+                raise
+
+    async def consume(self, stream: str, group: str, consumer: str, count: int = 10,
+                      block_ms: int = 0) -> list[Entry]:
+        args: list[Any] = ["XREADGROUP", "GROUP", group, consumer, "COUNT", count]
+        if block_ms > 0:
+            args += ["BLOCK", block_ms]
+        raw = await self._node_call(stream, *args, "STREAMS", stream, ">",
+                                    timeout=block_ms / 1000 + self._socket_timeout)
+        if isinstance(raw, dict):
+            return _entries(next(iter(raw.values()), None))
+        return _entries(raw[0][1]) if raw else []
+
+    async def ack(self, stream: str, group: str, *ids: str) -> int:
+        if not ids:
+            return 0
+        return int(await self._node_call(stream, "XACK", stream, group, *ids))
+
+    async def reclaim(self, stream: str, group: str, consumer: str, min_idle_ms: int,
+                      count: int = 10) -> list[Entry]:
+        out: list[Entry] = []
+        cursor = "0-0"
+        for _ in range(100):
+            raw = await self._node_call(stream, "XAUTOCLAIM", stream, group, consumer, min_idle_ms, cursor,
+                                        "COUNT", count - len(out))
+            out += _entries(raw[1])
+            cursor = _text(raw[0])
+            if cursor == "0-0" or len(out) >= count:
+                break
+        return out
+
+    def pool_stats(self) -> dict[str, int]:
+        return {"in_use": 0, "idle": 0}
+
+    def health(self) -> dict[str, int]:
+        """Counters for /healthz: commits, spilled commits, and WAIT timeouts (saved, not yet replicated)."""
+        return {"commits": self.commits, "spills": self.spills, "wait_timeouts": self.wait_timeouts}
+
+    async def close(self) -> None:
+        await self.cluster.aclose()
+
+
+__all__ = ["ClusterStore", "parse_cluster_url"]
