@@ -24,6 +24,7 @@ from bot.service.ai import RandomAI
 from .tables import PLATFORM, Journal, Table
 
 TICK_SECONDS = 1.0
+SWEEP_EVERY = 5  # ticks
 
 
 class NullPlatform:
@@ -45,10 +46,16 @@ class NullPlatform:
 
 
 async def ticking(core: BotCore, stop: asyncio.Event) -> None:
-    """``core.tick()`` every second, as the frontends' tick job does; a failed tick is retried next time."""
+    """``core.tick()`` every second, as the frontends' tick job does, and the store's ``sweep`` (spilled
+    cross-slot writes a failure left unfinished) every few seconds; a failure is retried next time."""
+    rounds = 0
     while not stop.is_set():
         with contextlib.suppress(Exception):
             await core.tick(PLATFORM, notices=False)
+        if rounds % SWEEP_EVERY == 0:
+            with contextlib.suppress(Exception):
+                await core.store.sweep()
+        rounds += 1
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), TICK_SECONDS)
 
