@@ -49,7 +49,7 @@ EXPECTS: dict[str, str] = {
     "telegram_webhook_listen": "an IP address such as 0.0.0.0 or ::",
     "telegram_webhook_port": "a port number from 1 to 65535",
     "telegram_webhook_secret": "1 to 256 characters from A-Z, a-z, 0-9, _ and -",
-    "redis_url": "a redis://, rediss:// or unix:// URL",
+    "redis_url": "a redis://, rediss:// or unix:// URL, or redis+cluster://host:port,host:port,... for a Redis Cluster",
     "fevga_data_dir": "a directory path",
     "fevga_language": "one of: en, el",
     "fevga_turn_deadline_hours": f"a number greater than 0 (at most {MAX_TURN_DEADLINE_HOURS})",
@@ -125,6 +125,9 @@ class Settings(BaseSettings):
     telegram_webhook_secret: SecretStr | None = Field(default=None, validate_default=True)
 
     redis_url: str | None = None
+    # Replicas that must confirm each commit (WAIT) before the answer; unset: 1 on a cluster, 0 on one Redis.
+    redis_wait_replicas: Annotated[int, Field(ge=0, le=16)] | None = None
+    redis_wait_ms: Annotated[int, Field(ge=1, le=60_000)] = 500  # then "saved, may be delayed" (and counted)
     fevga_data_dir: Path = Path("./data")
     fevga_language: Literal["en", "el"] = "en"
     fevga_turn_deadline_hours: Annotated[float, Field(gt=0, le=MAX_TURN_DEADLINE_HOURS, allow_inf_nan=False)] = 24.0
@@ -168,6 +171,11 @@ class Settings(BaseSettings):
     @field_validator("redis_url")
     @classmethod
     def _redis_url(cls, value: str | None) -> str | None:
+        if value is not None and value.strip().lower().startswith("redis+cluster://"):
+            from bot.storage.cluster_store import parse_cluster_url
+
+            parse_cluster_url(value.strip())  # ValueError naming the bad node
+            return value.strip()
         return None if value is None else _check_url(value, ("redis", "rediss", "unix"))
 
     @field_validator("telegram_webhook_listen")

@@ -59,6 +59,8 @@ class BotCore:
         cls,
         *,
         redis_url: str | None = None,
+        redis_wait_replicas: int | None = None,
+        redis_wait_ms: int = 500,
         store: Store | None = None,
         data_dir: str | Path = "data",
         clock: Callable[[], float] = time.time,
@@ -69,7 +71,8 @@ class BotCore:
         """A core on ``store``, or on ``redis_url``, or on a local redis-server / memory (see open_store)."""
         local = None
         if store is None:
-            store, local = await asyncio.to_thread(open_store, redis_url, Path(data_dir) / "redis")
+            store, local = await asyncio.to_thread(open_store, redis_url, Path(data_dir) / "redis",
+                                                   wait_replicas=redis_wait_replicas, wait_ms=redis_wait_ms)
         assert store is not None
         service = GameService(store, clock=clock, **service_options)
         return cls(service, store, local, default_lang, draw=draw)
@@ -78,6 +81,8 @@ class BotCore:
     async def create_from_settings(cls, settings: Settings) -> BotCore:
         return await cls.create(
             redis_url=settings.redis_url,
+            redis_wait_replicas=settings.redis_wait_replicas,
+            redis_wait_ms=settings.redis_wait_ms,
             data_dir=settings.fevga_data_dir,
             default_lang=settings.fevga_language,
             challenge_ttl=settings.fevga_challenge_ttl_minutes * 60,
@@ -315,7 +320,7 @@ class BotCore:
 
     async def live_games(self, platform: str, limit: int = 1000) -> list[str]:
         """Ids of running games of ``platform`` (those with a timer), for the start-up repair."""
-        members = await self.store.due(keys.TIMERS, 1e18, limit)
+        members = [m for bucket in keys.ALL_TIMERS for m in await self.store.due(bucket, 1e18, limit)]
         return [m.split(":")[1] for m in members if m.startswith("g:") and m.endswith(f":{platform}")]
 
     def delivery(self, platform: str, surface: BoardSurface, sink: NoticeSink, *, group: str,

@@ -16,7 +16,8 @@ async def serve_health(core: BotCore, port: int, host: str = "0.0.0.0") -> None:
     async def healthz(_request: web.Request) -> web.Response:
         draining = core.draining
         ok = not draining and await core.healthy()
-        return web.json_response({"ok": ok, "draining": draining}, status=200 if ok else 503)
+        body: dict[str, object] = {"ok": ok, "draining": draining, "store": core.store.health()}
+        return web.json_response(body, status=200 if ok else 503)
 
     app = web.Application()
     app.router.add_get("/healthz", healthz)

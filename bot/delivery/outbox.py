@@ -62,7 +62,7 @@ class OutboxConsumer:
                  live_games: Callable[[], Awaitable[list[str]]] | None = None,
                  turn_notice: Callable[[str], Awaitable[Notice | None]] | None = None) -> None:
         self.store = store
-        self.stream = keys.outbox(platform)
+        self.streams = keys.outboxes(platform)  # one stream per home (slot), all read here
         self.platform = platform
         self.group = group
         self.consumer = consumer
@@ -80,7 +80,8 @@ class OutboxConsumer:
     async def start(self) -> None:
         """Create the consumer group (from the stream's first entry) if needed."""
         if not self._ready:
-            await self.store.ensure_group(self.stream, self.group)
+            for stream in self.streams:
+                await self.store.ensure_group(stream, self.group)
             self._ready = True
 
     # ---- one entry -----------------------------------------------------------------------------
@@ -124,7 +125,7 @@ class OutboxConsumer:
             version, messages = 0, []
         return await self.tracker.show(game_id, version, messages=messages, budget=budget, wait=budget)
 
-    async def _handle_and_ack(self, entry: Entry, *, persist: bool = False) -> None:
+    async def _handle_and_ack(self, stream: str, entry: Entry, *, persist: bool = False) -> None:
         """Handle, then ack. ``persist``: keep retrying (with backoff) until delivered or stopping; an entry
         left unacked stays pending and is reclaimed after a restart."""
         pause = RETRY_PAUSE[0]
@@ -139,7 +140,7 @@ class OutboxConsumer:
                 log.exception("delivering outbox entry %s failed", entry[0])
                 done = False
             if done:
-                await self.store.ack(self.stream, self.group, entry[0])
+                await self.store.ack(stream, self.group, entry[0])
                 self.handled += 1
                 return
             if not persist or self.stopping.is_set():
@@ -161,16 +162,16 @@ class OutboxConsumer:
         """Handle what is waiting now (new entries, then this consumer's own stale ones); the number acked."""
         await self.start()
         before = self.handled
-        for entry in await self.store.consume(self.stream, self.group, self.consumer, count, 0):
-            await self._handle_and_ack(entry)
+        for stream, entry in await self.store.consume_many(self.streams, self.group, self.consumer, count, 0):
+            await self._handle_and_ack(stream, entry)
         return self.handled - before
 
     async def reclaim(self, min_idle_ms: int = RECLAIM_IDLE_MS) -> int:
         """Take over and handle entries another (dead) consumer left pending; the number acked."""
         await self.start()
         before = self.handled
-        for entry in await self.store.reclaim(self.stream, self.group, self.consumer, min_idle_ms, 100):
-            await self._handle_and_ack(entry)
+        for stream, entry in await self.store.reclaim_many(self.streams, self.group, self.consumer, min_idle_ms, 100):
+            await self._handle_and_ack(stream, entry)
         return self.handled - before
 
     async def repair(self) -> int:
@@ -207,15 +208,15 @@ class OutboxConsumer:
                 if loop.time() >= next_repair:
                     await self.repair()
                     next_repair = loop.time() + REPAIR_SECONDS
-                entries = await self.store.consume(self.stream, self.group, self.consumer, 20, block_ms)
+                entries = await self.store.consume_many(self.streams, self.group, self.consumer, 20, block_ms)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("reading the %s outbox failed", self.platform)
                 await asyncio.sleep(1.0)
                 continue
-            for entry in entries:
-                task = asyncio.create_task(self._handle_and_ack(entry, persist=True))
+            for stream, entry in entries:
+                task = asyncio.create_task(self._handle_and_ack(stream, entry, persist=True))
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
 

@@ -48,7 +48,8 @@ class Challenge:
         """Add to ``commit``: delete the challenge (if still at ``version``), its index entry and its timer."""
         commit.expect(keys.challenge(self.id), version).delete(keys.challenge(self.id))
         commit.hdel(keys.channel_challenges(self.place), self.id)
-        commit.zrem(keys.TIMERS, keys.timer("c", self.id, self.place.platform))
+        member = keys.timer("c", self.id, self.place.platform)
+        commit.zrem(keys.timers(member), member)
         return commit
 
     def encode(self) -> bytes:

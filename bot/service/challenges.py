@@ -14,7 +14,7 @@ from fevga.match import MAX_LENGTH
 from . import keys
 from .ai import LEVELS
 from .challenge import Challenge, CorruptChallenge
-from .commits import Change, new_id
+from .commits import Change
 from .config import Clock, Options
 from .damaged import free_stale
 from .flow import MatchFlow
@@ -53,7 +53,7 @@ class Challenges:
         if opponent is not None and (actor.same(opponent) or opponent.platform != actor.platform):
             return Result.error("challenge_self" if actor.same(opponent) else "not_for_you")
         reads = Reads()
-        cached = reads.idem(actor.platform, idem)
+        cached = reads.idem(actor.platform, idem, place)
         mine = reads.hget(keys.channel_games(place), actor.user_id)
         theirs = reads.hget(keys.channel_games(place), opponent.user_id) if opponent is not None else None
         await reads.run(self.store)
@@ -69,12 +69,14 @@ class Challenges:
             rules = (await self.settings.place_defaults(place))[1]
         now = self.clock()
         ttl = self.options.challenge_ttl
-        ch = Challenge(new_id(), actor, opponent, place, length, rules, now, now + ttl, quick)
+        cid = keys.new_id_in(keys.place_bucket(place))  # the challenge lives in its channel's home
+        ch = Challenge(cid, actor, opponent, place, length, rules, now, now + ttl, quick)
         cid = ch.id
         commit = Commit().expect(keys.challenge(cid), 0)
         commit.put_versioned(keys.challenge(cid), 1, ch.encode())
         commit.hset(keys.channel_challenges(place), cid, ch.index_entry())
-        commit.zadd(keys.TIMERS, keys.timer("c", cid, place.platform), ch.expires)
+        member = keys.timer("c", cid, place.platform)
+        commit.zadd(keys.timers(member), member, ch.expires)
         commit.publish(keys.place_events(place.platform, place.channel_id),
                        json.dumps({"challenge_id": cid, "kind": "challenge", "game_id": None, "version": 1,
                                    "platform": place.platform, "scope_id": place.scope_id,
@@ -87,7 +89,7 @@ class Challenges:
         actions.append(Action(ButtonKind.CANCEL, cid, 1, "btn_cancel", {"challenge_id": cid}))
         result = Result(ok=True, messages=[Msg("challenge_open" if opponent is None else "challenge_sent", args)],
                         actions=actions, to_notify=[opponent] if opponent else [], place=place)
-        answer = await self.sessions.commit_once(commit, actor, idem, result)
+        answer = await self.sessions.commit_once(commit, actor, idem, result, place)
         return answer if answer is not None else Result.error("busy_try_again")
 
     async def _find(self, actor: PlayerRef, place: Place, challenge_id: str | None, role: Role,
@@ -138,12 +140,12 @@ class Challenges:
                      idem: str | None = None) -> Result:
         """Take a challenge addressed to the actor, or an open one: the game starts at once."""
         for _ in range(self.options.max_retries):
-            cached = await self.sessions.retried(actor, idem)  # the first answer (another instance's too)
+            cached = await self.sessions.retried(actor, idem, place)  # the first answer (another instance's too)
             if cached is not None:
                 return cached
             found = await self._here(actor, place, challenge_id, "to")
             if isinstance(found, Result):  # gone: maybe taken by this very update on another instance
-                return await self.sessions.retried(actor, idem) or found
+                return await self.sessions.retried(actor, idem, place) or found
             version, ch = found
             if ch.from_.same(actor):
                 return Result.error("own_challenge")
@@ -166,7 +168,7 @@ class Challenges:
         reads = Reads()
         busy = [reads.hget(keys.channel_games(place), p.user_id) for p in humans]
         player_settings = [reads.hgetall(keys.player_settings(p.platform, p.user_id)) for p in players]
-        cached = reads.idem(actor.platform, idem)
+        cached = reads.idem(actor.platform, idem, place)
         try:
             await reads.run(self.store)
             autoplay = [chosen.value.get("autoplay") == "on" for chosen in player_settings]
@@ -176,7 +178,7 @@ class Challenges:
             log.error("player settings %s are damaged; using the defaults", exc.key)
             reads = Reads()
             busy = [reads.hget(keys.channel_games(place), p.user_id) for p in humans]
-            cached = reads.idem(actor.platform, idem)
+            cached = reads.idem(actor.platform, idem, place)
             await reads.run(self.store)
             autoplay = [False, False]
         if cached.value is not None:  # another instance handled this very update first
@@ -189,7 +191,7 @@ class Challenges:
                                     player=p.name)
         deadline = self.options.quick_deadline if quick else (await self.settings.place_defaults(place))[0]
         now = round(self.clock(), 3)
-        gid = new_id()
+        gid = keys.new_id_in(keys.place_bucket(place))  # the game lives in its channel's home
         s = Session(gid, place, players, length, rules, Game.new(rules, FairDice(), at=now), now, deadline,
                     turn_start=now, ai_level=ai_level, rated=ai_level is None)
         s.autoplay = autoplay
@@ -226,12 +228,12 @@ class Challenges:
     async def _withdraw(self, actor: PlayerRef, place: Place, challenge_id: str | None, idem: str | None,
                         role: Role) -> Result:
         """Decline (``to``) or cancel (``from``) a challenge: it is deleted, the other side told."""
-        cached = await self.sessions.retried(actor, idem)
+        cached = await self.sessions.retried(actor, idem, place)
         if cached is not None:
             return cached
         found = await self._here(actor, place, challenge_id, role, open_ok=False)
         if isinstance(found, Result):  # gone: maybe by this very update on another instance
-            return await self.sessions.retried(actor, idem) or found
+            return await self.sessions.retried(actor, idem, place) or found
         version, ch = found
         challenger, target = ch.from_, ch.to
         if role == "from" and not challenger.same(actor):
@@ -243,7 +245,7 @@ class Challenges:
         notify = challenger if role == "to" else target
         result = Result(ok=True, messages=[Msg(key, {"player": actor.name, "challenge_id": ch.id})],
                         to_notify=[notify] if notify else [], place=place)
-        answer = await self.sessions.commit_once(commit, actor, idem, result)
+        answer = await self.sessions.commit_once(commit, actor, idem, result, place)
         return answer if answer is not None else Result.error("no_challenge")
 
     async def play_ai(self, actor: PlayerRef, place: Place, level: str = "medium", length: int = 1,
@@ -256,7 +258,7 @@ class Challenges:
         ai = PlayerRef(AI_PLATFORM, level, f"AI ({level})")
         rules = (await self.settings.place_defaults(place))[1]
         for _ in range(self.options.max_retries):
-            cached = await self.sessions.retried(actor, idem)  # the first answer (another instance's too)
+            cached = await self.sessions.retried(actor, idem, place)  # the first answer (another instance's too)
             if cached is not None:
                 return cached
             result = await self.start(actor, place, (actor, ai), length, rules, Commit(), ai_level=level, idem=idem)

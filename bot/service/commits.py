@@ -53,16 +53,16 @@ def game_event(s: Session, version: int, kind: str) -> bytes:
 
 def session_commit(s: Session, version: int, change: Change, reminder_fractions: tuple[float, ...]) -> Commit:
     """Expect ``version``, write ``version + 1``, reset or drop the timer, publish the event."""
-    commit = Commit(checks=list(change.extra.checks))
-    commit.expect(keys.game(s.id), version)
+    commit = Commit().expect(keys.game(s.id), version)  # first: on a Redis Cluster its slot is the home slot
+    commit.checks.extend(change.extra.checks)  # (what lives in other slots follows it: bot/storage/spill.py)
     ttl = keys.LIVE_TTL if s.status == "play" else keys.FINISHED_TTL  # retention: docs/service.md
     commit.put_versioned(keys.game(s.id), version + 1, encode(s), ttl)
     member = keys.timer("g", s.id, s.place.platform)
     due = next_timer(s, reminder_fractions)
     if due is None:
-        commit.zrem(keys.TIMERS, member)
+        commit.zrem(keys.timers(member), member)
     else:
-        commit.zadd(keys.TIMERS, member, due)
+        commit.zadd(keys.timers(member), member, due)
     if change.finished:
         for seat in s.human_seats():
             uid = s.players[seat].user_id
@@ -72,7 +72,8 @@ def session_commit(s: Session, version: int, change: Change, reminder_fractions:
     published = game_event(s, version + 1, change.kind)
     commit.publish(keys.place_events(s.place.platform, s.place.channel_id), published)
     commit.publish(keys.game_events(s.id), published)
-    commit.xadd(keys.outbox(s.place.platform), outbox_entry(s, version + 1, change))  # durable: see bot/delivery
+    outbox = keys.outbox(s.place.platform, keys.id_bucket(s.id))  # durable, in the game's home: see bot/delivery
+    commit.xadd(outbox, outbox_entry(s, version + 1, change))
     return commit
 
 

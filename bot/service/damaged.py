@@ -58,6 +58,7 @@ async def free_stale(store: Store, place: Place, user_id: str) -> str | None:
     for uid, named in everyone.items():
         if named == gid:
             commit.hdel(index, uid, only_if=gid)
-    commit.zrem(keys.TIMERS, keys.timer("g", gid, place.platform))
+    member = keys.timer("g", gid, place.platform)
+    commit.zrem(keys.timers(member), member)
     await robust_commit(store, commit)
     return gid

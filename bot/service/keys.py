@@ -1,12 +1,58 @@
-"""The Redis key schema. Every key starts with ``fevga:`` and carries a hash tag ``{...}`` so that all keys
-of one game (or one channel, one leaderboard) share a Cluster slot."""
+"""The Redis key schema. Every key starts with ``fevga:`` and carries a Redis Cluster hash tag ``{...}``.
+
+Hot-path keys live in one of :data:`BUCKETS` *homes* (hash tag ``{h:<bucket>}``): a channel's indexes,
+its challenges and games (their ids start with their home's letter), the idempotency records of commands
+given there, the home's timer set and outbox streams. So every command commit touches a single slot, on
+one Redis as on a Redis Cluster. Leaderboards (``{r:<scope>}``) and per-user keys (``{u:...}``) live in
+their own slots; a match's ratings reach them after the game's commit (bot/service/appliers.py).
+"""
 
 from __future__ import annotations
+
+import binascii
+import secrets
 
 from .models import Place
 
 PREFIX = "fevga"
-TIMERS = f"{PREFIX}:{{t}}:due"  # zset: timer member -> due time
+ID_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"  # url-safe base64
+BUCKETS = len(ID_ALPHABET)  # 64 homes, spread over the cluster's slots (resharding moves whole homes)
+TIMER_BUCKETS = BUCKETS  # one timer zset per home; every instance ticks all of them
+
+
+def home(bucket: int) -> str:
+    """The key prefix (with hash tag) of home ``bucket``."""
+    return f"{PREFIX}:{{h:{bucket}}}"
+
+
+def place_bucket(place: Place) -> int:
+    """The home of a chat channel (CRC of platform and channel id)."""
+    return binascii.crc_hqx(f"{place.platform}:{place.channel_id}".encode(), 0) % BUCKETS
+
+
+def id_bucket(ident: str) -> int:
+    """The home of a game or challenge id: its first letter (any other id: a CRC of it)."""
+    index = ID_ALPHABET.find(ident[:1]) if ident else -1
+    return index if index >= 0 else binascii.crc_hqx(ident.encode(), 0) % BUCKETS
+
+
+def new_id_in(bucket: int) -> str:
+    """A fresh 8-letter id (fits in button payloads) whose home is ``bucket``."""
+    return ID_ALPHABET[bucket] + secrets.token_urlsafe(6)[1:]
+
+
+def timers(member: str) -> str:
+    """The zset (timer member -> due time) of ``member``'s home (a ``g:<game>:..`` or ``c:<challenge>:..``
+    member lives with its game or challenge, so the timer is written in the same one-slot commit)."""
+    return timers_bucket(id_bucket(member.split(":")[1] if member.count(":") >= 2 else member))
+
+
+def timers_bucket(bucket: int) -> str:
+    """The timer zset of home ``bucket`` (0 .. BUCKETS - 1)."""
+    return f"{home(bucket)}:due"
+
+
+ALL_TIMERS = tuple(timers_bucket(b) for b in range(TIMER_BUCKETS))
 
 # Retention (seconds), refreshed on each write: see docs/service.md.
 LIVE_TTL = 35 * 86400  # a session: well past the longest turn deadline (14 days) and its claim window
@@ -22,21 +68,24 @@ def timer(kind: str, ident: str, platform: str) -> str:
 
 
 def game(gid: str) -> str:
-    """The live session of a game (versioned, compressed JSON)."""
-    return f"{PREFIX}:{{g:{gid}}}"
+    """The live session of a game (versioned, compressed JSON), in the home its id names."""
+    return f"{home(id_bucket(gid))}:g:{gid}"
 
 
-GAME_PREFIX, GAME_SUFFIX = f"{PREFIX}:{{g:", "}"  # game(gid) == GAME_PREFIX + gid + GAME_SUFFIX
+def games_prefix(index: str) -> str:
+    """What precedes a game id in the keys of the games of the home of the channel index ``index``
+    (``game(gid) == games_prefix(channel_games(place)) + gid`` for a game started in that channel)."""
+    return index[: index.index("}") + 1] + ":g:"
 
 
 def game_record(gid: str, n: int) -> str:
     """The kept record of game ``n`` (1-based) of a match, written when that game ends."""
-    return f"{PREFIX}:{{g:{gid}}}:rec:{n}"
+    return f"{game(gid)}:rec:{n}"
 
 
 def game_analysis(gid: str, n: int) -> str:
     """The stored analysis (``Report.encode()``) of game ``n`` of a match, kept as long as its record."""
-    return f"{PREFIX}:{{g:{gid}}}:ana:{n}"
+    return f"{game(gid)}:ana:{n}"
 
 
 def player_rates(platform: str, user_id: str) -> str:
@@ -45,11 +94,12 @@ def player_rates(platform: str, user_id: str) -> str:
 
 
 def challenge(cid: str) -> str:
-    return f"{PREFIX}:{{c:{cid}}}"
+    """A challenge (versioned JSON), in the home its id names."""
+    return f"{home(id_bucket(cid))}:c:{cid}"
 
 
 def _chan(place: Place) -> str:
-    return f"{PREFIX}:{{ch:{place.platform}:{place.channel_id}}}"
+    return f"{home(place_bucket(place))}:ch:{place.platform}:{place.channel_id}"
 
 
 def channel_games(place: Place) -> str:
@@ -67,9 +117,11 @@ def channel_last(place: Place) -> str:
     return f"{_chan(place)}:last"
 
 
-def idem(platform: str, key: str) -> str:
-    """The stored first result of a command with this idempotency key."""
-    return f"{PREFIX}:{{i:{platform}:{key}}}"
+def idem(platform: str, key: str, place: Place | None = None) -> str:
+    """The stored first result of a command with this idempotency key, in the home of the channel the
+    command came from (where its game lives), so it is written in the command's one-slot commit."""
+    bucket = place_bucket(place) if place is not None else id_bucket(key)
+    return f"{home(bucket)}:i:{platform}:{key}"
 
 
 def board_scope(platform: str, scope_id: str | None) -> str:
@@ -116,7 +168,7 @@ def board_game(platform_ref: str) -> str:
 
 def board_ref(gid: str) -> str:
     """Where a game's board message is (same hash tag as the game, for Redis Cluster)."""
-    return f"{PREFIX}:{{g:{gid}}}:board"
+    return f"{game(gid)}:board"
 
 
 def update_key(bot_id: object, kind: str, ident: object) -> str:
@@ -126,16 +178,22 @@ def update_key(bot_id: object, kind: str, ident: object) -> str:
 
 
 # --- delivery (bot/delivery): the outbox and the board tracker -----------------------------------
-def outbox(platform: str) -> str:
-    """Stream: the durable outbox of a platform (board changes and notices, one entry per commit)."""
-    return f"{PREFIX}:{{o:{platform}}}:out"
+def outbox(platform: str, bucket: int) -> str:
+    """Stream: the durable outbox of a platform in one home (board changes and notices, one entry per commit);
+    the delivery consumer reads the streams of all homes (:func:`outboxes`)."""
+    return f"{home(bucket)}:out:{platform}"
+
+
+def outboxes(platform: str) -> list[str]:
+    """Every home's outbox stream of ``platform``."""
+    return [outbox(platform, b) for b in range(BUCKETS)]
 
 
 def board_shown(gid: str) -> str:
     """Versioned string: the game version its board message shows, then ``channel:message``."""
-    return f"{PREFIX}:{{g:{gid}}}:shown"
+    return f"{game(gid)}:shown"
 
 
 def board_lease(gid: str) -> str:
     """Versioned string with a TTL: who is drawing the game's board now (one drawer at a time)."""
-    return f"{PREFIX}:{{g:{gid}}}:drawing"
+    return f"{game(gid)}:drawing"

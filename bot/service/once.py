@@ -112,11 +112,12 @@ def decode_record(raw: bytes) -> Record:
         raise DamagedValue(f"unreadable idempotency record: {exc}") from None
 
 
-def scoped_key(actor: PlayerRef, idem: str | None) -> tuple[str, bool]:
-    """The record's key for this command and whether it is the platform's (answerable again) or private."""
+def scoped_key(actor: PlayerRef, idem: str | None, place: Place | None = None) -> tuple[str, bool]:
+    """The record's key for this command (in the home of ``place``, where the command's game lives) and
+    whether it is the platform's (answerable again) or private."""
     if idem:
-        return keys.idem(actor.platform, idem), True
-    return keys.idem(actor.platform, "local:" + new_id()), False
+        return keys.idem(actor.platform, idem, place), True
+    return keys.idem(actor.platform, "local:" + new_id(), place), False
 
 
 def mark(commit: Commit, key: str, shared: bool, result: Result, ttl: int = RECORD_TTL) -> Commit:
@@ -131,7 +132,7 @@ def mark(commit: Commit, key: str, shared: bool, result: Result, ttl: int = RECO
 def _optional(key: str) -> bool:
     """Keys whose writes a commit may skip when they are damaged: the timer set, leaderboards, and the
     "last game here" index (repaired by later writes); never a session, record or check."""
-    return key == keys.TIMERS or (key.startswith(f"{keys.PREFIX}:{{r:") and key.endswith("}:z")) \
+    return key in keys.ALL_TIMERS or (key.startswith(f"{keys.PREFIX}:{{r:") and key.endswith("}:z")) \
         or (key.startswith(f"{keys.PREFIX}:{{ch:") and key.endswith("}:last"))
 
 

@@ -9,6 +9,7 @@ from typing import Any, Generic, TypeVar, cast
 from bot.storage.base import Read, Store
 
 from . import keys
+from .models import Place
 
 T = TypeVar("T")
 _UNSET: Any = object()
@@ -78,16 +79,16 @@ class Reads:
 
     def game_via(self, index: str, field: str) -> Handle[tuple[str | None, bytes | None]]:
         """The game id an index hash field names and that game's stored session, in the same trip."""
-        return self._add(("via", index, field, keys.GAME_PREFIX, keys.GAME_SUFFIX), Handle(_pair))
+        return self._add(("via", index, field, keys.games_prefix(index), ""), Handle(_pair))
 
-    def idem(self, platform: str, key: str | None) -> Handle[bytes | None]:
+    def idem(self, platform: str, key: str | None, place: Place | None = None) -> Handle[bytes | None]:
         """The stored record of a command with idempotency key ``key`` (None: no key, or none kept); decode
         it with :func:`bot.service.once.decode_record`."""
         if not key:
             done: Handle[bytes | None] = Handle()
             done._fill(None)
             return done
-        return self._add(("get", keys.idem(platform, key)), Handle())
+        return self._add(("get", keys.idem(platform, key, place)), Handle())
 
     async def run(self, store: Store) -> None:
         """Send every read in one round trip and fill the handles (nothing is sent for an empty batch)."""

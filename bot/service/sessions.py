@@ -8,6 +8,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
+from bot.storage import durability
 from bot.storage.base import Commit, DamagedValue, Store, split_versioned
 from fevga import FevgaError
 
@@ -69,9 +70,10 @@ class Sessions:
         raw = await read_one(self.store, lambda r: r.get(keys.game(gid)))
         return self.decode(gid, raw, take)
 
-    async def retried(self, actor: PlayerRef, idem: str | None) -> Result | None:
-        """The first answer of a command with idempotency key ``idem`` (no round trip without one)."""
-        raw = await read_one(self.store, lambda r: r.idem(actor.platform, idem)) if idem else None
+    async def retried(self, actor: PlayerRef, idem: str | None, place: Place | None) -> Result | None:
+        """The first answer of a command with idempotency key ``idem`` given in ``place`` (no round trip
+        without one)."""
+        raw = await read_one(self.store, lambda r: r.idem(actor.platform, idem, place)) if idem else None
         return None if raw is None else await self.replay(raw)
 
     async def replay(self, raw: bytes | Record) -> Result:
@@ -103,7 +105,7 @@ class Sessions:
         reads = Reads()
         here = keys.channel_games(place)
         game = reads.game(game_id) if game_id is not None else reads.game_via(here, actor.user_id)
-        cached = reads.idem(actor.platform, idem)
+        cached = reads.idem(actor.platform, idem, place)
         await reads.run(self.store)
         if cached.value is not None:
             return Loaded(cached=await self.replay(cached.value))
@@ -129,18 +131,21 @@ class Sessions:
                       to_notify=notify or [], game_id=s.id, place=s.place)
 
     async def commit_once(self, commit: Commit, actor: PlayerRef | None, idem: str | None,
-                          result: Result) -> Result | None:
+                          result: Result, place: Place | None) -> Result | None:
         """Commit once under the command's idempotency key; the answer to give (``result`` when applied,
         the first answer when another instance applied it, ``not_applied`` when a lost commit was fenced
         off) or None when a check failed (the caller reloads and retries)."""
         if actor is None:
             return result if await self.store.commit(commit) else None
-        key, shared = scoped_key(actor, idem)
+        key, shared = scoped_key(actor, idem, place)
+        durability.take_lagged()  # forget an earlier commit's mark: only this one counts
         outcome = await commit_once(self.store, mark(commit, key, shared, result, self.options.idem_ttl), key)
         if outcome is True:
+            if durability.take_lagged():  # saved, but no replica confirmed it in time (REDIS_WAIT_MS)
+                result.messages.append(Msg("saved_delayed", {}))
             return result
         if outcome is False:
-            return await self.retried(actor, idem) if shared else None
+            return await self.retried(actor, idem, place) if shared else None
         if outcome.applied and not shared:
             return result
         return await self.replay(outcome)
@@ -150,7 +155,7 @@ class Sessions:
         """Commit ``s`` (read at ``version``; 0 = new) with the change's extras and the idempotency record:
         the answer to give (see :meth:`commit_once`), or None when another write got there first."""
         commit = session_commit(s, version, change, self.options.reminder_fractions)
-        answer = await self.commit_once(commit, actor, idem, result)
+        answer = await self.commit_once(commit, actor, idem, result, s.place)
         if answer is result:
             self.keep(s, version + 1)
         return answer

@@ -1,7 +1,9 @@
 """Timers acted on exactly once across bot instances: challenge expiry, turn reminders, deadlines.
 
-All timers sit in one sorted set (member ``c:<challenge>`` or ``g:<game>``, score = due time). Any
-instance may call :meth:`Timers.tick`; a due member is first *claimed* (its score pushed a lease
+Timers sit in :data:`keys.TIMER_BUCKETS` sorted sets (member ``c:<challenge>`` or ``g:<game>``, score = due
+time; the bucket is a CRC of the member), spread over the Redis Cluster's slots. Any instance may call
+:meth:`Timers.tick`, which walks every bucket (each instance from its own starting bucket); a due member
+is first *claimed* (its score pushed a lease
 ahead, atomically, so one instance gets it), then its effect is a version-checked commit, so a timer
 that races a move, or two instances, can never act twice. A crashed claimer's lease simply runs out.
 The notice of a timer is written to the platform's outbox in that same commit (see ``bot/delivery``), so it
@@ -11,6 +13,7 @@ is delivered exactly once even when the instance dies right after the commit.
 from __future__ import annotations
 
 import logging
+import secrets
 
 from bot.storage.base import Commit, DamagedKey, Store
 
@@ -38,6 +41,7 @@ class Timers:
         self.sessions = sessions
         self.flow = flow
         self.challenges = challenges
+        self._turn = secrets.randbelow(keys.TIMER_BUCKETS)
 
     async def tick(self, platform: str | None = None) -> list[Result]:
         """Act on every due timer this instance manages to claim (only ``platform``'s, when given, so that
@@ -45,14 +49,26 @@ class Timers:
         now = self.clock()
         out: list[Result] = []
         try:
-            due = await self.store.due(keys.TIMERS, now, BATCH)
+            await self.store.sweep()  # finish commits split across Cluster slots whose writer died
+        except Exception:  # never blocks the timers
+            log.exception("sweeping pending cluster writes failed")
+        start = self._turn = (self._turn + 1) % keys.TIMER_BUCKETS  # instances start at different buckets
+        for bucket in range(keys.TIMER_BUCKETS):
+            out += await self._tick_bucket(keys.timers_bucket((start + bucket) % keys.TIMER_BUCKETS), now, platform)
+        return out
+
+    async def _tick_bucket(self, zset: str, now: float, platform: str | None) -> list[Result]:
+        """Claim and act on the due timers of one bucket."""
+        out: list[Result] = []
+        try:
+            due = await self.store.due(zset, now, BATCH)
         except DamagedKey:  # the timer set is damaged: moves still work (their timer writes are skipped)
-            log.error("the timer set %s is damaged: no timer can fire until it is repaired", keys.TIMERS)
+            log.error("the timer set %s is damaged: no timer can fire until it is repaired", zset)
             return out
         for member in due:
             if platform is not None and member.rpartition(":")[2] != platform:
                 continue
-            if not await self.store.claim(keys.TIMERS, member, now, self.options.timer_lease):
+            if not await self.store.claim(zset, member, now, self.options.timer_lease):
                 continue
             try:
                 result = await self._fire(member, now)
@@ -71,17 +87,17 @@ class Timers:
             return await self._expire_challenge(ident, now, member)
         if kind == "g":
             return await self._game_timer(ident, now, member)
-        await self.store.commit(Commit().zrem(keys.TIMERS, member))
+        await self.store.commit(Commit().zrem(keys.timers(member), member))
         return None
 
     async def _expire_challenge(self, cid: str, now: float, member: str) -> Result | None:
         """Delete a challenge whose time is up and tell its challenger (not if it was taken meanwhile)."""
         version, ch = await self.challenges.load(cid)
         if ch is None:
-            await self.store.commit(Commit().zrem(keys.TIMERS, member))
+            await self.store.commit(Commit().zrem(keys.timers(member), member))
             return None
         if now < ch.expires:
-            await self.store.commit(Commit().zadd(keys.TIMERS, member, ch.expires))
+            await self.store.commit(Commit().zadd(keys.timers(member), member, ch.expires))
             return None
         result = Result(ok=True, messages=[Msg("challenge_expired", {"player": ch.from_.name, "challenge_id": cid})],
                         to_notify=[ch.from_], place=ch.place)
@@ -94,12 +110,13 @@ class Timers:
         loaded = await self.sessions.load(gid)
         s, version = loaded.session, loaded.version
         if s is None:
-            await self.store.commit(Commit().zrem(keys.TIMERS, member))
+            await self.store.commit(Commit().zrem(keys.timers(member), member))
             return None
         due = next_timer(s, self.options.reminder_fractions)
         if due is None or now < due:
             commit = Commit().expect(keys.game(gid), version)
-            commit.zadd(keys.TIMERS, member, due) if due is not None else commit.zrem(keys.TIMERS, member)
+            zset = keys.timers(member)
+            commit.zadd(zset, member, due) if due is not None else commit.zrem(zset, member)
             await self.store.commit(commit)
             return None
         mover = s.game.turn
@@ -130,5 +147,6 @@ class Timers:
 def notice_entry(commit: Commit, result: Result) -> Commit:
     """Add a timer's notice to its platform's outbox, in the commit that makes the timer's effect."""
     if result.place is not None:
-        commit.xadd(keys.outbox(result.place.platform), {"k": "notice", "result": encode_result(result)})
+        bucket = keys.id_bucket(result.game_id) if result.game_id else keys.place_bucket(result.place)
+        commit.xadd(keys.outbox(result.place.platform, bucket), {"k": "notice", "result": encode_result(result)})
     return commit

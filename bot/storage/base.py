@@ -27,6 +27,7 @@ through a consumer group (at-least-once delivery: ack after handling, reclaim a 
 from __future__ import annotations
 
 import abc
+import asyncio
 from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -199,6 +200,26 @@ class Store(abc.ABC):
                       count: int = 10) -> list[Entry]:
         """Take over up to ``count`` entries pending (unacked) for longer than ``min_idle_ms`` with any
         consumer of ``group`` (a dead one), now pending for ``consumer``."""
+
+    async def consume_many(self, streams: Sequence[str], group: str, consumer: str, count: int = 10,
+                           block_ms: int = 0) -> list[tuple[str, Entry]]:
+        """:meth:`consume` over several streams (e.g. one outbox per home): (stream, entry) pairs, up to
+        ``count`` per stream; when none has anything, waits up to ``block_ms`` (polling here; RedisStore
+        blocks on all of them in one command)."""
+        deadline = asyncio.get_running_loop().time() + block_ms / 1000
+        pause = 0.01
+        while True:
+            out = [(s, e) for s in streams for e in await self.consume(s, group, consumer, count, 0)]
+            left = deadline - asyncio.get_running_loop().time()
+            if out or left <= 0:
+                return out
+            await asyncio.sleep(min(pause, left))
+            pause = min(pause * 2, 0.1)
+
+    async def reclaim_many(self, streams: Sequence[str], group: str, consumer: str, min_idle_ms: int,
+                           count: int = 10) -> list[tuple[str, Entry]]:
+        """:meth:`reclaim` over several streams: (stream, entry) pairs."""
+        return [(s, e) for s in streams for e in await self.reclaim(s, group, consumer, min_idle_ms, count)]
 
     async def scan(self, pattern: str) -> list[str]:
         """Keys matching the glob ``pattern`` (sweeps and repairs only: it walks the whole keyspace)."""

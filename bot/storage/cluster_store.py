@@ -26,7 +26,7 @@ from redis.exceptions import AskError, ClusterDownError, MovedError, NoScriptErr
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from . import durability
-from .base import Commit, CommitOutcomeUnknown, DamagedKey, Entry, Read
+from .base import Commit, CommitOutcomeUnknown, DamagedKey, Entry, Read, split_versioned
 from .redis_store import LOST, RedisStore, _entries, _text
 from .scripts import CLAIM_LUA, COMMIT_LUA
 from .spill import PENDING_PATTERN, Spill, split_commit
@@ -75,6 +75,8 @@ class ClusterStore(RedisStore):
         self._socket_timeout = 5.0
         self._shas: dict[str, str] = {}
         self._read_retries = 3
+        self._pub_client: aioredis.Redis | None = None
+        self._pub_turn = 0
 
     @classmethod
     def from_cluster_url(cls, url: str, *, wait_replicas: int = 1, wait_ms: int = 500, max_connections: int = 64,
@@ -247,6 +249,8 @@ class ClusterStore(RedisStore):
         if plan.spill is None:
             return await self._commit_one(plan.home)
         self.spills += 1
+        if not await self._foreign_checks_hold(plan.spill):
+            return False
         if not await self._commit_one(plan.home):
             return False
         await self.finish_spill(plan.spill)
@@ -254,13 +258,54 @@ class ClusterStore(RedisStore):
 
     async def _commit_one(self, commit: Commit) -> bool:
         """One single-slot commit (EVALSHA of the commit script on the slot's master, then WAIT)."""
-        if not commit.checks and all(op[0] == "pub" for op in commit.ops):
-            for op in commit.ops:  # only publishes: no slot to go to
-                await self.cluster.publish(op[1], op[2])
+        pubs = [op for op in commit.ops if op[0] == "pub"]
+        if len(pubs) < len(commit.ops) or commit.checks:
+            commit = Commit(list(commit.checks), [op for op in commit.ops if op[0] != "pub"])
+            keys, argv = self.encode_commit(commit)
+            result = await self._script(COMMIT_LUA, keys[0], keys, argv, unknown=True, wait=True)
+            if not self.decode_result(commit, result):
+                return False
+        await self._publish(pubs)
+        return True
+
+    async def _publish(self, pubs: list[tuple[Any, ...]]) -> None:
+        """Publish after the commit, always through the same node as the subscriptions (the first reachable
+        startup node), so subscribers see one instance's events in commit order (the cluster bus does not
+        keep the order of messages published on different nodes). Fire and forget, as on one node."""
+        for attempt in range(len(self._sub_nodes) or 1):
+            try:
+                if self._pub_client is None:
+                    host, port = self._sub_nodes[(self._pub_turn + attempt) % len(self._sub_nodes)]
+                    self._pub_client = aioredis.Redis(host=host, port=port, decode_responses=False,
+                                                      **self._sub_options)
+                for op in pubs:
+                    await self._pub_client.publish(op[1], op[2])
+                return
+            except LOST as exc:
+                log.debug("publish failed (%s); trying the next node", exc)
+                if self._pub_client is not None:
+                    await self._pub_client.aclose()
+                self._pub_client = None
+                self._pub_turn += 1
+
+    async def _foreign_checks_hold(self, spill: Spill) -> bool:
+        """Check the spilled parts' checks before the home commit (they are checked again, atomically, with
+        their own part; only a write racing in between can still refuse a part, which is logged)."""
+        checks = [c for part in spill.parts for c in part.checks]
+        if not checks:
             return True
-        keys, argv = self.encode_commit(commit)
-        result = await self._script(COMMIT_LUA, keys[0], keys, argv, unknown=True, wait=True)
-        return self.decode_result(commit, result)
+        found = await self.read([("get", c[1]) if c[0] == "v" else ("hget", c[1], c[2]) for c in checks])
+        for check, value in zip(checks, found, strict=True):
+            if check[0] == "h" and value is not None:
+                return False
+            if check[0] == "v":
+                try:
+                    version = split_versioned(value)[0] if value is not None else 0
+                except ValueError:
+                    version = -1
+                if version != check[2]:
+                    return False
+        return True
 
     async def finish_spill(self, spill: Spill) -> None:
         """Apply each slot's part of a spilled commit once (its marker), then drop the pending record."""
@@ -377,6 +422,33 @@ class ClusterStore(RedisStore):
             return _entries(next(iter(raw.values()), None))
         return _entries(raw[0][1]) if raw else []
 
+    async def consume_many(self, streams: Sequence[str], group: str, consumer: str, count: int = 10,
+                           block_ms: int = 0) -> list[tuple[str, Entry]]:
+        """Every stream in one cluster pipeline (one round trip per master; a stream per slot, so no
+        multi-stream command), polled until something comes or ``block_ms`` runs out."""
+        deadline = time.monotonic() + block_ms / 1000
+        pause = 0.01
+        while True:
+            pipe = self.cluster.pipeline()
+            for stream in streams:
+                pipe.execute_command("XREADGROUP", "GROUP", group, consumer, "COUNT", count, "STREAMS", stream, ">")
+            try:
+                raw = await pipe.execute(raise_on_error=True) if streams else []
+            except (*LOST, *NOT_SENT):
+                await self._reset_topology()
+                raw = [None] * len(streams)
+            out: list[tuple[str, Entry]] = []
+            for stream, answer in zip(streams, raw, strict=True):
+                if isinstance(answer, dict):
+                    out += [(stream, e) for e in _entries(next(iter(answer.values()), None))]
+                elif answer:
+                    out += [(stream, e) for e in _entries(answer[0][1])]
+            left = deadline - time.monotonic()
+            if out or left <= 0:
+                return out
+            await asyncio.sleep(min(pause, left))
+            pause = min(pause * 2, 0.1)
+
     async def ack(self, stream: str, group: str, *ids: str) -> int:
         if not ids:
             return 0
@@ -404,6 +476,8 @@ class ClusterStore(RedisStore):
 
     async def close(self) -> None:
         await self.cluster.aclose()
+        if self._pub_client is not None:
+            await self._pub_client.aclose()
 
 
 __all__ = ["ClusterStore", "parse_cluster_url"]

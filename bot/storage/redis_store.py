@@ -345,6 +345,19 @@ class RedisStore(Store):
             return _entries(next(iter(raw.values()), None))
         return _entries(raw[0][1]) if raw else []
 
+    async def consume_many(self, streams: Sequence[str], group: str, consumer: str, count: int = 10,
+                           block_ms: int = 0) -> list[tuple[str, Entry]]:
+        """One XREADGROUP over all ``streams`` (one server: no slot limits), blocking up to ``block_ms``."""
+        if not streams:
+            return []
+        args: list[Any] = ["XREADGROUP", "GROUP", group, consumer, "COUNT", count]
+        if block_ms > 0:
+            args += ["BLOCK", block_ms]
+        raw = await self._call(*args, "STREAMS", *streams, *([">"] * len(streams)),
+                               timeout=block_ms / 1000 + self._socket_timeout)
+        pairs = raw.items() if isinstance(raw, dict) else ((item[0], item[1]) for item in raw or [])
+        return [(_text(name), entry) for name, items in pairs for entry in _entries(items)]
+
     async def ack(self, stream: str, group: str, *ids: str) -> int:
         if not ids:
             return 0

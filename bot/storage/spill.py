@@ -83,7 +83,7 @@ def _pack(items: list[tuple[Any, ...]]) -> list[list[Any]]:
             if isinstance(x, bytes):
                 row.append({"b": base64.b64encode(x).decode()})
             elif isinstance(x, dict):
-                row.append({"d": {k: (base64.b64encode(v).decode() if isinstance(v, bytes) else v)
+                row.append({"d": {k: base64.b64encode(v if isinstance(v, bytes) else str(v).encode()).decode()
                                   for k, v in x.items()}})
             else:
                 row.append(x)

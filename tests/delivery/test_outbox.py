@@ -67,7 +67,7 @@ async def test_a_dead_consumers_entries_are_reclaimed_and_delivered(core: BotCor
     game = await start_game(core)
     dead = consumer(core, "dead", surface)
     await dead.start()
-    taken = await core.store.consume(dead.stream, GROUP_NAME, "dead", 100, 0)  # then it dies (no ack)
+    taken = await core.store.consume_many(dead.streams, GROUP_NAME, "dead", 100, 0)  # then it dies (no ack)
     assert taken
     alive = consumer(core, "alive", surface)
     assert await alive.drain() == 0  # nothing new: the entries are pending with the dead one
@@ -100,8 +100,8 @@ async def test_a_timer_notice_survives_the_death_of_the_instance_that_committed_
     await dead.drain()
     clock.offset = 13 * 3600
     await core.tick("telegram", notices=False)  # the reminder and its effect, in one commit
-    taken = await core.store.consume(dead.stream, GROUP_NAME, "dead", 100, 0)  # read, then kill -9: no ack
-    assert [e for e in taken if e[1].get("k") == b"notice"]
+    taken = await core.store.consume_many(dead.streams, GROUP_NAME, "dead", 100, 0)  # read, then kill -9: no ack
+    assert [e for _, e in taken if e[1].get("k") == b"notice"]
     assert sink.notices == []
     alive = consumer(core, "alive", surface, sink)
     assert await alive.reclaim(min_idle_ms=0) == len(taken)

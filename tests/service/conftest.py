@@ -10,7 +10,8 @@ import pytest
 
 from bot.service import GameService, Place, PlayerRef
 from bot.service.ai import RandomAI
-from bot.storage import LocalRedis, MemoryStore, RedisStore, Store
+from bot.storage import ClusterStore, LocalRedis, MemoryStore, RedisStore, Store
+from tests.redis_cluster import LocalCluster
 
 
 class FakeClock:
@@ -48,11 +49,18 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
-@pytest.fixture(params=["redis", "memory"])
+@pytest.fixture(params=["redis", "memory", "cluster"])
 async def any_store(request: pytest.FixtureRequest, redis_server: LocalRedis, clock: FakeClock) -> AsyncIterator[Store]:
-    """The same tests on both stores: they must behave alike."""
+    """The same tests on every store (single Redis, memory, Redis Cluster): they must behave alike."""
     if request.param == "memory":
         yield MemoryStore(clock)
+        return
+    if request.param == "cluster":
+        cluster: LocalCluster = request.getfixturevalue("redis_cluster")
+        cluster.flushall()
+        cstore = ClusterStore.from_cluster_url(cluster.url, wait_replicas=1, wait_ms=1000)
+        yield cstore
+        await cstore.close()
         return
     store = RedisStore.from_url(redis_server.url)
     await store.client.flushall()

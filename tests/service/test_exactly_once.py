@@ -39,7 +39,8 @@ def _same(results: list[Any]) -> None:
 
 
 async def _games(store: RedisStore) -> list[bytes]:
-    return [k for k in await store.client.keys("fevga:{g:*}") if k.endswith(b"}")]
+    """Keys of game sessions (``fevga:{h:<home>}:g:<id>``, not their records, boards, ...)."""
+    return [k for k in await store.client.keys("fevga:{h:*}:g:*") if k.count(b":") == 4]
 
 
 async def test_one_update_on_three_instances_challenges_once(three: list[GameService]) -> None:

@@ -82,8 +82,9 @@ async def test_a_wrong_typed_timer_set_does_not_break_moves(redis_store: RedisSt
                                                             redis_service: GameService) -> None:
     started = await start_game(redis_service, ALICE, BOB, HERE)
     assert started.view is not None
-    await redis_store.client.delete(keys.TIMERS)
-    await redis_store.client.set(keys.TIMERS, b"not a zset")
+    for timers in keys.ALL_TIMERS:
+        await redis_store.client.delete(timers)
+        await redis_store.client.set(timers, b"not a zset")
     view = started.view
     moved = await redis_service.move(view.players[view.turn], HERE, format_play(random_play(view, random.Random(4))))
     assert moved.ok, moved.messages
@@ -130,7 +131,7 @@ async def test_an_absurd_game_number_is_refused_quickly(redis_store: RedisStore,
 async def test_a_damaged_idempotency_record_is_answered_as_damaged(redis_store: RedisStore,
                                                                    redis_service: GameService) -> None:
     await start_game(redis_service, ALICE, BOB, HERE)
-    await redis_store.client.set(keys.idem("discord", "k1"), b"z" + b"\x00" * 50)
+    await redis_store.client.set(keys.idem("discord", "k1", HERE), b"z" + b"\x00" * 50)
     assert (await redis_service.move(ALICE, HERE, "1/7 7/12", idem="k1")).error_key == "store_damaged"
 
 

@@ -18,7 +18,7 @@ async def _dead_claim(service: GameService, clock: FakeClock) -> tuple[str, floa
     assert started.view is not None
     member = keys.timer("g", started.view.game_id, HERE.platform)
     clock.advance(DAY * 0.5 + 1)
-    assert await service.store.claim(keys.TIMERS, member, clock(), service.options.timer_lease)
+    assert await service.store.claim(keys.timers(member), member, clock(), service.options.timer_lease)
     return member, clock()
 
 
