@@ -95,17 +95,20 @@ class Table:
     async def _start(self) -> GameView:
         """A challenge and its acceptance; the new game's view."""
         place, a, b = seat(self.run, self.table)
+        first = time.monotonic()
         while True:
+            if time.monotonic() - first > RETRY_BUDGET:
+                raise RuntimeError(f"table {self.table}: no new match could start for {RETRY_BUDGET:.0f} s")
             made = await self._until_ok("challenge", lambda k: self.service.challenge(a, place, b, 1, idem=k))
             if not made.ok and made.error_key != "not_applied":
                 # e.g. a challenge (or game) of ours is already there: take it over by accepting below
-                self.journal.write(note="challenge", err=made.error_key)
+                self.journal.write(note="challenge", err=made.error_key, table=self.table)
             accepted = await self._until_ok("accept", lambda k: self.service.accept(b, place, idem=k))
             if accepted.ok and accepted.view is not None:
                 self.journal.write(start=accepted.view.game_id, v=accepted.view.version, table=self.table)
                 return accepted.view
-            self.journal.write(note="accept", err=accepted.error_key)
-            await asyncio.sleep(0.05)
+            self.journal.write(note="accept", err=accepted.error_key, table=self.table)
+            await asyncio.sleep(0.2)
 
     async def _refresh(self, game_id: str) -> GameView:
         """The game as stored now (after a fenced-off command)."""

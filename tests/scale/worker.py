@@ -24,7 +24,6 @@ from bot.service.ai import RandomAI
 from .tables import PLATFORM, Journal, Table
 
 TICK_SECONDS = 1.0
-SWEEP_EVERY = 5  # ticks
 
 
 class NullPlatform:
@@ -46,16 +45,11 @@ class NullPlatform:
 
 
 async def ticking(core: BotCore, stop: asyncio.Event) -> None:
-    """``core.tick()`` every second, as the frontends' tick job does, and the store's ``sweep`` (spilled
-    cross-slot writes a failure left unfinished) every few seconds; a failure is retried next time."""
-    rounds = 0
+    """``core.tick()`` every second, as the frontends' tick job does (timers, and on a cluster the sweep of
+    cross-slot writes a failure left unfinished); a failed tick is retried next time."""
     while not stop.is_set():
         with contextlib.suppress(Exception):
             await core.tick(PLATFORM, notices=False)
-        if rounds % SWEEP_EVERY == 0:
-            with contextlib.suppress(Exception):
-                await core.store.sweep()
-        rounds += 1
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(stop.wait(), TICK_SECONDS)
 
@@ -98,5 +92,7 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 if __name__ == "__main__":
-    logging.basicConfig(level=logging.CRITICAL)  # failed commands log tracebacks; the journal has them
-    raise SystemExit(asyncio.run(main(parse())))
+    options = parse()
+    # failed commands log their tracebacks: kept beside the journal, for reading after a failover
+    logging.basicConfig(filename=f"{options.out}.log", level=logging.ERROR)
+    raise SystemExit(asyncio.run(main(options)))
