@@ -1,0 +1,189 @@
+"""One load process of ``bench_scale.py``: a bot instance (BotCore, its outbox consumer and timer tick, as the
+bot runs them) that starts its share of the live games, then plays moves at the fixed arrival rates the
+coordinator asks for on stdin, and answers each step with the latency of every move on stdout.
+
+Open loop: move i is *due* at ``t0 + i / rate`` whatever happened before; its latency runs from when it was
+due to when its reply (and, with drawing, the board picture) was ready and the board tracker was told, so a
+slow instance is charged for the queue it builds (no coordinated omission).
+
+Protocol (JSON lines): stdout ``{"ready": games}``; stdin ``{"rate": r, "seconds": s, "draw": bool}`` ->
+stdout ``{"ms": [...], "errors": n, "skipped": n, "cpu": s}``; stdin ``{"quit": true}`` ends it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import random
+import sys
+import time
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the null platform lives with the tests
+
+from bot.commands import intents
+from bot.commands.executor import execute
+from bot.core import BotCore
+from bot.delivery import OutboxConsumer
+from bot.presenter import present_safely
+from bot.service import GameView, Place, PlayerRef, Result
+from bot.service.ai import RandomAI
+from tests.scale.tables import random_play
+from tests.scale.worker import NullPlatform, ticking
+
+PLATFORM = "discord"
+SETUP_IN_FLIGHT = 32
+
+
+@dataclass
+class Slot:
+    """One live game: its channel, its players and the view after its last move."""
+
+    place: Place
+    players: tuple[PlayerRef, PlayerRef]
+    view: GameView | None = None
+
+
+class Load:
+    """The games of this process and the moves played on them."""
+
+    def __init__(self, core: BotCore, consumer: OutboxConsumer, run: str, first: int, last: int) -> None:
+        self.core, self.consumer = core, consumer
+        self.rng = random.Random(f"{run}:{first}")
+        self.slots = [Slot(Place(PLATFORM, "bench", f"{run}-c{n}"),
+                           (PlayerRef(PLATFORM, f"{run}a{n}", f"a{n}"), PlayerRef(PLATFORM, f"{run}b{n}", f"b{n}")))
+                      for n in range(first, last)]
+        self.ready: deque[int] = deque()
+        self.errors = 0
+        self._idem = 0
+
+    def idem(self) -> str:
+        self._idem += 1
+        return f"{os.getpid()}:{self._idem}"
+
+    async def start_game(self, n: int) -> None:
+        """A challenge and its acceptance in slot ``n``'s channel (not timed)."""
+        slot = self.slots[n]
+        a, b = slot.players
+        for _ in range(20):
+            await self.core.service.challenge(a, slot.place, b, 1, idem=self.idem())
+            accepted = await self.core.service.accept(b, slot.place, idem=self.idem())
+            if accepted.ok and accepted.view is not None:
+                slot.view = accepted.view
+                await self.show(accepted, slot.place, b)
+                return
+            await asyncio.sleep(0.1)
+        raise RuntimeError(f"could not start game {n}: {accepted.error_key}")
+
+    async def setup(self) -> None:
+        """Start every game, ``SETUP_IN_FLIGHT`` at a time."""
+        gate = asyncio.Semaphore(SETUP_IN_FLIGHT)
+
+        async def one(n: int) -> None:
+            async with gate:
+                await self.start_game(n)
+
+        await asyncio.gather(*(one(n) for n in range(len(self.slots))))
+        self.ready.extend(range(len(self.slots)))
+        while True:  # let the outbox consumer catch up with the setup's entries before measuring
+            handled = self.consumer.handled
+            await asyncio.sleep(1.0)
+            if self.consumer.handled == handled:
+                break
+
+    async def show(self, result: Result, place: Place, actor: PlayerRef) -> None:
+        """Present ``result`` and show its board through the tracker, as a frontend does after a command."""
+        lang = await self.core.language(actor, place)
+        replies = await present_safely(result, lang, actor, draw=self.core.draw)
+        board = next((r for r in replies if r.game_id and r.version), None)
+        if board is not None and board.game_id and board.version:
+            await self.consumer.tracker.show(board.game_id, board.version, hint=board, place=place, budget=0.0)
+
+    async def move(self, n: int, due: float, times: list[float]) -> None:
+        """Slot ``n``'s next move the way a frontend handles a typed play: the reply presented (the board
+        drawn when drawing) and shown through the board tracker; its latency from ``due``."""
+        loop = asyncio.get_running_loop()
+        slot = self.slots[n]
+        view = slot.view
+        assert view is not None and view.dice is not None
+        actor = view.players[view.turn]
+        result = await execute(self.core.service, actor, slot.place, intents.Move(random_play(view, self.rng)),
+                               idem=self.idem())
+        await self.show(result, slot.place, actor)
+        times.append((loop.time() - due) * 1000)
+        if not result.ok or result.view is None:
+            self.errors += 1
+            slot.view = (await self.core.service.board(actor, slot.place)).view
+        else:
+            slot.view = result.view
+        if slot.view is None or slot.view.status != "play":
+            await self.start_game(n)
+        self.ready.append(n)
+
+    async def step(self, rate: float, seconds: float, draw: bool) -> dict[str, object]:
+        """Moves due every ``1 / rate`` s for ``seconds``; every latency (ms), errors, CPU seconds used."""
+        self.core.draw = draw
+        loop = asyncio.get_running_loop()
+        times: list[float] = []
+        tasks: set[asyncio.Task[None]] = set()
+        errors_before, skipped, cpu0 = self.errors, 0, time.process_time()
+        t0, count = loop.time() + 0.05, int(rate * seconds)
+        for i in range(count):
+            due = t0 + i / rate
+            wait = due - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+            if not self.ready:
+                skipped += 1  # every game has a move in flight: more load than games
+                continue
+            task = asyncio.create_task(self.move(self.ready.popleft(), due, times))
+            tasks.add(task)
+            task.add_done_callback(tasks.discard)
+        await asyncio.gather(*tasks)
+        return {"ms": [round(t, 3) for t in times], "errors": self.errors - errors_before, "skipped": skipped,
+                "cpu": round(time.process_time() - cpu0, 3)}
+
+
+async def main(args: argparse.Namespace) -> None:
+    """Set up, then answer step requests until told to quit."""
+    core = await BotCore.create(redis_url=args.redis_url, draw=False, ai=RandomAI(1))
+    platform = NullPlatform()
+    consumer = core.delivery(PLATFORM, platform, platform, group=f"{PLATFORM}:bench", consumer=f"load-{os.getpid()}")
+    stop = asyncio.Event()
+    background = [asyncio.create_task(consumer.run(block_ms=500)), asyncio.create_task(ticking(core, stop))]
+    first, last = (int(x) for x in args.games.split(":"))
+    load = Load(core, consumer, args.run, first, last)
+    began = time.monotonic()
+    await load.setup()
+    print(json.dumps({"ready": len(load.slots), "setup_s": round(time.monotonic() - began, 1)}), flush=True)
+    while True:
+        line = await asyncio.to_thread(sys.stdin.readline)
+        if not line:
+            break
+        order = json.loads(line)
+        if order.get("quit"):
+            break
+        answer = await load.step(float(order["rate"]), float(order["seconds"]), bool(order["draw"]))
+        print(json.dumps(answer), flush=True)
+    stop.set()
+    await consumer.stop()
+    for task in background:
+        task.cancel()
+    with contextlib.suppress(BaseException):
+        await asyncio.gather(*background, return_exceptions=True)
+    await core.close()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--redis-url", required=True)
+    parser.add_argument("--run", required=True)
+    parser.add_argument("--games", required=True, help="first:last (last excluded)")
+    logging.basicConfig(level=logging.CRITICAL)
+    asyncio.run(main(parser.parse_args()))
