@@ -52,7 +52,7 @@ class Challenge:
         commit.hdel(keys.channel_challenges(self.place), self.id)
         member = keys.timer("c", self.id, self.place.platform)
         commit.zrem(keys.timers(member), member)
-        commit.xadd(keys.outbox(self.place.platform), self.ended_entry(end, by))
+        commit.xadd(keys.outbox(self.place.platform, keys.id_bucket(self.id)), self.ended_entry(end, by))
         return commit
 
     def ended_entry(self, end: str, by: str) -> dict[str, bytes | str]:

@@ -85,7 +85,7 @@ async def test_a_message_not_known_yet_is_retried_and_a_board_is_left_alone(core
     await outbox.start()
     await core.handle_text(ALICE, GROUP, "challenge @bob", mentions={"@bob": BOB})
     await core.handle_text(ALICE, GROUP, "cancel")
-    entries = await core.store.consume(keys.outbox("telegram"), "telegram:test", "a", 10, 0)
+    entries = await core.store.consume(keys.outbox("telegram", keys.place_bucket(GROUP)), "telegram:test", "a", 10, 0)
     (entry,) = [e for e in entries if e[1].get("k") == b"challenge"]
     assert outbox.challenges is not None
     with pytest.raises(RetryLater):  # the frontend may still be posting it

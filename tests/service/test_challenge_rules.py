@@ -21,10 +21,11 @@ from .helpers import start_game, until_both_moved
 async def _ended(store: RedisStore) -> list[tuple[str, str, str]]:
     """Every challenge-ended outbox entry: (challenge id, how it ended, the message key)."""
     out = []
-    for _id, fields in await store.client.xrange(keys.outbox("discord")):
-        if fields.get(b"k") == b"challenge":
-            msgs = json.loads(fields[b"msgs"])
-            out.append((fields[b"id"].decode(), fields[b"end"].decode(), msgs[0][0]))
+    for stream in keys.outboxes("discord"):
+        for _id, fields in await store.client.xrange(stream):
+            if fields.get(b"k") == b"challenge":
+                msgs = json.loads(fields[b"msgs"])
+                out.append((fields[b"id"].decode(), fields[b"end"].decode(), msgs[0][0]))
     return out
 
 
