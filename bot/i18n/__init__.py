@@ -39,10 +39,12 @@ class _Args(dict[str, Any]):
     """A message's arguments: a missing one shows as "?", a missing platform word in a neutral form."""
 
     def __init__(self, values: dict[str, Any], lang: str = DEFAULT) -> None:
+        """The arguments, and the language whose neutral platform words fill a missing one."""
         super().__init__(values)
         self.lang = lang
 
     def __missing__(self, key: str) -> str:
+        """A missing argument: "?", or a platform word in its neutral form ("here")."""
         if key in PLATFORM_WORDS:
             return catalogue(self.lang).get(f"word_{key}_any") or catalogue(DEFAULT).get(f"word_{key}_any", "")
         return "?"
@@ -81,11 +83,13 @@ def register(lang: str, messages: dict[str, str]) -> None:
 
 
 def has(key: str, lang: str = DEFAULT) -> bool:
+    """Whether ``lang``'s own catalogue has ``key`` (a plain message or a plural entry; no English fallback)."""
     return key in catalogue(lang) or key in plurals(lang)
 
 
 @cache
 def _locale(lang: str) -> Locale:
+    """Babel's locale of one of our languages (English for any other)."""
     return Locale.parse(lang if lang in LANGUAGES else DEFAULT)
 
 
@@ -95,6 +99,7 @@ def plural_form(n: float, lang: str) -> str:
 
 
 def _number(value: Any) -> float | None:
+    """``value`` as a number, None when it is not one (its plural form is then "other")."""
     try:
         return float(value)
     except (TypeError, ValueError):
@@ -118,9 +123,11 @@ class _Formatter(string.Formatter):
     """``str.format`` plus the ``@plural_key`` and ``@duration`` specs, in one language."""
 
     def __init__(self, lang: str) -> None:
+        """A formatter for ``lang``'s plural rules and words."""
         self.lang = lang
 
     def format_field(self, value: Any, format_spec: str) -> str:
+        """One field: ``?key`` a mark, ``@duration`` a span of time, ``@key`` a plural entry, else as usual."""
         if format_spec.startswith("?"):  # a mark shown only when the value is true, e.g. a provisional rating
             return translate(format_spec[1:], self.lang) if value and value != "?" else ""
         if not format_spec.startswith("@"):
@@ -162,6 +169,7 @@ class Localised(str):
     lang: str = DEFAULT
 
     def format(self, *args: Any, **kwargs: Any) -> str:
+        """The template filled in with :func:`render` (positional arguments are not used by catalogues)."""
         return render(str(self), self.lang, **kwargs)
 
 
