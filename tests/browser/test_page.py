@@ -152,7 +152,7 @@ async def test_replay_and_the_dice_checked_in_the_browser_on_plain_http(
         await chat.say(users[view.players[view.turn].user_id], room, a_legal_play(view, rng))
     view = await game_view(core, actor_ref(alice), group_place(room))
     positions.append(view.position_id)
-    await chat.say(users[view.players[view.turn].user_id], room, "/resign")
+    await chat.say(users[view.players[view.turn].user_id], room, "/resign yes")
     over = await game_view(core, actor_ref(alice), group_place(room))
     assert over.status != "play" or over.winner is not None
     await chat.say(alice, room, "/analyze")  # stored with the game: the page shows it

@@ -11,6 +11,7 @@ from typing import Any
 from aiohttp.test_utils import TestClient
 
 from bot.core import BotCore
+from bot.service import keys
 from bot.service.models import Place, PlayerRef
 from bot.web.app import WebConfig
 from bot.web.initdata import secret_key, sign_init_data
@@ -40,7 +41,7 @@ async def start_game(core: BotCore, a: PlayerRef = ALICE, b: PlayerRef = BOB, pl
 
 
 async def stored_version(core: BotCore, gid: str) -> int:
-    raw = (await core.store.read([("get", f"fevga:{{g:{gid}}}")]))[0]
+    raw = (await core.store.read([("get", keys.game(gid))]))[0]
     return int(raw.split(b":", 1)[0])
 
 

@@ -157,6 +157,10 @@ async def test_undo_and_confirm_work_on_the_chats_step_buttons(site: Site) -> No
 
 async def test_a_finished_game_reveals_its_seed_and_the_page_can_verify_it(site: Site) -> None:
     gid = await start_game(site.core)
+    for _ in range(2):  # both players move: a resignation before that only calls the game off
+        st, mover, _ = await site.mover(gid)
+        text = await site.a_play(gid, mover, st["version"])
+        assert (await site.post(gid, "play", {"version": st["version"], "text": text}, mover))[0] == 200
     _st, mover, _ = await site.mover(gid)
     handled = await site.core.handle_text(mover, ROOM, "resign")
     prompt = [b for r in handled.replies for b in r.buttons if b.kind == "resign_confirm"]
