@@ -8,7 +8,11 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import quote
+
+if TYPE_CHECKING:
+    from bot.config import Settings
 
 SIG_CHARS = 22  # base64url characters of the HMAC kept in a link: 132 bits
 MAX_TOKEN = 80  # a game id (8 characters) + "." + the signature; anything longer is not ours
@@ -25,6 +29,14 @@ def derive_key(web_secret: str | None, *bot_tokens: str | None) -> bytes:
     else:
         material = secrets.token_bytes(32)
     return hmac.new(material, _KEY_LABEL, hashlib.sha256).digest()
+
+
+def settings_key(settings: Settings) -> bytes:
+    """The link key of a deployment (the web server and every chat frontend derive the same one)."""
+    secret = settings.web_secret.get_secret_value() if settings.web_secret else None
+    tg = settings.telegram_token.get_secret_value() if settings.telegram_token else None
+    dc = settings.discord_token.get_secret_value() if settings.discord_token else None
+    return derive_key(secret, tg, dc)
 
 
 def _sig(key: bytes, game_id: str) -> str:
