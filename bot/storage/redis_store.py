@@ -57,7 +57,7 @@ def _entries(raw: Any) -> list[Entry]:
 
 
 class RedisStore(Store):
-    """Store on a Redis server (standalone or Sentinel; keys carry hash tags for Cluster later)."""
+    """Store on one Redis server (standalone or Sentinel); ClusterStore (cluster_store.py) for a Redis Cluster."""
 
     def __init__(self, client: aioredis.Redis, *, read_retries: int = 3, sub_client: aioredis.Redis | None = None,
                  wait_replicas: int = 0, wait_ms: int = 500) -> None:
