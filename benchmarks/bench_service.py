@@ -104,7 +104,8 @@ async def run(url: str, n_games: int, turns: int, workers: int, full_games: int,
     await _worker(service, finished, 10_000, 99, [])
     done = [await store.client.memory_usage(keys.game(v.game_id), samples=0) or 0 for _, v in finished]
     records = [await store.client.memory_usage(keys.game_record(v.game_id, 1), samples=0) or 0 for _, v in finished]
-    idem_keys = [keys.idem("discord", f"{v.game_id}:{v.version}") for _, v in games[full_games:full_games + 200]]
+    idem_keys = [keys.idem("discord", f"{v.game_id}:{v.version}", place)
+                 for place, v in games[full_games:full_games + 200]]
     idem = [await store.client.memory_usage(k, samples=0) or 0 for k in idem_keys]
     idem = [b for b in idem if b] or [0]
     ttl = {name: await store.client.ttl(key) for name, key in (

@@ -50,6 +50,8 @@ EXPECTS: dict[str, str] = {
     "telegram_webhook_port": "a port number from 1 to 65535",
     "telegram_webhook_secret": "1 to 256 characters from A-Z, a-z, 0-9, _ and -",
     "redis_url": "a redis://, rediss:// or unix:// URL, or redis+cluster://host:port,host:port,... for a Redis Cluster",
+    "redis_wait_replicas": "a whole number from 0 to 16 (or empty: 1 on a cluster, 0 otherwise)",
+    "redis_wait_ms": "a whole number of milliseconds from 1 to 60000",
     "fevga_data_dir": "a directory path",
     "fevga_language": "one of: en, el",
     "fevga_turn_deadline_hours": f"a number greater than 0 (at most {MAX_TURN_DEADLINE_HOURS})",

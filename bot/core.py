@@ -25,8 +25,9 @@ from bot.presenter import present, present_safely
 from bot.replay import replay_reply
 from bot.replies import Handled, Notice, Reply
 from bot.service import GameService, Place, PlayerRef, keys
+from bot.service.migrate import migrate_to_homes
 from bot.service.models import Msg, Result
-from bot.storage import Commit, DamagedKey, LocalRedis, Store, open_store
+from bot.storage import Commit, DamagedKey, LocalRedis, RedisStore, Store, open_store
 from fevga import DEFAULT_RULES, Position, Rules, format_play, legal_plays
 
 if TYPE_CHECKING:
@@ -74,6 +75,8 @@ class BotCore:
             store, local = await asyncio.to_thread(open_store, redis_url, Path(data_dir) / "redis",
                                                    wait_replicas=redis_wait_replicas, wait_ms=redis_wait_ms)
         assert store is not None
+        if type(store) is RedisStore:  # one Redis: move keys of the layout before homes (once; idempotent)
+            await migrate_to_homes(store.client)
         service = GameService(store, clock=clock, **service_options)
         return cls(service, store, local, default_lang, draw=draw)
 

@@ -331,3 +331,46 @@ def test_compose_file_structure() -> None:
     assert bot["environment"]["REDIS_URL"] == "redis://redis:6379/0"
     assert "redis-data" in data["volumes"]
     assert bot["read_only"] is True and bot["cap_drop"] == ["ALL"]
+
+
+# --- Redis Cluster variant (deploy/k8s/cluster, deploy/compose.cluster.yaml) ---------------------------
+CLUSTER = K8S / "cluster"
+CLUSTER_MANIFESTS = sorted(p for p in CLUSTER.glob("redis-cluster-*.yaml"))
+
+
+@pytest.mark.parametrize("manifest", CLUSTER_MANIFESTS, ids=lambda p: p.name)
+def test_cluster_manifest_validates_against_kubernetes_schema(manifest: Path) -> None:
+    for doc in (d for d in yaml.safe_load_all(manifest.read_text()) if d):
+        kubernetes_validate.validate(doc, K8S_VERSIONS[-1], strict=True)
+
+
+def test_cluster_overlay_points_both_bots_at_the_cluster(monkeypatch: pytest.MonkeyPatch) -> None:
+    overlay = _load(CLUSTER / "kustomization.yaml")
+    assert overlay["resources"][0] == ".."
+    assert sorted(overlay["resources"][1:]) == [p.name for p in CLUSTER_MANIFESTS]
+    patched = {patch["path"] for patch in overlay["patches"]}
+    assert patched == {p.name for p in CLUSTER.glob("*.yaml")} - {"kustomization.yaml"} - set(overlay["resources"])
+    statefulset = _load(CLUSTER / "redis-cluster-statefulset.yaml")
+    assert statefulset["spec"]["replicas"] == 6 and "--cluster-enabled" in statefulset["spec"]["template"]["spec"][
+        "containers"][0]["args"]
+    for name in ("discord", "telegram"):
+        patch = _load(CLUSTER / f"{name}-uses-the-cluster.yaml")
+        env = {e["name"]: e["value"] for e in patch["spec"]["template"]["spec"]["containers"][0]["env"]}
+        settings = _settings_from(env, monkeypatch)
+        assert settings.redis_url is not None and settings.redis_url.startswith("redis+cluster://")
+        assert settings.redis_wait_replicas == 1
+
+
+def test_cluster_compose_file_passes_docker_compose_config(tmp_path: Path) -> None:
+    (tmp_path / "deploy").mkdir()
+    shutil.copy(DEPLOY / "compose.cluster.yaml", tmp_path / "deploy" / "compose.cluster.yaml")
+    shutil.copy(REPO / ".env.example", tmp_path / ".env")
+    result = subprocess.run([_compose_binary(), "-f", str(tmp_path / "deploy" / "compose.cluster.yaml"), "config",
+                             "--format", "json"], capture_output=True, text=True, timeout=60, check=False,
+                            cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    services = json.loads(result.stdout)["services"]
+    assert sorted(s for s in services if s.startswith("redis-")) == [
+        *(f"redis-{i}" for i in range(1, 7)), "redis-cluster-create"]
+    assert services["bot"]["environment"]["REDIS_URL"].startswith("redis+cluster://")
+    assert services["bot"]["deploy"]["replicas"] == 2

@@ -24,6 +24,7 @@ class Change:
     kind: str = "update"
     extra: Commit = field(default_factory=Commit)  # more checks and writes in the same atomic commit
     finished: bool = False  # the match ended (or was aborted): free the channel index
+    rated: bool = False  # the commit records pending ratings: apply them right after (appliers.py)
 
 
 def error_result(exc: FevgaError) -> Result:

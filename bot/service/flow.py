@@ -5,6 +5,7 @@ match ends. Used by turns, game starts, settings (auto-play) and timers."""
 from __future__ import annotations
 
 import json
+import time
 from typing import Any
 
 from bot.storage.base import Store
@@ -15,11 +16,10 @@ from .ai import AiPlayer, ai_choose
 from .commits import Change
 from .config import Clock
 from .models import Msg
-from .ratings import Rating, rate_game
+from .ratings import Rating
 from .record_codec import pack
 from .records import make_record
 from .session import Session
-from .stats_docs import WRONG_TYPE, read_stats
 
 MAX_CHAIN = 2000  # AI / auto-play turns in a row (a guard; a game is a few hundred turns at most)
 
@@ -117,30 +117,15 @@ class MatchFlow:
         return change
 
     async def rate(self, s: Session, change: Change) -> None:
-        """Glicko-2 and stats for both players on the place's board and the platform's global board."""
+        """Glicko-2 and stats for both players on the place's board and the platform's global board: recorded
+        as pending in the game's own commit, applied right after it (bot/service/appliers.py)."""
         if not s.rated or s.winner is None or s.end == "aborted" or len(s.human_seats()) != 2:
             return
-        platform = s.place.platform
-        scopes = [keys.board_scope(platform, s.place.scope_id), keys.board_scope(platform, None)]
-        docs = [(scope, seat) for scope in scopes for seat in (0, 1)]
-        found = await read_stats(self.store, [(scope, s.players[seat].user_id) for scope, seat in docs])
-        stats = {(scope, seat): found[(scope, s.players[seat].user_id)] for scope, seat in docs}
-        w = s.winner
-        for scope in scopes:
-            (vw, dw), (vl, dl) = stats[(scope, w)], stats[(scope, w ^ 1)]
-            new_w, new_l = rate_game(Rating(dw["r"], dw["rd"], dw["vol"]), Rating(dl["r"], dl["rd"], dl["vol"]))
-            for seat, version, data, rating, won in ((w, vw, dw, new_w, True), (w ^ 1, vl, dl, new_l, False)):
-                apply_stats(data, rating, won, s.score[seat], s.mars_wins[seat], s.players[seat].name)
-                uid = s.players[seat].user_id
-                key = keys.player_stats(scope, uid)
-                if version != WRONG_TYPE:
-                    change.extra.expect(key, version)
-                if version < 0 or data.pop("_damaged", False):  # a damaged document is replaced whole
-                    change.extra.delete(key)
-                    version = max(version, 0)
-                change.extra.put_versioned(key, version + 1, json.dumps(data, separators=(",", ":")).encode(),
-                                          keys.STATS_KEEP)
-                change.extra.zadd(keys.ratings(scope), uid, round(rating.rating, 3))
+        match = {"g": s.id, "p": s.place.platform, "s": s.place.scope_id, "w": s.winner, "t": round(time.time(), 3),
+                 "pl": [[s.players[seat].user_id, s.players[seat].name] for seat in (0, 1)],
+                 "sc": list(s.score), "m": list(s.mars_wins)}
+        change.extra.hset(keys.sagas(keys.id_bucket(s.id)), f"{s.id}:rate", json.dumps(match, separators=(",", ":")))
+        change.rated = True
 
 
 def apply_stats(data: dict[str, Any], rating: Rating, won: bool, points: int, mars: int, name: str) -> None:

@@ -134,6 +134,16 @@ def ratings(scope: str) -> str:
     return f"{PREFIX}:{{r:{scope}}}:z"
 
 
+def rated_marker(scope: str, gid: str) -> str:
+    """Set when a match's ratings were applied to this board (bot/service/appliers.py): never twice."""
+    return f"{PREFIX}:{{r:{scope}}}:done:{gid}"
+
+
+def sagas(bucket: int) -> str:
+    """Hash in a home: ``<game>:rate`` -> the pending ratings of a match that ended there (JSON)."""
+    return f"{home(bucket)}:sagas"
+
+
 def player_stats(scope: str, user_id: str) -> str:
     """A player's rating and stats on one leaderboard (versioned JSON)."""
     return f"{PREFIX}:{{r:{scope}}}:p:{user_id}"

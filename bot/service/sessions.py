@@ -13,6 +13,7 @@ from bot.storage.base import Commit, DamagedValue, Store, split_versioned
 from fevga import FevgaError
 
 from . import keys
+from .appliers import Appliers
 from .commits import Change, error_result, session_commit
 from .config import Clock, Options
 from .models import Msg, Place, PlayerRef, Result
@@ -48,6 +49,7 @@ class Sessions:
         # (so two local commands never share one object) and only uses it if the stored version still
         # matches, skipping the decode; any other instance's write changes the version and misses.
         self._cache: OrderedDict[str, tuple[int, Session]] = OrderedDict()
+        self.appliers = Appliers(store)
 
     # --- reading -----------------------------------------------------------------------------
     def decode(self, gid: str, raw: bytes | None, take: bool = True) -> Loaded:
@@ -110,6 +112,9 @@ class Sessions:
         if cached.value is not None:
             return Loaded(cached=await self.replay(cached.value))
         found, raw = game.value
+        if found is not None and raw is None and keys.game(found) != keys.games_prefix(here) + found:
+            # a game whose id names another home than its channel's (started before homes): read it there
+            raw = await read_one(self.store, lambda r: r.get(keys.game(found)))
         loaded = self.decode(found, raw, take) if found is not None else Loaded(error=Result.error("no_game_here"))
         return _check_access(loaded, actor, place)
 
@@ -158,6 +163,11 @@ class Sessions:
         answer = await self.commit_once(commit, actor, idem, result, s.place)
         if answer is result:
             self.keep(s, version + 1)
+        if answer is not None and change.rated:  # the match's ratings: the saga's next step, now
+            try:
+                await self.appliers.finish(s.id)
+            except Exception:  # the game's commit stands; a timer tick's sweep applies them (once)
+                log.exception("applying the ratings of %s failed; left pending", s.id)
         return answer
 
     async def update(self, actor: PlayerRef, place: Place, game_id: str | None, idem: str | None, apply: Apply,

@@ -28,6 +28,7 @@ from .sessions import Sessions
 
 log = logging.getLogger(__name__)
 BATCH = 100
+SPILL_SWEEP_SECONDS = 300.0
 
 
 class Timers:
@@ -42,6 +43,7 @@ class Timers:
         self.flow = flow
         self.challenges = challenges
         self._turn = secrets.randbelow(keys.TIMER_BUCKETS)
+        self._next_sweep = 0.0
 
     async def tick(self, platform: str | None = None) -> list[Result]:
         """Act on every due timer this instance manages to claim (only ``platform``'s, when given, so that
@@ -49,9 +51,12 @@ class Timers:
         now = self.clock()
         out: list[Result] = []
         try:
-            await self.store.sweep()  # finish commits split across Cluster slots whose writer died
+            await self.sessions.appliers.sweep()  # ratings of matches whose committer died (appliers.py)
+            if now >= self._next_sweep:  # commits split across Cluster slots whose writer died (rare: SCAN)
+                self._next_sweep = now + SPILL_SWEEP_SECONDS
+                await self.store.sweep()
         except Exception:  # never blocks the timers
-            log.exception("sweeping pending cluster writes failed")
+            log.exception("sweeping pending writes failed")
         start = self._turn = (self._turn + 1) % keys.TIMER_BUCKETS  # instances start at different buckets
         for bucket in range(keys.TIMER_BUCKETS):
             out += await self._tick_bucket(keys.timers_bucket((start + bucket) % keys.TIMER_BUCKETS), now, platform)

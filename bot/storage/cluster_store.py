@@ -20,16 +20,17 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-import redis.asyncio as aioredis
 from redis.asyncio.cluster import ClusterNode, RedisCluster
 from redis.exceptions import AskError, ClusterDownError, MovedError, NoScriptError, ResponseError, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from . import durability
 from .base import Commit, CommitOutcomeUnknown, DamagedKey, Entry, Read, split_versioned
+from .cluster_pubsub import ClusterPubSub
+from .cluster_reads import read_once
 from .redis_store import LOST, RedisStore, _entries, _text
 from .scripts import CLAIM_LUA, COMMIT_LUA
-from .spill import PENDING_PATTERN, Spill, split_commit
+from .spill import PENDING_PATTERN, Spill, first_wrong_type, split_commit, validate_inputs
 
 log = logging.getLogger(__name__)
 SCHEME = "redis+cluster"
@@ -70,13 +71,11 @@ class ClusterStore(RedisStore):
         self.wait_timeouts = 0  # commits not confirmed by a replica within wait_ms
         self.commits = 0
         self.spills = 0  # commits that spanned slots
-        self._sub_nodes = list(sub_nodes)
-        self._sub_options = sub_options or {}
+        self.pubsub = ClusterPubSub(list(sub_nodes) or [(n.host, int(n.port)) for n in client.get_nodes()],
+                                    sub_options or {})
         self._socket_timeout = 5.0
         self._shas: dict[str, str] = {}
         self._read_retries = 3
-        self._pub_client: aioredis.Redis | None = None
-        self._pub_turn = 0
 
     @classmethod
     def from_cluster_url(cls, url: str, *, wait_replicas: int = 1, wait_ms: int = 500, max_connections: int = 64,
@@ -184,63 +183,19 @@ class ClusterStore(RedisStore):
         return await self._pipeline(resolved)
 
     async def _pipeline(self, requests: Sequence[Read]) -> list[Any]:
-        """One attempt after another (bounded) at a non-transactional cluster pipeline."""
-        last: Exception | None = None
-        for attempt in range(self._read_retries + 1):
+        """A non-transactional cluster pipeline, retried with a fresh slot map (reads are idempotent) for up to
+        ``failover_wait`` seconds, so reads ride out a failover like commits do."""
+        deadline = time.monotonic() + self.failover_wait
+        delay = 0.05
+        while True:
             try:
-                return await self._read_once(requests)
-            except (*LOST, *NOT_SENT) as exc:
-                last = exc
+                return await read_once(self.cluster, requests)
+            except (*LOST, *NOT_SENT, MovedError, AskError):
+                if time.monotonic() + delay > deadline:
+                    raise
                 await self._reset_topology()
-                await asyncio.sleep(min(0.05 * 2 ** attempt, 1.0))
-        assert last is not None
-        raise last
-
-    async def _read_once(self, requests: Sequence[Read]) -> list[Any]:
-        pipe = self.cluster.pipeline()
-        for req in requests:
-            kind, key = req[0], req[1]
-            if kind == "via_get":
-                pipe.get(key) if key is not None else pipe.exists("fevga:{none}")
-            elif kind == "get":
-                pipe.get(key)
-            elif kind == "hget":
-                pipe.hget(key, req[2])
-            elif kind == "hgetall":
-                pipe.hgetall(key)
-            elif kind == "ztop":
-                pipe.zrevrange(key, 0, req[2] - 1, withscores=True)
-            elif kind == "zrank":
-                pipe.zrevrank(key, req[2])
-            elif kind == "zscore":
-                pipe.zscore(key, req[2])
-            elif kind == "zcard":
-                pipe.zcard(key)
-            else:
-                raise ValueError(f"unknown read {kind!r}")
-        raw = await pipe.execute(raise_on_error=False) if requests else []
-        out: list[Any] = []
-        for req, value in zip(requests, raw, strict=True):
-            kind = req[0]
-            if isinstance(value, ResponseError):
-                if "WRONGTYPE" in str(value):
-                    raise DamagedKey(req[1])
-                raise value
-            if isinstance(value, Exception):  # a node lost mid-pipeline: retried with a new topology
-                raise value
-            if kind == "via_get":
-                out.append([None if req[2] is None else _text(req[2]), value if req[1] is not None else None])
-            elif kind == "hget":
-                out.append(None if value is None else _text(value))
-            elif kind == "hgetall":
-                out.append({_text(k): _text(v) for k, v in value.items()})
-            elif kind == "ztop":
-                out.append([(_text(m), float(s)) for m, s in value])
-            elif kind == "zscore":
-                out.append(None if value is None else float(value))
-            else:
-                out.append(value)
-        return out
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 0.5)
 
     # --- commit -------------------------------------------------------------------------------------
     async def commit(self, commit: Commit) -> bool:
@@ -249,6 +204,7 @@ class ClusterStore(RedisStore):
         if plan.spill is None:
             return await self._commit_one(plan.home)
         self.spills += 1
+        await self._validate_spill(commit, plan.spill)
         if not await self._foreign_checks_hold(plan.spill):
             return False
         if not await self._commit_one(plan.home):
@@ -265,28 +221,20 @@ class ClusterStore(RedisStore):
             result = await self._script(COMMIT_LUA, keys[0], keys, argv, unknown=True, wait=True)
             if not self.decode_result(commit, result):
                 return False
-        await self._publish(pubs)
+        await self.pubsub.publish(pubs)
         return True
 
-    async def _publish(self, pubs: list[tuple[Any, ...]]) -> None:
-        """Publish after the commit, always through the same node as the subscriptions (the first reachable
-        startup node), so subscribers see one instance's events in commit order (the cluster bus does not
-        keep the order of messages published on different nodes). Fire and forget, as on one node."""
-        for attempt in range(len(self._sub_nodes) or 1):
-            try:
-                if self._pub_client is None:
-                    host, port = self._sub_nodes[(self._pub_turn + attempt) % len(self._sub_nodes)]
-                    self._pub_client = aioredis.Redis(host=host, port=port, decode_responses=False,
-                                                      **self._sub_options)
-                for op in pubs:
-                    await self._pub_client.publish(op[1], op[2])
-                return
-            except LOST as exc:
-                log.debug("publish failed (%s); trying the next node", exc)
-                if self._pub_client is not None:
-                    await self._pub_client.aclose()
-                self._pub_client = None
-                self._pub_turn += 1
+    async def _validate_spill(self, commit: Commit, spill: Spill) -> None:
+        """What the commit script validates before its first write, for the parts outside the home slot
+        (inputs of every op, key types of the spilled keys), so a malformed or wrong-typed commit writes
+        nothing here either: ValueError / DamagedKey before the home commit."""
+        validate_inputs(commit)
+        keys = sorted({c[1] for p in spill.parts for c in p.checks} | {o[1] for p in spill.parts for o in p.ops})
+        found = dict(zip(keys, await self.read([("type", k) for k in keys]), strict=True))
+        for part in spill.parts:
+            bad = first_wrong_type(part.checks, part.ops, found)
+            if bad is not None:
+                raise DamagedKey(bad)
 
     async def _foreign_checks_hold(self, spill: Spill) -> bool:
         """Check the spilled parts' checks before the home commit (they are checked again, atomically, with
@@ -357,51 +305,9 @@ class ClusterStore(RedisStore):
     async def claim(self, key: str, member: str, now: float, lease: float) -> bool:
         return int(await self._script(CLAIM_LUA, key, [key], [member, repr(now), repr(now + lease)])) == 1
 
-    # --- pub/sub (classic pub/sub is cluster-wide: any node will do) --------------------------------
+    # --- pub/sub (classic pub/sub is cluster-wide: see cluster_pubsub.py) --------------------------
     async def subscribe(self, channel: str, pattern: bool = False) -> AsyncIterator[bytes]:
-        nodes = self._sub_nodes or [(n.host, int(n.port)) for n in self.cluster.get_nodes()]
-        delay = 0.05
-        for attempt in range(len(nodes) * 3):
-            host, port = nodes[attempt % len(nodes)]
-            client = aioredis.Redis(host=host, port=port, decode_responses=False, **self._sub_options)
-            pubsub = client.pubsub(ignore_subscribe_messages=True)
-            try:
-                await (pubsub.psubscribe(channel) if pattern else pubsub.subscribe(channel))
-            except LOST:
-                await pubsub.aclose()
-                await client.aclose()
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 1.0)
-                continue
-            return self._messages(pubsub, client, channel, pattern, nodes)
-        raise RedisConnectionError("no cluster node accepts a subscription")
-
-    async def _messages(self, pubsub: Any, client: aioredis.Redis, channel: str, pattern: bool,
-                        nodes: list[tuple[str, int]]) -> AsyncIterator[bytes]:
-        """Yield messages; when the node goes away, subscribe again on the next node."""
-        turn = 0
-        try:
-            while True:
-                try:
-                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
-                except LOST:
-                    await pubsub.aclose()
-                    await client.aclose()
-                    await asyncio.sleep(0.1)
-                    turn += 1
-                    host, port = nodes[turn % len(nodes)]
-                    client = aioredis.Redis(host=host, port=port, decode_responses=False, **self._sub_options)
-                    pubsub = client.pubsub(ignore_subscribe_messages=True)
-                    try:
-                        await (pubsub.psubscribe(channel) if pattern else pubsub.subscribe(channel))
-                    except LOST:
-                        continue
-                    continue
-                if message is not None and message.get("type") in ("message", "pmessage"):
-                    yield message["data"]
-        finally:
-            await pubsub.aclose()
-            await client.aclose()
+        return await self.pubsub.subscribe(channel, pattern)
 
     # --- outbox -------------------------------------------------------------------------------------
     async def ensure_group(self, stream: str, group: str) -> None:
@@ -476,8 +382,7 @@ class ClusterStore(RedisStore):
 
     async def close(self) -> None:
         await self.cluster.aclose()
-        if self._pub_client is not None:
-            await self._pub_client.aclose()
+        await self.pubsub.close()
 
 
 __all__ = ["ClusterStore", "parse_cluster_url"]

@@ -49,12 +49,15 @@ def _entries(raw: Any) -> list[Entry]:
         if not item or item[1] is None:
             continue
         flat = item[1]
+        if isinstance(flat, dict):  # already parsed by redis-py (cluster pipelines apply response callbacks)
+            out.append((_text(item[0]), {_text(k): v for k, v in flat.items()}))
+            continue
         out.append((_text(item[0]), {_text(flat[i]): flat[i + 1] for i in range(0, len(flat), 2)}))
     return out
 
 
 class RedisStore(Store):
-    """Store on a Redis server (standalone or Sentinel; keys carry hash tags for Cluster later)."""
+    """Store on one Redis server (standalone or Sentinel); ClusterStore (cluster_store.py) for a Redis Cluster."""
 
     def __init__(self, client: aioredis.Redis, *, read_retries: int = 3, sub_client: aioredis.Redis | None = None,
                  wait_replicas: int = 0, wait_ms: int = 500) -> None:

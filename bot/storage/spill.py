@@ -136,3 +136,48 @@ def split_commit(commit: Commit, slot_of: Callable[[str], int]) -> Plan:
     spill = Spill(beside(keyed[0], PENDING_SUFFIX), spill_id, time.time(), list(parts.values()))
     home.hset(spill.pending_key, spill.field, spill.encode())
     return Plan(home, spill)
+
+
+_WANTS = {"set": "string", "hset": "hash", "hdel": "hash", "zadd": "zset", "zrem": "zset", "xadd": "stream"}
+_SETS = {"set", "hset", "zadd", "xadd"}  # ops that give an absent key its type
+
+
+def validate_inputs(commit: Commit) -> None:
+    """The commit script's input checks, in Python (for commits split across slots): ValueError naming the
+    first malformed op, as the script reports it."""
+    for n, op in enumerate(commit.ops, 1):
+        kind = op[0]
+        ok = True
+        if kind == "set":
+            ok = isinstance(op[3], int) and not isinstance(op[3], bool) and 0 <= op[3] < 10**15
+        elif kind == "zadd":
+            ok = isinstance(op[3], int | float) and op[3] == op[3]  # not NaN
+        elif kind == "xadd":
+            ok = bool(op[2]) and isinstance(op[3], int) and 0 <= op[3] < 10**15
+        elif kind not in ("del", "hset", "hdel", "zrem", "pub"):
+            ok = False
+        if not ok:
+            raise ValueError(f"malformed commit op #{n}: {op[:2]!r}")
+
+
+def first_wrong_type(checks: list[tuple[Any, ...]], ops: list[tuple[Any, ...]], found: dict[str, Any]) -> str | None:
+    """The first key whose stored type (``found``: key -> TYPE answer) does not fit what the checks and ops
+    do with it, tracking types through the ops in order as the commit script does; None when all fit."""
+    planned = {key: str(kind) for key, kind in found.items()}
+
+    def fits(key: str, want: str) -> bool:
+        return planned.get(key, "none") in ("none", want)
+
+    for check in checks:
+        if not fits(check[1], "string" if check[0] == "v" else "hash"):
+            return str(check[1])
+    for op in ops:
+        kind, key = op[0], op[1]
+        if kind == "del":
+            planned[key] = "none"
+        elif kind in _WANTS:
+            if not fits(key, _WANTS[kind]):
+                return str(key)
+            if kind in _SETS:
+                planned[key] = _WANTS[kind]
+    return None

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import LocalRedis, MemoryStore, RedisStore, Store
+from bot.storage import ClusterStore, LocalRedis, MemoryStore, RedisStore, Store
+from tests.redis_cluster import LocalCluster
 
 
 class Clock:
@@ -26,11 +27,18 @@ def clock() -> Clock:
     return Clock()
 
 
-@pytest.fixture(params=["redis", "memory"])
+@pytest.fixture(params=["redis", "memory", "cluster"])
 async def store(request: pytest.FixtureRequest, redis_server: LocalRedis, clock: Clock) -> AsyncIterator[Store]:
-    """The same tests on both stores: they must behave alike."""
+    """The same tests on every store (one Redis, memory, a Redis Cluster): they must behave alike."""
     if request.param == "memory":
         yield MemoryStore(clock)
+        return
+    if request.param == "cluster":
+        cluster: LocalCluster = request.getfixturevalue("redis_cluster")
+        cluster.flushall()
+        cstore = ClusterStore.from_cluster_url(cluster.url, wait_replicas=1, wait_ms=1000)
+        yield cstore
+        await cstore.close()
         return
     redis_store = RedisStore.from_url(redis_server.url)
     await redis_store.client.flushall()

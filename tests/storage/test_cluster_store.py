@@ -82,6 +82,14 @@ async def test_outbox_and_timers_in_the_cluster(cstore: ClusterStore) -> None:
     got = [e for s in streams for e in await cstore.consume(s, "grp", "c1", count=10)]
     assert sorted(f["n"] for _, f in got) == [b"0", b"1", b"2", b"3"]
     assert await cstore.ack(streams[0], "grp", got[0][0]) == 1
+    for i, stream in enumerate(streams):
+        assert await cstore.commit(Commit().xadd(stream, {"k": "board", "n": str(10 + i)}))
+    one, two = await asyncio.gather(cstore.consume_many(streams, "grp", "c1", 10, 500),
+                                    cstore.consume_many(streams, "grp", "c2", 10, 500))
+    got_many = one + two
+    assert sorted(f["n"] for _, (_, f) in got_many) == [b"10", b"11", b"12", b"13"]  # each once, over both
+    assert all(s == f"fevga:{{b{int(f['n']) - 10}}}:out" for s, (_, f) in got_many)
+    assert await cstore.consume_many(streams, "grp", "c1", 10, 100) == []  # waits, then nothing
     timers = "fevga:{b1}:due"
     await cstore.commit(Commit().zadd(timers, "g:x:discord", 10.0))
     assert await cstore.due(timers, 11.0, 10) == ["g:x:discord"]

@@ -1,0 +1,101 @@
+"""Pub/sub for the Redis Cluster store. Classic PUBLISH/SUBSCRIBE is cluster-wide (a message published on
+any node reaches subscribers on every node), but messages published on *different* nodes may arrive out
+of order. So an instance publishes after its commits and subscribes through the same node (the first
+reachable startup node), and moves to the next node when that one goes away.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import ConnectionError as RedisConnectionError
+
+from .redis_store import LOST
+
+log = logging.getLogger(__name__)
+
+
+class ClusterPubSub:
+    """Publishing and subscribing through one node of the cluster at a time (``nodes``: (host, port))."""
+
+    def __init__(self, nodes: list[tuple[str, int]], options: dict[str, Any]) -> None:
+        self.nodes = nodes
+        self.options = options
+        self._client: aioredis.Redis | None = None
+        self._turn = 0
+
+    async def publish(self, pubs: list[tuple[Any, ...]]) -> None:
+        """Publish after the commit, always through the same node as the subscriptions (the first reachable
+        startup node), so subscribers see one instance's events in commit order (the cluster bus does not
+        keep the order of messages published on different nodes). Fire and forget, as on one node."""
+        if not self.nodes:
+            return
+        for attempt in range(len(self.nodes)):
+            try:
+                if self._client is None:
+                    host, port = self.nodes[(self._turn + attempt) % len(self.nodes)]
+                    self._client = aioredis.Redis(host=host, port=port, decode_responses=False, **self.options)
+                for op in pubs:
+                    await self._client.publish(op[1], op[2])
+                return
+            except LOST as exc:
+                log.debug("publish failed (%s); trying the next node", exc)
+                if self._client is not None:
+                    await self._client.aclose()
+                self._client = None
+                self._turn += 1
+
+    async def subscribe(self, channel: str, pattern: bool = False) -> AsyncIterator[bytes]:
+        nodes = self.nodes
+        delay = 0.05
+        for attempt in range(len(nodes) * 3):
+            host, port = nodes[attempt % len(nodes)]
+            client = aioredis.Redis(host=host, port=port, decode_responses=False, **self.options)
+            pubsub = client.pubsub(ignore_subscribe_messages=True)
+            try:
+                await (pubsub.psubscribe(channel) if pattern else pubsub.subscribe(channel))
+            except LOST:
+                await pubsub.aclose()
+                await client.aclose()
+                await asyncio.sleep(delay)
+                delay = min(delay * 2, 1.0)
+                continue
+            return self._messages(pubsub, client, channel, pattern, nodes)
+        raise RedisConnectionError("no cluster node accepts a subscription")
+
+    async def _messages(self, pubsub: Any, client: aioredis.Redis, channel: str, pattern: bool,
+                        nodes: list[tuple[str, int]]) -> AsyncIterator[bytes]:
+        """Yield messages; when the node goes away, subscribe again on the next node."""
+        turn = 0
+        try:
+            while True:
+                try:
+                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                except LOST:
+                    await pubsub.aclose()
+                    await client.aclose()
+                    await asyncio.sleep(0.1)
+                    turn += 1
+                    host, port = nodes[turn % len(nodes)]
+                    client = aioredis.Redis(host=host, port=port, decode_responses=False, **self.options)
+                    pubsub = client.pubsub(ignore_subscribe_messages=True)
+                    try:
+                        await (pubsub.psubscribe(channel) if pattern else pubsub.subscribe(channel))
+                    except LOST:
+                        continue
+                    continue
+                if message is not None and message.get("type") in ("message", "pmessage"):
+                    yield message["data"]
+        finally:
+            await pubsub.aclose()
+            await client.aclose()
+
+    async def close(self) -> None:
+        """Close the publishing connection."""
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
