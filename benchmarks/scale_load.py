@@ -71,15 +71,22 @@ class Load:
         """A challenge and its acceptance in slot ``n``'s channel (not timed)."""
         slot = self.slots[n]
         a, b = slot.players
+        error: object = None
         for _ in range(20):
-            await self.core.service.challenge(a, slot.place, b, 1, idem=self.idem())
-            accepted = await self.core.service.accept(b, slot.place, idem=self.idem())
-            if accepted.ok and accepted.view is not None:
-                slot.view = accepted.view
-                await self.show(accepted, slot.place, b)
-                return
+            try:
+                await self.core.service.challenge(a, slot.place, b, 1, idem=self.idem())
+                accepted = await self.core.service.accept(b, slot.place, idem=self.idem())
+                if accepted.ok and accepted.view is not None:
+                    slot.view = accepted.view
+                    await self.show(accepted, slot.place, b)
+                    return
+                error = accepted.error_key
+            except Exception as exc:  # a board that could not be shown: the outbox shows it later
+                if slot.view is not None:
+                    return
+                error = exc
             await asyncio.sleep(0.1)
-        raise RuntimeError(f"could not start game {n}: {accepted.error_key}")
+        raise RuntimeError(f"could not start game {n}: {error}")
 
     async def setup(self) -> None:
         """Start every game, ``SETUP_IN_FLIGHT`` at a time."""
