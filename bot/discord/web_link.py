@@ -10,7 +10,7 @@ import discord
 from bot.config import Settings
 from bot.i18n import translate
 from bot.replies import Reply
-from bot.web.links import WebLinks, derive_key
+from bot.web.links import WebLinks, settings_key
 
 log = logging.getLogger(__name__)
 _current: list[WebLinks | None] = [None]  # set once per process by ``configure`` (the bot's settings)
@@ -21,10 +21,7 @@ def configure(settings: Settings) -> None:
     if not settings.web_base_url:
         _current[0] = None
         return
-    secret = settings.web_secret.get_secret_value() if settings.web_secret else None
-    tg = settings.telegram_token.get_secret_value() if settings.telegram_token else None
-    dc = settings.discord_token.get_secret_value() if settings.discord_token else None
-    _current[0] = WebLinks(derive_key(secret, tg, dc), settings.web_base_url)
+    _current[0] = WebLinks(settings_key(settings), settings.web_base_url)
 
 
 def with_board_link(view: discord.ui.View | None, reply: Reply, lang: str) -> discord.ui.View | None:

@@ -12,7 +12,7 @@ from bot.config import Settings
 from bot.core import BotCore
 from bot.replies import Reply
 from bot.service.models import Place
-from bot.web.links import WebLinks, derive_key
+from bot.web.links import WebLinks, settings_key
 
 LANG_SECONDS = 60.0  # a chat's language is looked up again after this long
 
@@ -22,10 +22,7 @@ def board_links(settings: Settings) -> WebLinks | None:
     base = settings.web_base_url
     if not base or not base.lower().startswith("https://"):  # Telegram takes only https for Mini Apps
         return None
-    secret = settings.web_secret.get_secret_value() if settings.web_secret else None
-    tg = settings.telegram_token.get_secret_value() if settings.telegram_token else None
-    dc = settings.discord_token.get_secret_value() if settings.discord_token else None
-    return WebLinks(derive_key(secret, tg, dc), base, None, settings.telegram_webapp_name)
+    return WebLinks(settings_key(settings), base, None, settings.telegram_webapp_name)
 
 
 class BoardLinks:

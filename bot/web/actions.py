@@ -36,9 +36,12 @@ def _web(request: web.Request) -> WebApp:
 
 
 async def _body(request: web.Request) -> dict[str, Any]:
-    """The JSON object of a POST (413 past 4 KB, 400 when it is not a JSON object)."""
+    """The JSON object of a POST (413 past 4 KB, 415 without the JSON content type, 400 when it is not a
+    JSON object)."""
     if request.content_length is not None and request.content_length > MAX_BODY:
         raise ApiError(413, "too_large")
+    if request.content_type != "application/json":  # JSON only (and no form posts from other sites)
+        raise ApiError(415, "not_json")
     raw = await request.content.read(MAX_BODY + 1)
     if len(raw) > MAX_BODY:
         raise ApiError(413, "too_large")

@@ -1,5 +1,6 @@
-"""Signed game links: ``<game id>.<sig>``, unguessable and scoped to one game, and the URLs built from them
-(the page, the Telegram Mini App). Pure: no aiohttp, so the chat frontends can build links too."""
+"""Signed game links: ``<game id>.<sig>`` (or ``<sig><game id>`` where a dot is not allowed), unguessable and
+scoped to one game, and the URLs built from them (the page, the Telegram Mini App). Pure: no aiohttp, so the
+chat frontends can build links too."""
 
 from __future__ import annotations
 
@@ -8,7 +9,11 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from urllib.parse import quote
+
+if TYPE_CHECKING:
+    from bot.config import Settings
 
 SIG_CHARS = 22  # base64url characters of the HMAC kept in a link: 132 bits
 MAX_TOKEN = 80  # a game id (8 characters) + "." + the signature; anything longer is not ours
@@ -27,6 +32,14 @@ def derive_key(web_secret: str | None, *bot_tokens: str | None) -> bytes:
     return hmac.new(material, _KEY_LABEL, hashlib.sha256).digest()
 
 
+def settings_key(settings: Settings) -> bytes:
+    """The link key of a deployment (the web server and every chat frontend derive the same one)."""
+    secret = settings.web_secret.get_secret_value() if settings.web_secret else None
+    tg = settings.telegram_token.get_secret_value() if settings.telegram_token else None
+    dc = settings.discord_token.get_secret_value() if settings.discord_token else None
+    return derive_key(secret, tg, dc)
+
+
 def _sig(key: bytes, game_id: str) -> str:
     digest = hmac.new(key, b"g:" + game_id.encode(), hashlib.sha256).digest()
     return base64.urlsafe_b64encode(digest).decode().rstrip("=")[:SIG_CHARS]
@@ -37,11 +50,20 @@ def sign(key: bytes, game_id: str) -> str:
     return f"{game_id}.{_sig(key, game_id)}"
 
 
+def compact(key: bytes, game_id: str) -> str:
+    """The same token without the dot, ``<sig><game id>`` (the signature has a fixed length): Telegram's
+    ``startapp`` parameter allows only A-Z, a-z, 0-9, ``_`` and ``-``."""
+    return _sig(key, game_id) + game_id
+
+
 def verify(key: bytes, token: str) -> str | None:
-    """The game id a token names, when its signature is ours (constant-time compare); else None."""
-    if not isinstance(token, str) or not 3 <= len(token) <= MAX_TOKEN or token.count(".") != 1:
+    """The game id a token (either form) names, when its signature is ours (constant-time compare)."""
+    if not isinstance(token, str) or not SIG_CHARS < len(token) <= MAX_TOKEN or token.count(".") > 1:
         return None
-    game_id, sig = token.split(".")
+    if "." in token:
+        game_id, sig = token.split(".")
+    else:
+        sig, game_id = token[:SIG_CHARS], token[SIG_CHARS:]
     if not game_id or not game_id.isascii() or not all(c.isalnum() or c in "-_" for c in game_id):
         return None
     return game_id if hmac.compare_digest(sig.encode(), _sig(key, game_id).encode()) else None
@@ -72,7 +94,7 @@ class WebLinks:
         """For groups (``web_app`` buttons are private-only): ``t.me/<bot>/<app>?startapp=<token>`` when the
         Mini App is registered, else the plain page."""
         if self.telegram_bot and self.telegram_app:
-            return f"https://t.me/{self.telegram_bot}/{self.telegram_app}?startapp={quote(self.token(game_id))}"
+            return f"https://t.me/{self.telegram_bot}/{self.telegram_app}?startapp={compact(self.key, game_id)}"
         return self.page(game_id)
 
     def with_bot(self, username: str | None) -> WebLinks:

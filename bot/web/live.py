@@ -21,7 +21,7 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 from bot.service import keys
-from bot.storage.base import Store
+from bot.storage.base import Store, split_versioned
 
 from .snapshots import Snapshot, Snapshots
 
@@ -31,6 +31,14 @@ TOTAL = 20_000  # SSE connections one instance holds
 IDLE_SECONDS = 900.0  # a watcher with nothing new for this long is closed (the page reconnects on focus)
 RECHECK_SECONDS = 5.0  # the batched version check that covers lost pub/sub messages
 EVENTS_PATTERN = keys.game_events("*")
+
+
+def stored_version(raw: bytes) -> int:
+    """The version prefix of a stored session (0 when unreadable: the snapshot loader then reports it)."""
+    try:
+        return split_versioned(raw)[0]
+    except ValueError:
+        return 0
 
 
 class TooManyWatchers(Exception):
@@ -180,6 +188,9 @@ class LiveHub:
                 for start in range(0, len(gids), 500):
                     chunk = gids[start:start + 500]
                     for gid, raw in (await self.snapshots.versions(chunk)).items():
+                        known = self.latest.get(gid)
+                        if raw is None or (known is not None and stored_version(raw) <= known.version):
+                            continue  # nothing new: no decode
                         snap = await self.snapshots.from_raw(gid, raw)
                         if snap is not None:
                             self.offer(snap)

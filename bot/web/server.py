@@ -43,11 +43,9 @@ def make_app(core: BotCore, config: WebConfig) -> web.Application:
 
 def config_from(settings: Settings, *, port: int | None = None) -> WebConfig:
     """The web frontend's config from the bot's settings (the link key: WEB_SECRET, else from the tokens)."""
-    secret = settings.web_secret.get_secret_value() if settings.web_secret else None
     tg = settings.telegram_token.get_secret_value() if settings.telegram_token else None
-    dc = settings.discord_token.get_secret_value() if settings.discord_token else None
     base = settings.web_base_url or f"http://127.0.0.1:{port or settings.web_port or LOCAL_PORT}"
-    key = links.derive_key(secret, tg, dc)
+    key = links.settings_key(settings)
     return WebConfig(links=links.WebLinks(key, base.rstrip("/"), None, settings.telegram_webapp_name),
                      telegram_token=tg)
 

@@ -21,7 +21,7 @@ from fevga.analysis import Report
 from . import state
 
 log = logging.getLogger(__name__)
-CACHE_GAMES = 2000
+CACHE_GAMES = 256  # recent games kept decoded (~50-100 KB each with their state); watched ones stay in the hub
 ANALYSIS_RECHECK = 5.0  # seconds between looks for the analysis of a finished game
 
 

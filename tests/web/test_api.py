@@ -128,6 +128,9 @@ async def test_refusals_change_nothing(site: Site) -> None:
     raw = await site.client.post(f"/api/g/{site.token(gid)}/play", data=b"{" * 5000,
                                  headers={"X-Init-Data": init_data(mover), "Content-Type": "application/json"})
     assert raw.status == 413
+    form = await site.client.post(f"/api/g/{site.token(gid)}/play", data={"version": str(v), "text": text},
+                                  headers={"X-Init-Data": init_data(mover)})
+    assert form.status == 415 and (await form.json())["code"] == "not_json"
     assert (await site.core.service.board(mover, ROOM, gid)).view.status == "play"  # type: ignore[union-attr]
     assert await stored_version(site.core, gid) == v
 

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 
 from hypothesis import given
 from hypothesis import strategies as st
 
 from bot.web.initdata import InitDataError, secret_key, sign_init_data, verify_init_data
-from bot.web.links import WebLinks, derive_key, sign, verify
+from bot.web.links import WebLinks, compact, derive_key, sign, verify
 
 from .kit import ALICE, BOT_TOKEN, init_data
 
@@ -24,8 +25,11 @@ def test_a_signed_link_names_its_game_and_only_it() -> None:
     assert verify(KEY, "Other123." + sig) is None  # another game's id with this signature
     assert verify(KEY, token[:-1]) is None and verify(KEY, token + "A") is None
     assert verify(derive_key("another-secret-0123456"), token) is None
-    for bad in ("", ".", "GotKHqeG", "GotKHqeG.", "a.b.c", "../x." + sig, "Gö.x" + sig, "x" * 200):
+    for bad in ("", ".", "GotKHqeG", "GotKHqeG.", "a.b.c", "../x." + sig, "Gö.x" + sig, "x" * 200, sig,
+                sig + "Other123", sig[:-1] + "GotKHqeG"):
         assert verify(KEY, bad) is None
+    short = compact(KEY, "GotKHqeG")  # Telegram's startapp form: no dot
+    assert short == sig + "GotKHqeG" and re.fullmatch(r"[\w-]{1,512}", short) and verify(KEY, short) == "GotKHqeG"
 
 
 def test_the_key_comes_from_the_secret_else_the_tokens_else_chance() -> None:
@@ -46,7 +50,7 @@ def test_links_for_the_chats() -> None:
     links = WebLinks(KEY, "https://fevga.example", "fevga_bot", "board")
     token = links.token("GotKHqeG")
     assert links.page("GotKHqeG") == f"https://fevga.example/g/{token}"
-    assert links.group_link("GotKHqeG") == f"https://t.me/fevga_bot/board?startapp={token}"
+    assert links.group_link("GotKHqeG") == f"https://t.me/fevga_bot/board?startapp={compact(KEY, 'GotKHqeG')}"
     assert WebLinks(KEY, "https://fevga.example").group_link("GotKHqeG") == links.page("GotKHqeG")
 
 

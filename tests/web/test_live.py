@@ -9,17 +9,19 @@ import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pytest
 from aiohttp import ClientResponse
 from aiohttp.test_utils import TestClient, TestServer
 
 from bot.core import BotCore
+from bot.storage import RedisStore
 from bot.web.app import WEB_APP, WebApp
 from bot.web.server import make_app
 
 from .conftest import make_config
-from .kit import ROOM, Site, start_game, stored_version
+from .kit import ROOM, Site, init_data, start_game, stored_version
 
 
 class Stream:
@@ -188,3 +190,28 @@ async def test_a_shutdown_ends_streams_without_calling_them_idle(site: Site) -> 
         while True:
             events.append(await stream.next(2.0))
     assert all(e.get("event") != "idle" for e in events) and web.hub.count == 0
+
+
+async def test_the_stream_knows_its_viewer_from_init_data(site: Site) -> None:
+    gid = await start_game(site.core)
+    _st, mover, _ = await site.mover(gid)
+    resp = await site.client.get(f"/api/g/{site.token(gid)}/events?init={quote(init_data(mover))}")
+    _version, state = await Stream(resp).state()
+    assert state["viewer"]["to_move"] and state["viewer"]["seat"] == state["turn"]
+    resp.close()
+
+
+async def test_a_move_on_another_instance_reaches_this_one(site: Site, redis_server: Any) -> None:
+    other = await BotCore.create(store=RedisStore.from_url(redis_server.url), draw=False)
+    try:
+        gid = await start_game(site.core)
+        stream = await open_stream(site.client, site.token(gid), since=await stored_version(site.core, gid))
+        await asyncio.sleep(0.1)
+        elsewhere = Site(other, site.config, site.client)  # the chat move is handled by the other instance
+        started = time.monotonic()
+        await a_chat_move(elsewhere, gid)
+        version, _state = await stream.state(timeout=1.0)
+        assert version == await stored_version(other, gid) and time.monotonic() - started < 1.0
+        stream.resp.close()
+    finally:
+        await other.close()

@@ -14,6 +14,7 @@ from aiohttp.test_utils import TestClient, TestServer
 
 from bot.storage import LocalRedis
 from bot.web.initdata import secret_key, sign_init_data
+from bot.web.links import compact
 from bot.web.server import config_from, make_app
 from tests.fakes.telegram import FakeTelegram
 from tests.telegram.harness import Chat, CoreSpy, make_core, running_bot, settings_for
@@ -60,7 +61,9 @@ async def test_a_play_on_the_page_edits_the_group_board_once(core: CoreSpy, fake
     gid = core.last_board().game_id
     token = config.links.token(gid)
     link = [b.url for row in board.buttons for b in row if b.url]
-    assert link == [f"https://t.me/{fake.bot.username}/board?startapp={token}"]
+    startapp = compact(config.links.key, gid)  # the page reads it as start_param and uses it as its token
+    assert link == [f"https://t.me/{fake.bot.username}/board?startapp={startapp}"]
+    assert (await web.get(f"/api/g/{startapp}/state")).status == 200
     _view, mover, _waiting = await seats(core, fake, alice, room)
     state = await (await web.get(f"/api/g/{token}/state")).json()
     version, edits = state["version"], len(board.history)
