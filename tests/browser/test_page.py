@@ -123,11 +123,15 @@ async def test_mini_app_entry_by_start_param_in_greek(
     token = links.compact(site.key, view.game_id)  # what t.me/<bot>/<app>?startapp= carries
     data = init_data(fake.token, mover.id, mover.first_name, lang="el", start_param=token)
     page = await browser.new_page(viewport=PHONE)
+    # the Telegram app's side of its web events, as the mobile apps expose it
+    await page.add_init_script("window.__tg = []; window.TelegramWebviewProxy = "
+                               "{postEvent: (type, data) => window.__tg.push(type)};")
     theme = quote('{"bg_color":"#102030","text_color":"#f0f0f0","hint_color":"bad;color"}', safe="")
     await page.goto(f"{site.base}/app#tgWebAppData={quote(data, safe='')}&tgWebAppVersion=7.0"
                     f"&tgWebAppThemeParams={theme}")
     await page.wait_for_function("() => window.FV && FV.app.state && FV.app.play && !FV.app.play.busy")
     assert await page.evaluate("() => FV.app.state.viewer.to_move") is True
+    assert await page.evaluate("() => window.__tg") == ["web_app_ready", "web_app_expand"]
     assert await page.evaluate("() => document.documentElement.lang") == "el"
     assert (await page.inner_text("#status")).startswith("Σειρά σου · παίξε έως ")
     assert await page.inner_text("#confirm") == "Επιβεβαίωση"
