@@ -9,6 +9,7 @@ import hashlib
 import hmac
 import random
 from typing import Any
+from urllib.parse import quote
 
 from playwright.async_api import Page
 
@@ -119,14 +120,18 @@ async def test_mini_app_entry_by_start_param_in_greek(
     view = await game_view(core, actor_ref(alice), group_place(room))
     mover: FakeUser = {"101": alice, "102": bob}[view.players[view.turn].user_id]
     await chat.say(mover, room, "/lang el")
-    token = links.sign(site.key, view.game_id)
+    token = links.compact(site.key, view.game_id)  # what t.me/<bot>/<app>?startapp= carries
     data = init_data(fake.token, mover.id, mover.first_name, lang="el", start_param=token)
     page = await browser.new_page(viewport=PHONE)
-    theme = links.quote('{"bg_color":"#102030","text_color":"#f0f0f0","hint_color":"bad;color"}', safe="")
-    await page.goto(f"{site.base}/app#tgWebAppData={links.quote(data, safe='')}&tgWebAppVersion=7.0"
+    # the Telegram app's side of its web events, as the mobile apps expose it
+    await page.add_init_script("window.__tg = []; window.TelegramWebviewProxy = "
+                               "{postEvent: (type, data) => window.__tg.push(type)};")
+    theme = quote('{"bg_color":"#102030","text_color":"#f0f0f0","hint_color":"bad;color"}', safe="")
+    await page.goto(f"{site.base}/app#tgWebAppData={quote(data, safe='')}&tgWebAppVersion=7.0"
                     f"&tgWebAppThemeParams={theme}")
     await page.wait_for_function("() => window.FV && FV.app.state && FV.app.play && !FV.app.play.busy")
     assert await page.evaluate("() => FV.app.state.viewer.to_move") is True
+    assert await page.evaluate("() => window.__tg") == ["web_app_ready", "web_app_expand"]
     assert await page.evaluate("() => document.documentElement.lang") == "el"
     assert (await page.inner_text("#status")).startswith("Σειρά σου · παίξε έως ")
     assert await page.inner_text("#confirm") == "Επιβεβαίωση"

@@ -202,8 +202,6 @@
     if (data) FV.net.theme();
     app.client = new FV.net.Client(tok, data);
     app.play = FV.play.create(app);
-    var tg = window.Telegram && window.Telegram.WebApp;
-    if (tg && tg.ready) { try { tg.ready(); if (tg.expand) tg.expand(); } catch (e) { /* not in Telegram */ } }
     $("board").addEventListener("keydown", onKey);
     $("board").addEventListener("focusin", function (e) {
       var t = e.target.closest ? e.target.closest("[data-point]") : null, raw = t && t.getAttribute("data-point");
@@ -221,6 +219,7 @@
     app.client.state().then(function (r) {
       if (r.status !== 200 || !r.body) { failed(r); return; }
       app.accept(r.body, false);
+      if (data) { FV.net.tgEvent("web_app_ready"); FV.net.tgEvent("web_app_expand"); }  // drawn: show it, tall
       var opened = 0;
       app.client.follow(app.accept, function (status) {
         setText($("conn"), app.S(status === "live" ? "webpage_conn_live" : status === "idle" ? "web_idle" : "webpage_conn_lost"));

@@ -129,5 +129,23 @@
     for (var k in map) document.documentElement.style.setProperty(k, map[k]);
   }
 
-  FV.net = { initData: initData, token: token, theme: theme, Client: Client };
+  /* Tell the Telegram app something (its web events: core.telegram.org/api/web-events) without its script:
+     the mobile and desktop apps' TelegramWebviewProxy, window.external.notify, or the web client's frame. */
+  function tgEvent(type, data) {
+    var tg = window.Telegram && window.Telegram.WebApp;
+    try {
+      if (tg) {
+        if (type === "web_app_ready" && tg.ready) tg.ready();
+        if (type === "web_app_expand" && tg.expand) tg.expand();
+      } else if (window.TelegramWebviewProxy && window.TelegramWebviewProxy.postEvent) {
+        window.TelegramWebviewProxy.postEvent(type, data === undefined ? "" : JSON.stringify(data));
+      } else if (window.external && "notify" in window.external) {
+        window.external.notify(JSON.stringify({ eventType: type, eventData: data }));
+      } else if (window.parent && window.parent !== window) {
+        window.parent.postMessage(JSON.stringify({ eventType: type, eventData: data }), "https://web.telegram.org");
+      }
+    } catch (e) { /* not inside Telegram after all */ }
+  }
+
+  FV.net = { initData: initData, token: token, theme: theme, tgEvent: tgEvent, Client: Client };
 })(window.FV = window.FV || {});
