@@ -50,6 +50,7 @@ class Challenge:
         cancelled, expired, superseded; ``by``: who ended it), however it ended."""
         commit.expect(keys.challenge(self.id), version).delete(keys.challenge(self.id))
         commit.hdel(keys.channel_challenges(self.place), self.id)
+        commit.hdel(keys.channel_pairs(self.place), self.index_entry(), only_if=self.id)
         member = keys.timer("c", self.id, self.place.platform)
         commit.zrem(keys.timers(member), member)
         commit.xadd(keys.outbox(self.place.platform, keys.id_bucket(self.id)), self.ended_entry(end, by))

@@ -1,11 +1,12 @@
 """Finding the challenge a player means: by id, else the one in this channel addressed to him (or from him),
-else an open one; a challenge meant for someone else is named ("this challenge is for Bob")."""
+else an open one; a challenge meant for someone else is named ("this challenge is for Bob"). And the
+challenges a game start supersedes."""
 
 from __future__ import annotations
 
 from typing import Literal
 
-from bot.storage.base import Store, split_versioned
+from bot.storage.base import Commit, Store, split_versioned
 
 from . import keys
 from .challenge import Challenge, CorruptChallenge
@@ -66,3 +67,17 @@ async def challenge_here(store: Store, actor: PlayerRef, place: Place, challenge
     if not ch.is_here(place):
         return Result.error("wrong_place")
     return version, ch
+
+
+async def supersede(store: Store, place: Place, humans: list[PlayerRef], commit: Commit) -> None:
+    """End the other challenges here from or to the players now starting a game (they could no longer be
+    accepted), in the game's commit: their messages say they were superseded."""
+    index = await read_one(store, lambda r: r.hgetall(keys.channel_challenges(place)))
+    ids = {p.user_id for p in humans}
+    ending = {op[1] for op in commit.ops if op[0] == "del"}  # the challenge being accepted, if any
+    for cid, pair in index.items():
+        src, _, dst = pair.partition("|")
+        if (src in ids or dst in ids) and keys.challenge(cid) not in ending:
+            version, ch = await load_challenge(store, cid)
+            if ch is not None:
+                ch.drop(commit, version, "superseded")

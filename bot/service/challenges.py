@@ -13,7 +13,7 @@ from fevga.match import MAX_LENGTH
 from . import fairness, keys
 from .ai import LEVELS
 from .challenge import Challenge
-from .challenge_find import Role, challenge_here, load_challenge
+from .challenge_find import Role, challenge_here, load_challenge, supersede
 from .commits import Change
 from .config import Clock, Options
 from .damaged import free_stale
@@ -58,11 +58,22 @@ class Challenges:
             return Result.error("challenge_self" if actor.same(opponent) else "not_for_you")
         if opponent is not None and opponent.bot:
             return Result.error("challenge_bot", player=opponent.name)
+        for _ in range(2):  # a lost race with the same challenge sent at once: the second look names it
+            answer = await self._challenge(actor, place, opponent, length, rules, idem, quick)
+            if answer is not None:
+                return answer
+        return Result.error("busy_try_again")
+
+    async def _challenge(self, actor: PlayerRef, place: Place, opponent: PlayerRef | None, length: int,
+                         rules: Rules | None, idem: str | None, quick: bool) -> Result | None:
+        """One attempt at :meth:`challenge`; None when the commit lost a race."""
+        entry = f"{actor.user_id}|{opponent.user_id if opponent else ''}"
         reads = Reads()
         cached = reads.idem(actor.platform, idem, place)
         mine = reads.hget(keys.channel_games(place), actor.user_id)
         theirs = reads.hget(keys.channel_games(place), opponent.user_id) if opponent is not None else None
         pending = reads.hgetall(keys.channel_challenges(place))
+        paired = reads.hget(keys.channel_pairs(place), entry)
         await reads.run(self.store)
         if cached.value is not None:
             return await self.sessions.replay(cached.value)
@@ -73,16 +84,20 @@ class Challenges:
                 and not await free_stale(self.store, place, opponent.user_id)):
             return Result.error("opponent_in_game_here", player=opponent.name)
         now = self.clock()
-        entry = f"{actor.user_id}|{opponent.user_id if opponent else ''}"
         commit = Commit()
-        for old_id in [cid for cid, pair in pending.value.items() if pair == entry]:
+        same = {cid for cid, pair in pending.value.items() if pair == entry} | {paired.value} - {None}
+        for old_id in sorted(str(c) for c in same):
             old_version, old = await self.load(old_id)
             if old is not None and now < old.expires:  # the same challenge is still open: say which
                 return Result.error("challenge_duplicate" if opponent else "challenge_duplicate_open",
                                     challenge_id=old_id, opponent=opponent.name if opponent else "",
                                     minutes=max(1, round((old.expires - now) / 60)))
-            if old is not None:  # expired, its timer not yet fired: it goes now
+            if old is not None:  # expired, its timer not yet fired: it goes now (its version is checked)
                 old.drop(commit, old_version, "expired")
+        if paired.value is None:
+            commit.field_free(keys.channel_pairs(place), entry)  # two at once: one commits
+        elif paired.value not in pending.value:  # names a challenge that is gone: freed
+            commit.hdel(keys.channel_pairs(place), entry, only_if=paired.value)
         deadline, place_rules = await self.settings.place_defaults(place)
         if rules is None:
             rules = place_rules
@@ -93,6 +108,7 @@ class Challenges:
         commit.expect(keys.challenge(cid), 0)
         commit.put_versioned(keys.challenge(cid), 1, ch.encode())
         commit.hset(keys.channel_challenges(place), cid, ch.index_entry())
+        commit.hset(keys.channel_pairs(place), entry, cid)
         member = keys.timer("c", cid, place.platform)
         commit.zadd(keys.timers(member), member, ch.expires)
         commit.publish(keys.place_events(place.platform, place.channel_id),
@@ -110,8 +126,7 @@ class Challenges:
             messages.append(unrated_note())
         result = Result(ok=True, messages=messages, actions=actions, to_notify=[opponent] if opponent else [],
                         place=place)
-        answer = await self.sessions.commit_once(commit, actor, idem, result, place)
-        return answer if answer is not None else Result.error("busy_try_again")
+        return await self.sessions.commit_once(commit, actor, idem, result, place)
 
     async def load(self, cid: str) -> tuple[int, Challenge | None]:
         """A stored challenge and its version: (0, None) when gone, (-1, None) when corrupt."""
@@ -175,7 +190,7 @@ class Challenges:
             if running.value is not None:
                 return Result.error("already_in_game_here" if p.same(actor) else "opponent_in_game_here",
                                     player=p.name)
-        await self._supersede(place, humans, commit)
+        await supersede(self.store, place, humans, commit)
         deadline = self.options.quick_deadline if quick else (await self.settings.place_defaults(place))[0]
         now = round(self.clock(), 3)
         gid = keys.new_id_in(keys.place_bucket(place))  # the game lives in its channel's home
@@ -204,19 +219,6 @@ class Challenges:
             change.finished = True
         result = self.sessions.result(s, 1, change.messages, change.notify)
         return await self.sessions.save(s, 0, change, result, actor, idem)
-
-    async def _supersede(self, place: Place, humans: list[PlayerRef], commit: Commit) -> None:
-        """End the other challenges here from or to the players now starting a game (they could no longer be
-        accepted), in the game's commit: their messages say they were superseded."""
-        index = await read_one(self.store, lambda r: r.hgetall(keys.channel_challenges(place)))
-        ids = {p.user_id for p in humans}
-        ending = {op[1] for op in commit.ops if op[0] == "del"}  # the challenge being accepted, if any
-        for cid, pair in index.items():
-            src, _, dst = pair.partition("|")
-            if (src in ids or dst in ids) and keys.challenge(cid) not in ending:
-                version, ch = await self.load(cid)
-                if ch is not None:
-                    ch.drop(commit, version, "superseded")
 
     async def decline(self, actor: PlayerRef, place: Place, challenge_id: str | None = None,
                       idem: str | None = None) -> Result:

@@ -131,6 +131,12 @@ def channel_challenges(place: Place) -> str:
     return f"{_chan(place)}:chal"
 
 
+def channel_pairs(place: Place) -> str:
+    """Hash: 'from_user_id|to_user_id' -> the open challenge between them here (at most one: duplicates are
+    refused atomically, the commit checks the field is free)."""
+    return f"{_chan(place)}:pairs"
+
+
 def channel_last(place: Place) -> str:
     """Hash: user id -> id of his last finished game in this channel (for rematch and export)."""
     return f"{_chan(place)}:last"

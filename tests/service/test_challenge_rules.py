@@ -4,6 +4,7 @@ challenged, a third user is told whom a challenge is for; ``mygames`` lists runn
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 
@@ -14,7 +15,7 @@ from bot.service.mygames import board_link
 from bot.storage import RedisStore
 from bot.storage.base import Commit
 
-from .conftest import ALICE, BOB, CAROL, HERE, THERE, FakeClock
+from .conftest import ALICE, BOB, CAROL, HERE, THERE, FakeClock, make_service
 from .helpers import start_game, until_both_moved
 
 
@@ -74,6 +75,18 @@ async def test_a_duplicate_challenge_is_refused_naming_the_open_one(redis_servic
     assert (await redis_service.challenge(ALICE, HERE, None)).error_key == "challenge_duplicate_open"
     clock.advance(601)  # expired but its timer not yet fired: a new one replaces it
     assert (await redis_service.challenge(ALICE, HERE, BOB)).ok
+
+
+async def test_the_same_challenge_sent_at_once_from_two_instances_is_made_once(redis_store: RedisStore,
+                                                                                clock: FakeClock) -> None:
+    one, two = make_service(redis_store, clock), make_service(redis_store, clock)
+    answers = await asyncio.gather(*(s.challenge(ALICE, HERE, BOB, idem=f"k{n}")
+                                     for n, s in enumerate([one, two, one, two])))
+    made = [a for a in answers if a.ok]
+    assert len(made) == 1 and all(a.error_key == "challenge_duplicate" for a in answers if not a.ok)
+    assert len(await redis_store.client.hgetall(keys.channel_challenges(HERE))) == 1
+    assert (await one.cancel(ALICE, HERE)).ok  # the pair is free again
+    assert (await two.challenge(ALICE, HERE, BOB)).ok
 
 
 async def test_a_bot_cannot_be_challenged(redis_service: GameService) -> None:
