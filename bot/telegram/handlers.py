@@ -28,8 +28,8 @@ from .groups import (
     WELCOME_TEXTS,
     challenge_place,
     start_payload,
+    telegram_replies,
     welcome_keyboard,
-    with_group_hints,
 )
 from .identity import Directory, place_of, player_of
 from .lines import CommandLine, board_reply_ref, command_line
@@ -150,7 +150,7 @@ class Handlers:
             fresh = handled.word == "board"  # the command the core read, not a second reading of the line
             unread_move = handled.intent is None and line.command == "move"  # e.g. "/m" alone: show the forms
             word = "move" if unread_move else "help" if handled.word == "help" else None
-            replies = await with_group_hints(self.core, message.chat, word, handled.replies)
+            replies = await telegram_replies(self.core, actor, message.chat, word, handled.replies)
             await self.delivery.send(bot, message.chat.id, replies, reply_to=message.message_id, fresh_board=fresh)
         except Exception:
             log.exception("telegram_text_failed", chat_id=message.chat.id, command=line.command)
@@ -234,6 +234,7 @@ class Handlers:
                 return
             idem = update_key(context.bot.token.partition(":")[0], "q", query.id)
             replies = (await self.core.press(actor, place, token, idem=idem)).replies
+            replies = await telegram_replies(self.core, actor, message.chat, None, replies)
             # An alert can carry no buttons: a private reply with buttons (the resign confirmation) is posted
             # in the chat instead, naming the player it is for, its buttons bound to him.
             private = [r for r in replies if r.private and not r.buttons]
