@@ -2,8 +2,9 @@
 outbox consumers, with 1 and with 2 instances on one local redis-server (commands round-robin over the
 instances, each handler showing its own board like a frontend; a stand-in platform with a small delay).
 
-Prints, per instance count: platform calls per committed change (board edits/posts and notices; target 1
-edit + at most 1 notice), time from commit to board shown (p50/p99), and the convergence time after an
+Prints, per instance count: platform calls per committed change (board edits/posts, notices, and since
+the turn pings one ping posted + the previous one deleted per turn: target 1 edit + 2 ping calls),
+time from commit to board shown (p50/p99), and the convergence time after an
 outage of the edit endpoint (the board shown after the platform recovers).
 
     python benchmarks/bench_delivery.py                  # 100 plies, a 30 s outage
@@ -42,6 +43,8 @@ class Platform:
     calls: int = 0
     refused: int = 0
     shown_at: dict[int, float] = field(default_factory=dict)
+    pings: int = 0  # turn pings posted (and game ends)
+    deletes: int = 0  # earlier pings deleted
 
     async def _call(self) -> None:
         await asyncio.sleep(PLATFORM_DELAY)
@@ -63,6 +66,18 @@ class Platform:
     async def deliver_notice(self, notice: Notice) -> None:
         await self._call()
 
+    async def post_ping(self, place: Place, reply: Reply, board_ref: str | None) -> str | None:
+        await self._call()
+        self.pings += 1
+        return f"-100:p{self.pings}"
+
+    async def delete_ping(self, ref: str) -> None:
+        await self._call()
+        self.deletes += 1
+
+    async def direct_ping(self, player: PlayerRef, reply: Reply, board_ref: str | None) -> None:
+        await self._call()
+
 
 async def play(cores: list[BotCore], consumers: list[OutboxConsumer], plies: int,
                committed: dict[int, float]) -> None:
@@ -78,6 +93,9 @@ async def play(cores: list[BotCore], consumers: list[OutboxConsumer], plies: int
                         committed[reply.version] = time.monotonic()
                         await tracker.show(reply.game_id, reply.version, hint=reply, place=GROUP, budget=0.0,
                                            wait=5.0)
+                        pinger = consumers[ply % len(cores)].pinger
+                        if pinger is not None:  # like a frontend: the ping right after its board
+                            await pinger.ping(reply.game_id, reply.version, wait=5.0)
                 break
         else:
             return
@@ -88,8 +106,8 @@ async def run(url: str, instances: int, plies: int, outage: float) -> None:
     await stores[0].client.flushall()
     cores = [await BotCore.create(store=s, draw=False) for s in stores]
     platform = Platform()
-    consumers = [c.delivery("telegram", platform, platform, group="telegram:bench", consumer=f"i{n}")
-                 for n, c in enumerate(cores)]
+    consumers = [c.delivery("telegram", platform, platform, group="telegram:bench", consumer=f"i{n}",
+                            pinger=c.pinger(platform)) for n, c in enumerate(cores)]
     runs = [asyncio.create_task(c.run(block_ms=200)) for c in consumers]
     await cores[0].handle_text(ALICE, GROUP, "challenge @bob 25", mentions={"@bob": BOB})  # a long match
     accepted = await cores[-1].handle_text(BOB, GROUP, "accept")
@@ -97,6 +115,7 @@ async def run(url: str, instances: int, plies: int, outage: float) -> None:
     assert board.game_id is not None and board.version is not None
     await consumers[-1].tracker.show(board.game_id, board.version, hint=board, place=GROUP, budget=0.0)
     calls_before, committed = platform.calls, {}
+    pings_before, deletes_before = platform.pings, platform.deletes
     first_version = board.version
     await play(cores, consumers, plies, committed)
     await asyncio.sleep(4.0)  # let the consumers look at every entry
@@ -106,6 +125,8 @@ async def run(url: str, instances: int, plies: int, outage: float) -> None:
     latencies = sorted((platform.shown_at[v] - t) * 1000 for v, t in committed.items() if v in platform.shown_at)
     print(f"{instances} instance(s): {changes} committed changes, {platform.calls - calls_before} platform calls "
           f"= {(platform.calls - calls_before) / max(changes, 1):.2f} per change")
+    print(f"  pings: {platform.pings - pings_before} posted, {platform.deletes - deletes_before} deleted "
+          f"for {changes} changes (one ping per turn, the previous one deleted)")
     if latencies:
         p99 = latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))]
         print(f"  commit -> board shown: p50 {statistics.median(latencies):.1f} ms, p99 {p99:.1f} ms")

@@ -6,14 +6,18 @@ reply to the board)."""
 from __future__ import annotations
 
 import re
+import string
+from collections.abc import Callable
 from dataclasses import replace
+from functools import cache
 
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.button_kinds import ButtonKind
 from bot.core import BotCore
+from bot.i18n import catalogue
 from bot.replies import Reply
-from bot.service.models import Place
+from bot.service.models import Place, PlayerRef
 
 WELCOME_PREFIX = "w:"  # callback data of the welcome buttons (core tokens never start so)
 WELCOME_LINES = {"w:ai": "play ai", "w:rules": "rules"}
@@ -68,17 +72,58 @@ async def challenge_place(core: BotCore, challenge_id: str) -> Place | None:
     return challenge.place if challenge is not None else None
 
 
-async def with_group_hints(core: BotCore, chat: Chat, word: str | None, replies: list[Reply]) -> list[Reply]:
-    """In a group: ``help`` adds how moves reach the bot (and ``/setprivacy``); an error answering a move
-    names the forms that work there."""
-    if chat.type == Chat.PRIVATE or word not in ("help", "move"):
-        return replies
+async def telegram_replies(core: BotCore, actor: PlayerRef, chat: Chat, word: str | None,
+                           replies: list[Reply]) -> list[Reply]:
+    """The core's replies as Telegram says them: "chat", not "channel"; in a group ``help`` adds how moves
+    reach the bot (and ``/setprivacy``) and an unreadable move names the forms that work there."""
     place = Place("telegram", str(chat.id), str(chat.id))
-    lang = await core.language(None, place)
+    lang = await core.language(actor, place)
+    group = chat.type != Chat.PRIVATE
     key = "group_tg_help" if word == "help" else "group_tg_move_hint"
     out = []
     for reply in replies:
-        if (word == "help" and reply.game_id is None and not reply.error) or (word == "move" and reply.error):
-            reply = replace(reply, text=f"{reply.text}\n\n{core.t(key, lang)}")
-        out.append(reply)
+        text = chat_wording(reply.text, lang)
+        if group and ((word == "help" and reply.game_id is None and not reply.error)
+                      or (word == "move" and reply.error)):
+            text = f"{text}\n\n{core.t(key, lang)}"
+        out.append(replace(reply, text=text) if text != reply.text else reply)
     return out
+
+
+CHAT_WORDED = ("already_in_game_here", "no_game_here", "opponent_in_game_here", "wrong_place", "game_archived")
+
+
+@cache
+def _chat_patterns(lang: str) -> tuple[tuple[re.Pattern[str], str], ...]:
+    """(the core's "channel" wording as a pattern, the Telegram "chat" wording) per message."""
+    out = []
+    for key in CHAT_WORDED:
+        core, telegram = catalogue(lang).get(key), catalogue(lang).get(f"group_tg_{key}")
+        if not core or not telegram:
+            continue
+        parts = []
+        for literal, field, _spec, _conv in string.Formatter().parse(core):
+            parts.append(re.escape(literal))
+            if field:
+                parts.append(f"(?P<{field}>.+?)")
+        pattern = "".join(parts)
+        out.append((re.compile(pattern), telegram))
+    return tuple(out)
+
+
+def chat_wording(text: str, lang: str) -> str:
+    """The core's messages that say "channel" as Telegram says it: "chat"."""
+    if not text:
+        return text
+    for pattern, telegram in _chat_patterns(lang if lang in ("en", "el") else "en"):
+        text = pattern.sub(_reworded(telegram), text)
+    return text
+
+
+def _reworded(template: str) -> Callable[[re.Match[str]], str]:
+    """A substitution filling ``template`` with the fields the core's wording matched."""
+
+    def fill(match: re.Match[str]) -> str:
+        return template.format(**match.groupdict())
+
+    return fill

@@ -28,8 +28,8 @@ from .groups import (
     WELCOME_TEXTS,
     challenge_place,
     start_payload,
+    telegram_replies,
     welcome_keyboard,
-    with_group_hints,
 )
 from .identity import Directory, place_of, player_of
 from .lines import CommandLine, board_reply_ref, command_line
@@ -156,7 +156,7 @@ class Handlers:
             unread_move = handled.intent is None and line.command == "move"  # e.g. "/m" alone: show the forms
             word = "move" if unread_move else "help" if handled.word == "help" else None
             replies = await self._privately(bot, message, handled.replies)
-            replies = await with_group_hints(self.core, message.chat, word, replies)
+            replies = await telegram_replies(self.core, actor, message.chat, word, replies)
             await self.delivery.send(bot, message.chat.id, replies, reply_to=message.message_id, fresh_board=fresh)
         except Exception:
             log.exception("telegram_text_failed", chat_id=message.chat.id, command=line.command)
@@ -257,6 +257,7 @@ class Handlers:
             idem = update_key(context.bot.token.partition(":")[0], "q", query.id)
             replies = (await self.core.press(actor, place, token, idem=idem,
                                              locale=query.from_user.language_code)).replies
+            replies = await telegram_replies(self.core, actor, message.chat, None, replies)
             # An alert can carry no buttons: a private reply with buttons (the resign confirmation) is posted
             # in the chat instead, naming the player it is for, its buttons bound to him.
             private = [r for r in replies if r.private and not r.buttons]

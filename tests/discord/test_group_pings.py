@@ -4,6 +4,7 @@ ping is deleted, the game's end is a new message, ``/fevga ping off`` stops them
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
@@ -92,3 +93,22 @@ def test_names_are_not_markdown_and_a_ping_notifies_only_the_mover() -> None:
     assert board.embed is not None and board.embed.title == "\\*star\\* – \\_\\_bob\\_\\_"
     assert board.embed.description == "\\_\\_bob\\_\\_ played 6/1"
     assert outgoing(Reply("**loud**")).content == "\\*\\*loud\\*\\*"
+
+
+async def test_a_ping_refused_with_503_is_sent_once_after_recovery(fake: FakeDiscord, bot: Any, world: World,
+                                                                   core: Any) -> None:
+    w = world
+    await (await fake.slash_command(w.alice, w.general, "fevga challenge", {"user": w.bob})).original()
+    await (await fake.slash_command(w.bob, w.general, "fevga accept")).original()
+    await fake.wait_for(lambda: pings(fake, w) or None, 10, "the first ping")
+    view = await mover_of(core, w)
+    members = {str(m.id): m for m in (w.alice, w.bob)}
+    fake.faults.add("POST", r"/channels/\d+/messages$", times=2, status=503)
+    assert await take_turn_by_slash(core, fake, w.general, members[view.players[view.turn].user_id])
+    after = await mover_of(core, w)
+    nxt = members[after.players[after.turn].user_id]
+    live = await fake.wait_for(lambda: [m for m in pings(fake, w) if m.notified == [nxt.user]] or None, 20,
+                               "the ping after the outage")
+    await asyncio.sleep(4.0)  # past the outbox consumer's grace: it finds the ping sent
+    assert len(live) == 1 and len([m for m in pings(fake, w, deleted=True) if m.notified == [nxt.user]]) == 1
+    assert len(pings(fake, w)) == 1 and fake.faults.hits == 2  # both refusals were met

@@ -148,3 +148,14 @@ async def test_a_deep_link_accepts_a_group_challenge_from_a_private_chat(fake: F
     assert board.photo is not None and len(pings(fake, room)) == 1
     await chat.say(bob, home, f"/start {payload}")  # used up: a clear message, nothing changes
     assert fake.last_bot_message(home).content == translate("group_tg_bad_link", "en")
+
+
+async def test_telegram_says_chat_not_channel(fake: FakeTelegram, core: CoreSpy, chat: Chat):
+    carol = fake.user(103, "Carol", "carol_tavli")
+    room = fake.group(-1002, "Kafeneio")
+    await chat.say(carol, room, "/board")
+    assert fake.last_bot_message(room).content == translate("group_tg_no_game_here", "en")
+    assert "channel" not in fake.last_bot_message(room).content
+    await chat.say(carol, room, "/lang el")
+    await chat.say(carol, room, "/board")
+    assert fake.last_bot_message(room).content == translate("group_tg_no_game_here", "el")
