@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from fevga.dice import RandomDice
@@ -161,6 +162,14 @@ def random_game_scenes(seed: int = 2) -> list[BoardScene]:
     return replay_scenes(game, NAMES)
 
 
+def building_a_turn() -> BoardScene:
+    """The mid-game position while its mover builds a turn with buttons: two steps made, with names as
+    written in other scripts."""
+    return replace(
+        mid_game(), pending_steps=((1, 6), (9, 12)), dice_used=(5, 3), names=("Νίκος 🎲", "张伟 · محمد")
+    )
+
+
 def write_samples(directory: str) -> list[str]:
     """Write the README's sample pictures and a text board into ``directory``."""
     out = Path(directory)
@@ -170,6 +179,7 @@ def write_samples(directory: str) -> list[str]:
         "board-player2-view.png": render_board(mid_game(), 1),
         "bear-off-night.png": render_board(bear_off(), 1, theme="night"),
         "game-over-mars.png": render_board(finished_mars(), 0),
+        "building-a-turn.png": render_board(building_a_turn(), 0),
         "board.txt": (render_text(mid_game(), 0) + "\n").encode(),
         "replay.gif": render_replay(random_game_scenes(seed=2), 0, size=400),
     }

@@ -115,8 +115,44 @@ def runs(text: str) -> tuple[Run, ...]:
             out[-1] = Run(last.text + cluster, face, rtl)
         else:
             out.append(Run(cluster, face, rtl))
-    strong = next((_is_rtl(c) for c in text if unicodedata.bidirectional(c) in ("L", "R", "AL")), False)
-    return tuple(out[::-1] if strong else out)
+    rtl_paragraph = next((_is_rtl(c) for c in text if unicodedata.bidirectional(c) in ("L", "R", "AL")), False)
+    return tuple(visual_order(out, rtl_paragraph))
+
+
+def _kind(run: Run) -> str:
+    """A run's direction for ordering: "R", "L" (a letter or digit written left to right) or "N" (neutral)."""
+    if run.rtl:
+        return "R"
+    return "L" if any(unicodedata.bidirectional(c) in ("L", "EN", "AN") for c in run.text) else "N"
+
+
+def visual_order(logical: list[Run], rtl_paragraph: bool) -> list[Run]:
+    """Runs from logical to visual order, left to right: the Unicode bidi rules at the level of whole runs
+    (a neutral run takes the direction of its neighbours when they agree, else the paragraph's; then every
+    sequence at a level of at least k is reversed, for k from the highest level down to 1)."""
+    kinds = [_kind(r) for r in logical]
+    base = "R" if rtl_paragraph else "L"
+    resolved = []
+    for i, kind in enumerate(kinds):
+        if kind == "N":
+            before = next((k for k in reversed(kinds[:i]) if k != "N"), base)
+            after = next((k for k in kinds[i + 1 :] if k != "N"), base)
+            kind = before if before == after else base
+        resolved.append(kind)
+    levels = [(1 if k == "R" else 0) if not rtl_paragraph else (1 if k == "R" else 2) for k in resolved]
+    order = list(range(len(logical)))
+    for level in range(max(levels, default=0), 0, -1):
+        i = 0
+        while i < len(order):
+            if levels[order[i]] >= level:
+                j = i
+                while j < len(order) and levels[order[j]] >= level:
+                    j += 1
+                order[i:j] = order[i:j][::-1]
+                i = j
+            else:
+                i += 1
+    return [logical[i] for i in order]
 
 
 def _basic(run: Run) -> str:

@@ -134,3 +134,13 @@ def test_the_board_draws_such_names_and_not_question_marks() -> None:
         assert not np.array_equal(drawn, strip(("Nikos", NOTDEF * len(name)), 1))
     winner = dataclasses.replace(samples.finished_mars(), names=("张伟", "محمد"))
     assert render_board(winner, 0) != render_board(dataclasses.replace(winner, names=("??", "??")), 0)
+
+
+def test_runs_are_put_in_visual_order_like_the_bidi_algorithm() -> None:
+    def texts(name: str) -> list[str]:
+        return [run.text.strip() for run in t.runs(name)]
+
+    assert texts("سارا Ana 张伟") == ["Ana", "张伟", "سارا"]  # left-to-right words keep their order
+    assert texts("Ana محمد 😀 علي") == ["Ana", "علي", "", "😀", "محمد"]  # the emoji between Arabic words
+    assert texts("שלום 123") == ["123", "שלום"]
+    assert texts("Ana 😀🎲") == ["Ana", "😀🎲"]
