@@ -26,6 +26,7 @@ ARABIC = ((0x0600, 0x06FF), (0x0750, 0x077F), (0x08A0, 0x08FF), (0xFB50, 0xFDFF)
 HEBREW = ((0x0590, 0x05FF), (0xFB1D, 0xFB4F))
 EMOJI = ((0x1F000, 0x1FAFF),)  # pictographs: in colour, even where DejaVu has a plain outline
 Ranges = tuple[tuple[int, int], ...]
+PLAIN_BELOW = 0x0590  # below Hebrew no font is preferred over DejaVu
 # (regular, bold or None, ttc index, colour, ranges it is preferred for even over DejaVu), relative to
 # FONT_ROOT, tried in this order after DejaVu
 CURATED: tuple[tuple[str, str | None, int, bool, Ranges], ...] = (
@@ -111,6 +112,8 @@ def chain() -> tuple[Face, ...]:
 def face_for(code: int) -> Face | None:
     """The font for ``code``: one preferred for its script, else the first of the chain with a glyph for it;
     None when no installed font has one."""
+    if code < PLAIN_BELOW and code in primary().cover:  # Latin, Greek, Cyrillic: no other font read at all
+        return primary()
     for face in curated():
         if face.preferred(code):
             return face
