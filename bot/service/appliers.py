@@ -8,6 +8,11 @@ zset, so applying twice is impossible), then ``done`` (the pending field is drop
 committed the match end applies at once; if it dies, any instance's :meth:`Appliers.sweep` (every timer
 tick) finishes it. Ratings are recomputed from the documents as they are when applied, so two matches of
 one player ending together both count. The rating math stays in ratings.py / flow.py.
+
+The same pending hash carries the writes a match makes to its players' own slots: the running-games index
+(``<game>:games:<version>``: HSET or HDEL of one field, harmless to repeat; ``mygames`` drops entries of
+finished games) and the list of recent short matches (``<game>:short``: an entry stamped with the match's
+end, added only if that stamp is not there yet).
 """
 
 from __future__ import annotations
@@ -17,9 +22,9 @@ import logging
 import time
 from typing import Any
 
-from bot.storage.base import Commit, Store
+from bot.storage.base import Commit, Store, split_versioned
 
-from . import keys
+from . import fairness, keys
 from .flow import apply_stats
 from .once import robust_commit
 from .ratings import Rating, rate_game
@@ -42,11 +47,13 @@ class Appliers:
         self.applied = 0  # leaderboard updates this instance applied
 
     async def finish(self, gid: str) -> None:
-        """Apply the pending ratings of ``gid`` now (the committing instance, right after its commit)."""
+        """Apply what ``gid``'s commit left pending (ratings, index writes) now: the committing instance,
+        right after its commit."""
         key = keys.sagas(keys.id_bucket(gid))
-        raw = (await self.store.read([("hget", key, pending_field(gid))]))[0]
-        if raw is not None:
-            await self._apply(key, pending_field(gid), raw)
+        fields = (await self.store.read([("hgetall", key)]))[0]
+        for name, raw in fields.items():
+            if name.startswith(f"{gid}:"):
+                await self._dispatch(key, name, raw)
 
     async def sweep(self, older_than: float = 10.0) -> int:
         """Finish every match whose ratings are pending for over ``older_than`` s (its committer died);
@@ -60,9 +67,68 @@ class Appliers:
                 except (ValueError, TypeError, AttributeError):
                     created = 0.0
                 if time.time() - created >= older_than:
-                    await self._apply(key, name, raw)
+                    await self._dispatch(key, name, raw)
                     done += 1
         return done
+
+    async def _dispatch(self, key: str, name: str, raw: str) -> None:
+        """Apply one pending field by its kind: a match's ratings or running-games index writes."""
+        if ":games:" in name:
+            await self._apply_index(key, name, raw)
+        elif name.endswith(":short"):
+            await self._apply_short(key, name, raw)
+        else:
+            await self._apply(key, name, raw)
+
+    async def _apply_short(self, key: str, name: str, raw: str) -> None:
+        """Add a short match to both players' lists (each in its slot, each once), then drop the field."""
+        try:
+            data = json.loads(raw)
+            at = float(data["at"])
+            players = [(str(p[0]), str(p[1]), str(p[2]), str(p[3])) for p in data["pl"]]
+        except (ValueError, TypeError, KeyError, IndexError) as exc:
+            log.error("unreadable pending short match %s %s (%s); dropped", key, name, exc)
+            players, at = [], 0.0
+        for platform, uid, other_id, other_name in players:
+            await self._add_short(keys.player_short(platform, uid), other_id, other_name, at)
+        await self.store.commit(Commit().hdel(key, name))
+
+    async def _add_short(self, short: str, other_id: str, other_name: str, at: float) -> None:
+        """One player's list: read, add unless this match (opponent and end stamp) is in it, compare-and-set."""
+        for _ in range(ATTEMPTS):
+            raw = (await self.store.read([("get", short)]))[0]
+            try:
+                version, blob = split_versioned(raw) if raw is not None else (0, b"")
+            except ValueError:
+                version, blob = -1, b""
+            entries = fairness.parse_short(blob)
+            if any(e[0] == other_id and e[2] == round(at, 3) for e in entries):
+                return  # added before (a retry, or another instance's sweep)
+            commit = Commit()
+            if version >= 0:
+                commit.expect(short, version)  # 0: still absent
+            else:  # unreadable: replaced whole
+                commit.delete(short)
+            commit.put_versioned(short, max(version, 0) + 1, fairness.add_short(entries, other_id, other_name, at),
+                                 int(fairness.SHORT_WINDOW))
+            if await robust_commit(self.store, commit):
+                return
+        log.error("short match not noted in %s after %d attempts", short, ATTEMPTS)
+
+    async def _apply_index(self, key: str, name: str, raw: str) -> None:
+        """Apply pending index writes (each alone: every player's index is in a slot of its own), then drop
+        the pending field. Unreadable or damaged ones are logged and dropped: mygames repairs its index."""
+        try:
+            ops = [(str(op[0]), str(op[1]), str(op[2]), str(op[3]) if len(op) > 3 else "")
+                   for op in json.loads(raw)["ops"]]
+        except (ValueError, TypeError, KeyError, IndexError) as exc:
+            log.error("unreadable pending index writes %s %s (%s); dropped", key, name, exc)
+            ops = []
+        for verb, index, game, entry in ops:
+            commit = Commit().hset(index, game, entry) if verb == "hset" else Commit().hdel(index, game)
+            if not await robust_commit(self.store, commit):
+                log.warning("index write %s %s skipped (the key is damaged; mygames resets it)", verb, index)
+        await self.store.commit(Commit().hdel(key, name))
 
     async def _apply(self, key: str, name: str, raw: str) -> None:
         """Apply one pending match to each of its boards (each once), then drop the pending field."""

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import time
 from dataclasses import dataclass, field
 
 from bot.storage.base import Commit
@@ -25,6 +26,7 @@ class Change:
     extra: Commit = field(default_factory=Commit)  # more checks and writes in the same atomic commit
     finished: bool = False  # the match ended (or was aborted): free the channel index
     rated: bool = False  # the commit records pending ratings: apply them right after (appliers.py)
+    indexed: bool = False  # the commit records pending writes to players' slots (index, short list: appliers.py)
 
 
 def error_result(exc: FevgaError) -> Result:
@@ -69,7 +71,7 @@ def session_commit(s: Session, version: int, change: Change, reminder_fractions:
             uid = s.players[seat].user_id
             commit.hdel(keys.channel_games(s.place), uid, only_if=s.id)
             commit.hset(keys.channel_last(s.place), uid, s.id)
-    index_player_games(commit, s, version, change.finished)
+    change.indexed = index_player_games(commit, s, version, change.finished) or change.indexed
     commit.ops.extend(change.extra.ops)
     published = game_event(s, version + 1, change.kind)
     commit.publish(keys.place_events(s.place.platform, s.place.channel_id), published)
@@ -79,18 +81,25 @@ def session_commit(s: Session, version: int, change: Change, reminder_fractions:
     return commit
 
 
-def index_player_games(commit: Commit, s: Session, version: int, finished: bool) -> None:
+def index_player_games(commit: Commit, s: Session, version: int, finished: bool) -> bool:
     """Keep each human player's running-games index (``mygames``): the match is added when it starts and
-    removed when it ends; both are one hash field, so applying either twice changes nothing."""
+    removed when it ends. The index lives in the player's slot, so the game's commit only records the
+    writes as pending in its own home; :class:`~bot.service.appliers.Appliers` applies them right after
+    (or a sweep does). Each is one hash field, so applying one twice changes nothing. True when recorded."""
+    ops: list[list[str]] = []
     if version == 0 and not finished:
         for seat in s.human_seats():
             player, other = s.players[seat], s.players[seat ^ 1]
             entry = json.dumps([s.place.platform, s.place.scope_id, s.place.channel_id, other.name])
-            commit.hset(keys.player_games(player.platform, player.user_id), s.id, entry)
+            ops.append(["hset", keys.player_games(player.platform, player.user_id), s.id, entry])
     elif finished and version > 0:
         for seat in s.human_seats():
             player = s.players[seat]
-            commit.hdel(keys.player_games(player.platform, player.user_id), s.id)
+            ops.append(["hdel", keys.player_games(player.platform, player.user_id), s.id])
+    if ops:
+        pending = json.dumps({"t": round(time.time(), 3), "ops": ops}, separators=(",", ":"))
+        commit.hset(keys.sagas(keys.id_bucket(s.id)), f"{s.id}:games:{version}", pending)
+    return bool(ops)
 
 
 def outbox_entry(s: Session, version: int, change: Change) -> dict[str, bytes | str]:

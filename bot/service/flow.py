@@ -144,17 +144,13 @@ class MatchFlow:
         shorts = await self._short_lists(s)
         before = fairness.count_recent(shorts[0][1], s.players[1].user_id, now) if shorts else 0
         verdict = fairness.verdict(s, before)
-        if verdict.short and verdict.reason in (None, "repeated") and shorts:
-            for seat, (version, entries) in enumerate(shorts):
-                key = keys.player_short(s.players[seat].platform, s.players[seat].user_id)
-                other = s.players[seat ^ 1]
-                if version >= 0:
-                    change.extra.expect(key, version)
-                else:
-                    change.extra.delete(key)
-                change.extra.put_versioned(key, max(version, 0) + 1,
-                                           fairness.add_short(entries, other.user_id, other.name, now),
-                                           int(fairness.SHORT_WINDOW))
+        if verdict.short and verdict.reason in (None, "repeated") and shorts:  # noted in each player's slot
+            pending = {"t": round(time.time(), 3), "at": round(now, 3),
+                       "pl": [[s.players[seat].platform, s.players[seat].user_id, s.players[seat ^ 1].user_id,
+                               s.players[seat ^ 1].name] for seat in (0, 1)]}
+            change.extra.hset(keys.sagas(keys.id_bucket(s.id)), f"{s.id}:short",
+                              json.dumps(pending, separators=(",", ":")))
+            change.indexed = True
         if not verdict.rated:
             if verdict.reason == "repeated":
                 change.messages.append(Msg("match_unrated_repeated", {"count": before + 1,

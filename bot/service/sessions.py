@@ -163,11 +163,11 @@ class Sessions:
         answer = await self.commit_once(commit, actor, idem, result, s.place)
         if answer is result:
             self.keep(s, version + 1)
-        if answer is not None and change.rated:  # the match's ratings: the saga's next step, now
+        if answer is not None and (change.rated or change.indexed):  # the saga's next step, now
             try:
                 await self.appliers.finish(s.id)
             except Exception:  # the game's commit stands; a timer tick's sweep applies them (once)
-                log.exception("applying the ratings of %s failed; left pending", s.id)
+                log.exception("applying the pending writes of %s failed; left pending", s.id)
         return answer
 
     async def update(self, actor: PlayerRef, place: Place, game_id: str | None, idem: str | None, apply: Apply,

@@ -16,7 +16,7 @@ from fevga import format_play
 from tests.redis_cluster import LocalCluster
 
 from .conftest import ALICE, BOB, HERE, THERE, FakeClock, make_service
-from .helpers import random_play, start_game
+from .helpers import random_play, start_game, until_both_moved
 
 
 class DiesBeforeRatings(Appliers):
@@ -38,7 +38,7 @@ async def cluster_store(redis_cluster: LocalCluster) -> AsyncIterator[ClusterSto
 async def test_unconfirmed_move_is_saved_but_may_be_delayed(redis_cluster: LocalCluster, cluster_store: ClusterStore,
                                                             clock: FakeClock) -> None:
     service = make_service(cluster_store, clock)
-    started = await start_game(service, ALICE, BOB, HERE)
+    started = await until_both_moved(service, await start_game(service, ALICE, BOB, HERE), HERE, random.Random(1))
     assert started.view is not None and all(m.key != "saved_delayed" for m in started.messages)
     master = redis_cluster.master_of_key(keys.game(started.view.game_id))
     redis_cluster.pause(redis_cluster.replicas_of(master)[0], 1500)
@@ -61,7 +61,7 @@ async def test_match_end_saga_applies_ratings_exactly_once(redis_cluster: LocalC
     try:
         dying = make_service(stores[0], clock)
         dying.sessions.appliers = DiesBeforeRatings(stores[0])
-        started = await start_game(dying, ALICE, BOB, HERE)
+        started = await until_both_moved(dying, await start_game(dying, ALICE, BOB, HERE), HERE, random.Random(2))
         assert started.view is not None
         done = await dying.resign(ALICE, HERE)
         assert done.ok and done.view is not None and done.view.status != "play"
@@ -116,8 +116,8 @@ async def test_two_matches_of_one_player_ending_together_both_count(cluster_stor
     """Ratings are recomputed from the documents when applied: two match ends racing for bob's global
     document both land (one retries), never one lost or one counted twice."""
     one, two = make_service(cluster_store, clock), make_service(cluster_store, clock)
-    await start_game(one, ALICE, BOB, HERE)
-    await start_game(one, ALICE, BOB, THERE)
+    await until_both_moved(one, await start_game(one, ALICE, BOB, HERE), HERE, random.Random(3))
+    await until_both_moved(one, await start_game(one, ALICE, BOB, THERE), THERE, random.Random(4))
     ends = await asyncio.gather(one.resign(ALICE, HERE), two.resign(ALICE, THERE))
     assert all(e.ok for e in ends)
     stats = await one.stats(BOB, HERE)

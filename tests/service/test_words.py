@@ -131,8 +131,14 @@ async def test_the_provisional_mark_is_explained() -> None:
         place = Place("discord", "g", "c")
         a, b = PlayerRef("discord", "1", "Ann"), PlayerRef("discord", "2", "Ben")
         await core.handle_text(a, place, "challenge @ben", mentions={"@ben": b})
-        await core.handle_text(b, place, "accept")
-        await core.handle_text(a, place, "resign match")
+        accepted = await core.handle_text(b, place, "accept")
+        game_id = next(r.game_id for r in accepted.replies if r.game_id)
+        rng = random.Random(2)
+        for _ in range(2):  # both players move: a resignation before that only calls the game off
+            view = (await core.service.board(a, place)).view
+            assert view is not None and view.game_id == game_id
+            await core.handle_text(view.players[view.turn], place, a_legal_play_text(view, rng))
+        await core.handle_text(a, place, "resign match yes")
         top = (await core.handle_text(a, place, "top")).replies[0].text
         assert "?" not in top and re.search(r"\d+\* \(", top), top
         assert top.splitlines()[-1].startswith("* provisional rating")
@@ -198,11 +204,13 @@ async def test_the_terminal_says_you_win(tmp_path: Path) -> None:
         chat = ConsoleChat(core, board_dir=tmp_path, out=out)
         await chat.command("challenge friend")
         rng = random.Random(4)
-        while (await chat.actor()) == chat.you:
+        plays = 0
+        while plays < 2 or (await chat.actor()) == chat.you:  # both moved (else resigning calls it off)
             view = (await core.service.board(chat.you, chat.place)).view
             assert view is not None
             await chat.command(a_legal_play_text(view, rng))
-        await chat.command("resign")
+            plays += 1
+        await chat.command("resign yes")
         text = out.getvalue()
         assert "You challenge Friend to a 1-point match" in text
         assert "you start." in text or "Friend starts." in text
