@@ -92,6 +92,7 @@ async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> 
 async def _post_shutdown(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
     frontend = frontend_of(application)
     frontend.started = False
+    await frontend.delivery.pings_sent(5.0)  # pings in flight finish; the rest is the outbox's
     await frontend.background.stop()
 
 

@@ -7,6 +7,7 @@ animations (replays)."""
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import warnings
 from collections import OrderedDict
@@ -88,6 +89,7 @@ class Delivery:
         self.bot: Bot | None = None  # set by attach (the Application's bot)
         self.tracker = BoardTracker(core.store, core.board_reply, self)
         self.pinger = core.pinger(self)  # turn pings and game ends, shared with the outbox consumer
+        self._pinging: set[asyncio.Task[None]] = set()
         self._games_by_ref: OrderedDict[str, str] = OrderedDict()  # "chat:message" -> game id
         self._file_ids: OrderedDict[str, str] = OrderedDict()  # picture digest -> Telegram file_id
 
@@ -266,12 +268,23 @@ class Delivery:
         return outcome
 
     async def _ping(self, game_id: str, version: int) -> None:
-        """The board shows the change: ping the player to move, once (the outbox consumer retries a ping
-        Telegram refused, so a failure here is only logged)."""
+        """The board shows the change: ping the player to move, once, in the background (a group allows
+        20 messages a minute: the command's answer never waits behind the rate limiter for its ping; the
+        outbox consumer sends a ping this instance could not)."""
+        task = asyncio.create_task(self._ping_now(game_id, version))
+        self._pinging.add(task)
+        task.add_done_callback(self._pinging.discard)
+
+    async def _ping_now(self, game_id: str, version: int) -> None:
         try:
             await self.pinger.ping(game_id, version, wait=HANDLER_WAIT)
         except Exception:
             log.warning("telegram_ping_deferred", game_id=game_id, exc_info=True)
+
+    async def pings_sent(self, timeout: float = 10.0) -> None:
+        """Wait (bounded) for the pings this instance started (tests; shutdown)."""
+        if self._pinging:
+            await asyncio.wait(set(self._pinging), timeout=timeout)
 
     async def _later(self, bot: Bot, chat_id: int, reply: Reply, reply_to: int | None) -> None:
         """Say the change is saved and the board will follow (best effort: the platform is refusing)."""

@@ -91,6 +91,7 @@ class Chat:
     def __init__(self, fake: FakeTelegram, app: Application[Any, Any, Any, Any, Any, Any]) -> None:
         self.fake = fake
         self.busy: Busy = app.bot_data["test_busy"]
+        self.delivery = app.bot_data["fevga"].delivery
 
     async def idle(self, timeout: float = 10.0) -> None:
         """Wait until every queued update was fetched and fully handled (Bot API calls included)."""
@@ -100,6 +101,7 @@ class Chat:
             if time.monotonic() > deadline:
                 raise TimeoutError(f"the bot is still busy after {timeout}s")
             await asyncio.sleep(0.003)
+        await self.delivery.pings_sent(max(deadline - time.monotonic(), 0.1))  # the turn pings, sent aside
 
     async def say(self, user: FakeUser, chat: Any, text: str, reply_to: FakeMessage | None = None, **kw: Any) -> int:
         """Send text and wait until the bot has finished reacting; returns the call-log mark before it."""
