@@ -34,6 +34,7 @@ class Journals:
 
     @classmethod
     def read(cls, paths: Iterable[Path]) -> Journals:
+        """Every entry of the journals at ``paths``."""
         out = cls()
         for path in paths:
             for line in path.read_text(encoding="utf-8").splitlines():
