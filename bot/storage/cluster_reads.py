@@ -20,6 +20,8 @@ async def read_once(cluster: RedisCluster, requests: Sequence[Read]) -> list[Any
         kind, key = req[0], req[1]
         if kind == "via_get":
             pipe.get(key) if key is not None else pipe.exists("fevga:{none}")
+        elif kind == "via_lua":  # (kind, index key, field, prefix, suffix, sha): [id, GET(prefix + id + suffix)]
+            pipe.execute_command("EVALSHA", req[5], 1, key, req[2], req[3], req[4])
         elif kind == "type":
             pipe.type(key)
         elif kind == "get":
@@ -48,7 +50,9 @@ async def read_once(cluster: RedisCluster, requests: Sequence[Read]) -> list[Any
             raise value
         if isinstance(value, Exception):  # a node lost mid-pipeline: retried with a new topology
             raise value
-        if kind == "via_get":
+        if kind == "via_lua":
+            out.append([None if value[0] is None else _text(value[0]), value[1]])
+        elif kind == "via_get":
             out.append([None if req[2] is None else _text(req[2]), value if req[1] is not None else None])
         elif kind in ("hget", "type"):
             out.append(None if value is None else _text(value))

@@ -29,7 +29,7 @@ from .base import Commit, CommitOutcomeUnknown, DamagedKey, Entry, Read, split_v
 from .cluster_pubsub import ClusterPubSub
 from .cluster_reads import read_once
 from .redis_store import LOST, RedisStore, _entries, _text
-from .scripts import CLAIM_LUA, COMMIT_LUA
+from .scripts import CLAIM_LUA, COMMIT_LUA, VIA_LUA, VIA_SHA
 from .spill import PENDING_PATTERN, Spill, first_wrong_type, split_commit, validate_inputs
 
 log = logging.getLogger(__name__)
@@ -76,6 +76,8 @@ class ClusterStore(RedisStore):
         self._socket_timeout = 5.0
         self._shas: dict[str, str] = {}
         self._read_retries = 3
+        self._via_ok = True
+        self.via_fallbacks = 0  # index lookups that needed two round trips (first use per node, failover)
 
     @classmethod
     def from_cluster_url(cls, url: str, *, wait_replicas: int = 1, wait_ms: int = 500, max_connections: int = 64,
@@ -173,14 +175,33 @@ class ClusterStore(RedisStore):
 
     # --- reads --------------------------------------------------------------------------------------
     async def read(self, requests: Sequence[Read]) -> list[Any]:
-        """Index lookups ("via") first, then every read in one cluster pipeline (one round trip per node)."""
-        resolved = list(requests)
+        """Every read in one cluster pipeline (one round trip per master); an index lookup ("via") runs the
+        lookup script in the index's slot (the games of a channel live in its home). Should that fail (a node
+        without the script, a game in another slot), the lookups go first, then the rest."""
         vias = [i for i, r in enumerate(requests) if r[0] == "via"]
+        if vias and self._via_ok:
+            try:
+                return await self._pipeline([("via_lua", *r[1:], VIA_SHA) if r[0] == "via" else r for r in requests])
+            except ResponseError as exc:
+                self.via_fallbacks += 1
+                log.debug("index lookup script failed (%s); two round trips", exc)
+                await self._load_via()
+        resolved = list(requests)
         if vias:
             found = await self._pipeline([("hget", requests[i][1], requests[i][2]) for i in vias])
             for i, value in zip(vias, found, strict=True):
                 resolved[i] = ("via_get", requests[i][3] + value + requests[i][4] if value else None, value)
         return await self._pipeline(resolved)
+
+    async def _load_via(self) -> None:
+        """Load the lookup script on every master (after a failover a new master may lack it); stop using
+        it when even that fails."""
+        try:
+            for node in self.cluster.get_primaries():
+                await node.execute_command("SCRIPT", "LOAD", VIA_LUA)
+        except Exception as exc:
+            log.warning("cannot load the index lookup script (%s); index lookups take two round trips", exc)
+            self._via_ok = False
 
     async def _pipeline(self, requests: Sequence[Read]) -> list[Any]:
         """A non-transactional cluster pipeline, retried with a fresh slot map (reads are idempotent) for up to

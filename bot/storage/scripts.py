@@ -6,6 +6,8 @@ everything a write could trip on (key types, versions, inputs) before its first 
 
 from __future__ import annotations
 
+import hashlib
+
 # KEYS are every key the commit touches; ARGV[1] is the JSON spec [checks, ops] with key and argument
 # indexes, binary values follow in ARGV[2..]. Returns 0 when applied, the 1-based index of the failing
 # check, {'type', key} when a key has the wrong type, or {'input', op index} for a malformed op.
@@ -99,6 +101,8 @@ local id = redis.call('HGET', KEYS[1], ARGV[1])
 if not id then return {false, false} end
 return {id, redis.call('GET', ARGV[2] .. id .. ARGV[3])}
 """
+
+VIA_SHA = hashlib.sha1(VIA_LUA.encode()).hexdigest()  # EVALSHA inside cluster pipelines
 
 CLAIM_LUA = """
 local s = redis.call('ZSCORE', KEYS[1], ARGV[1])

@@ -29,10 +29,12 @@ async def test_healthz_says_not_ready_while_draining(core: BotCore) -> None:
                     break
                 except aiohttp.ClientConnectionError:
                     await asyncio.sleep(0.02)
-            assert ready == (200, {"ok": True, "draining": False})
+            store = core.store.health()  # the store's counters (wait_timeouts on Redis) ride along
+            assert ready == (200, {"ok": True, "draining": False, "store": store})
             core.draining = True
             async with http.get(f"http://127.0.0.1:{port}/healthz") as response:
-                assert (response.status, await response.json()) == (503, {"ok": False, "draining": True})
+                assert (response.status, await response.json()) == (503, {"ok": False, "draining": True,
+                                                                          "store": store})
     finally:
         server.cancel()
         await asyncio.gather(server, return_exceptions=True)

@@ -104,7 +104,9 @@ async def test_hot_path_commits_touch_one_slot(cluster_store: ClusterStore, cloc
     clock.advance(13 * 3600)
     assert await service.tick()  # a reminder
     assert cluster_store.commits > 8 and cluster_store.spills == 0
-    assert (await service.resign(ALICE, HERE)).ok
+    assert (await service.resign(ALICE, HERE)).ok  # found through the channel index: one round trip
+    assert cluster_store.via_fallbacks <= 1  # at most the first lookup, which loads the script
+    assert (await service.abort(ALICE, HERE)).error_key is not None and cluster_store.via_fallbacks <= 1
     assert cluster_store.spills == 0  # the ratings: one commit per board, in the board's slot
     assert service.sessions.appliers.applied == 2
 
