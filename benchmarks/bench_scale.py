@@ -52,6 +52,7 @@ class Step:
 
     @property
     def passed(self) -> bool:
+        """p99 within the target, and every move played and answered."""
         return self.p99 <= P99_TARGET_MS and self.errors == 0 and self.skipped == 0
 
     @property
@@ -61,6 +62,7 @@ class Step:
 
 
 def percentile(values: list[float], q: float) -> float:
+    """The ``q`` quantile of ``values`` (nearest rank; 0 for none)."""
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else 0.0
 
@@ -99,6 +101,7 @@ class Fleet:
 
     @staticmethod
     async def _answer(proc: asyncio.subprocess.Process) -> dict[str, object]:
+        """The next JSON line of a load process (RuntimeError if it ended)."""
         assert proc.stdout is not None
         line = await proc.stdout.readline()
         if not line:
@@ -123,6 +126,7 @@ class Fleet:
                     sum(float(a["cpu"]) for a in answers) / wall, redis_used / wall)  # type: ignore[arg-type]
 
     async def stop(self) -> None:
+        """Ask every process to quit; kill one that does not within 30 s."""
         for proc in self.procs:
             if proc.stdin is not None and proc.returncode is None:
                 proc.stdin.write(b'{"quit": true}\n')
@@ -176,6 +180,7 @@ BACKENDS = {"single": single_redis, "cluster": redis_cluster}
 
 
 async def run(args: argparse.Namespace) -> None:
+    """Every backend and process count asked for: set up, ramp without and with drawing; then the table."""
     results: list[tuple[str, int, bool, Step | None]] = []
     with tempfile.TemporaryDirectory() as tmpdir:
         for backend in args.backends.split(","):
@@ -210,6 +215,7 @@ async def run(args: argparse.Namespace) -> None:
 
 
 def main() -> None:
+    """Parse the command line and run."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--backends", default=",".join(BACKENDS), help=f"comma-separated: {', '.join(BACKENDS)}")
     parser.add_argument("--procs", default="1,4", help="bot process counts to run, comma-separated")

@@ -64,6 +64,7 @@ class Load:
         self._idem = 0
 
     def idem(self) -> str:
+        """A fresh idempotency key (as a platform's update id)."""
         self._idem += 1
         return f"{os.getpid()}:{self._idem}"
 

@@ -143,7 +143,7 @@ def encode(s: Session) -> bytes:
         "mw": s.mars_wins if any(s.mars_wins) else None,
         "pb": s.plies_before,
     }
-    data.update({k: v for k, v in optional.items() if v})
+    data.update({k: v for k, v in optional.items() if v or (k == "w" and v is not None)})  # seat 0 wins too
     return zlib.compress(json.dumps(data, separators=(",", ":")).encode(), 6)
 
 

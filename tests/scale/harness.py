@@ -29,6 +29,7 @@ class Fleet:
 
     @property
     def journals(self) -> list[Path]:
+        """Each worker's journal file."""
         return [self.workdir / f"{self.run}-w{n}.jsonl" for n in range(self.instances)]
 
     async def start(self) -> None:

@@ -47,6 +47,7 @@ class Journal:
     acks: int = 0
 
     def write(self, **entry: Any) -> None:
+        """One entry, written and flushed at once."""
         self.out.write(json.dumps(entry, separators=(",", ":")) + "\n")
         self.out.flush()
 
@@ -70,6 +71,7 @@ class Table:
     _serial: int = 0
 
     def _idem(self) -> str:
+        """A fresh idempotency key, unique to the run and the table (as a platform's update id)."""
         self._serial += 1
         return f"{self.run}:{self.table}:{self._serial}"
 

@@ -5,10 +5,11 @@ was applied exactly once to both players' rating documents (their win/loss count
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -34,6 +35,7 @@ class Journals:
 
     @classmethod
     def read(cls, paths: Iterable[Path]) -> Journals:
+        """Every entry of the journals at ``paths``."""
         out = cls()
         for path in paths:
             for line in path.read_text(encoding="utf-8").splitlines():
@@ -141,8 +143,11 @@ async def rating_mismatches(store: Store, expected: Counter[tuple[str, str]]) ->
     return out
 
 
-async def verify(store: Store, journals: Journals, rating_wait: float = 30.0) -> Verdict:
-    """Check the games, then the ratings (waiting up to ``rating_wait`` s for work the outbox still owes)."""
+async def verify(store: Store, journals: Journals, rating_wait: float = 30.0,
+                 settle: Callable[[], Awaitable[object]] | None = None) -> Verdict:
+    """Check the games, then the ratings, waiting up to ``rating_wait`` s for work still owed (a match end's
+    ratings left pending by a failed writer): ``settle`` runs what a live bot instance runs meanwhile (its
+    tick, which sweeps pending writes), since instances keep running after the workers' matches end."""
     verdict = Verdict()
     sessions = await _sessions(store, sorted(journals.acks))
     check_games(journals, sessions, verdict)
@@ -153,6 +158,9 @@ async def verify(store: Store, journals: Journals, rating_wait: float = 30.0) ->
         mismatches = await rating_mismatches(store, expected)
         if not mismatches or time.monotonic() > deadline:
             break
+        if settle is not None:
+            with contextlib.suppress(Exception):
+                await settle()
         await asyncio.sleep(0.5)
     verdict.problems.extend(mismatches)
     return verdict

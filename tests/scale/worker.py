@@ -80,6 +80,7 @@ async def main(args: argparse.Namespace) -> int:
 
 
 def parse(argv: list[str] | None = None) -> argparse.Namespace:
+    """The worker's command line."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--redis-url", required=True)
     parser.add_argument("--run", required=True, help="a name unique to this run (players, channels, keys)")

@@ -53,3 +53,10 @@ def test_corrupt_blobs_raise_corrupt_session() -> None:
     for item in bad:
         with pytest.raises(CorruptSession):
             decode(item)
+
+
+@pytest.mark.parametrize("winner", [0, 1, None])
+def test_the_match_winner_survives_a_round_trip_in_either_seat(winner: int | None) -> None:
+    s = _finished(1)
+    s.winner = winner
+    assert decode(encode(s)).winner == winner  # seat 0 (a falsy 0) included
