@@ -24,17 +24,14 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from . import durability
 from .base import Commit, CommitOutcomeUnknown, DamagedKey, Entry, Read, Store
+from .read_ops import check_answer, decode_read, queue_read
+from .read_ops import text as _text
 from .scripts import CLAIM_LUA, COMMIT_LUA, VIA_LUA
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 LOST = (RedisConnectionError, RedisTimeoutError, OSError, asyncio.TimeoutError)  # the answer may be lost
-
-
-def _text(value: Any) -> str:
-    """Redis bytes (or a number) as text."""
-    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 def _field(value: Any) -> Any:
@@ -180,45 +177,16 @@ class RedisStore(Store):
         """One attempt at :meth:`read`: one pipeline whose connection goes back to the pool, whatever happens."""
         async with self.client.pipeline(transaction=False) as pipe:  # the connection always goes back
             for req in requests:
-                kind, key = req[0], req[1]
-                if kind == "get":
-                    pipe.get(key)
-                elif kind == "hget":
-                    pipe.hget(key, req[2])
-                elif kind == "hgetall":
-                    pipe.hgetall(key)
-                elif kind == "ztop":
-                    pipe.zrevrange(key, 0, req[2] - 1, withscores=True)
-                elif kind == "zrank":
-                    pipe.zrevrank(key, req[2])
-                elif kind == "zscore":
-                    pipe.zscore(key, req[2])
-                elif kind == "zcard":
-                    pipe.zcard(key)
-                elif kind == "via":
-                    await self._via(keys=[key], args=[req[2], req[3], req[4]], client=pipe)
-                else:
-                    raise ValueError(f"unknown read {kind!r}")
+                if queue_read(pipe, req):
+                    continue
+                if req[0] != "via":
+                    raise ValueError(f"unknown read {req[0]!r}")
+                await self._via(keys=[req[1]], args=[req[2], req[3], req[4]], client=pipe)
             raw = await pipe.execute(raise_on_error=False)
         out: list[Any] = []
         for req, value in zip(requests, raw, strict=True):
-            kind = req[0]
-            if isinstance(value, ResponseError):
-                if "WRONGTYPE" in str(value):
-                    raise DamagedKey(req[1])
-                raise value
-            if kind == "hget":
-                out.append(None if value is None else _text(value))
-            elif kind == "hgetall":
-                out.append({_text(k): _text(v) for k, v in value.items()})
-            elif kind == "ztop":
-                out.append([(_text(m), float(s)) for m, s in value])
-            elif kind == "zscore":
-                out.append(None if value is None else float(value))
-            elif kind == "via":
-                out.append([None if value[0] is None else _text(value[0]), value[1]])
-            else:
-                out.append(value)
+            check_answer(req, value)
+            out.append(decode_read(req[0], value))
         return out
 
     # --- commit -------------------------------------------------------------------------------------
