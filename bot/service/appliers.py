@@ -51,24 +51,43 @@ class Appliers:
         right after its commit."""
         key = keys.sagas(keys.id_bucket(gid))
         fields = (await self.store.read([("hgetall", key)]))[0]
-        for name, raw in fields.items():
-            if name.startswith(f"{gid}:"):
+        mine = [(name, raw) for name, raw in fields.items() if name.startswith(f"{gid}:")]
+        await self._dispatch_all(key, mine)
+
+    async def _dispatch_all(self, key: str, fields: list[tuple[str, str]]) -> None:
+        """Apply pending fields, ratings first (what players see on the boards); each on its own, so one that
+        fails (left pending for a later sweep) does not hold up the others. Raises the first failure."""
+        first: Exception | None = None
+        for name, raw in sorted(fields, key=lambda f: not f[0].endswith(":rate")):
+            try:
                 await self._dispatch(key, name, raw)
+            except Exception as exc:  # kept pending; the caller logs the first one
+                first = first or exc
+        if first is not None:
+            raise first
 
     async def sweep(self, older_than: float = 10.0) -> int:
         """Finish every match whose ratings are pending for over ``older_than`` s (its committer died);
         the number finished. Safe from several instances at once."""
         hashes = [keys.sagas(b) for b in range(keys.BUCKETS)]
         done = 0
+        failed: Exception | None = None
         for key, fields in zip(hashes, await self.store.read([("hgetall", k) for k in hashes]), strict=True):
+            due = []
             for name, raw in fields.items():
                 try:
                     created = float(json.loads(raw).get("t", 0))
                 except (ValueError, TypeError, AttributeError):
                     created = 0.0
                 if time.time() - created >= older_than:
-                    await self._dispatch(key, name, raw)
-                    done += 1
+                    due.append((name, raw))
+            try:
+                await self._dispatch_all(key, due)
+            except Exception as exc:  # the other homes still get their turn
+                failed = failed or exc
+            done += len(due)
+        if failed is not None:
+            raise failed
         return done
 
     async def _dispatch(self, key: str, name: str, raw: str) -> None:

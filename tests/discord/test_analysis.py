@@ -54,7 +54,7 @@ async def test_analyze_shows_the_report_and_the_blunder_pictures_as_embeds(
 
         shown = await (await fake.slash_command(w.alice, w.general, "fevga analyze")).original()
         first, *pictures = shown.embeds
-        assert game_id in first["title"] and "error rate" in first["description"]
+        assert game_id.replace("_", "\\_") in first["title"] and "error rate" in first["description"]
         assert pictures, "random play blunders"
         names = [a.filename for a in shown.attachments]
         assert names == [f"blunder-{n}.png" for n in range(1, len(pictures) + 1)]

@@ -23,10 +23,13 @@ TRANSIENT = frozenset({"store_unavailable", "outcome_unknown", "error"})
 RETRY_BUDGET = 60.0  # seconds one command may keep failing before the table gives up (the test then fails)
 
 
-def seat(run: str, table: int) -> tuple[Place, PlayerRef, PlayerRef]:
-    """Table ``table``'s channel and its two players (ids unique to the run)."""
+def seat(run: str, table: int, match: int = 0) -> tuple[Place, PlayerRef, PlayerRef]:
+    """Table ``table``'s channel and the two players of its ``match``-th match (ids unique to the run; a new
+    pair for each match, so fair ratings' rule on repeated short matches between two players never applies
+    and every match is rated)."""
     place = Place(PLATFORM, SCOPE, f"{run}-t{table}")
-    return place, PlayerRef(PLATFORM, f"{run}a{table}", f"a{table}"), PlayerRef(PLATFORM, f"{run}b{table}", f"b{table}")
+    a, b = f"a{table}m{match}", f"b{table}m{match}"
+    return place, PlayerRef(PLATFORM, f"{run}{a}", a), PlayerRef(PLATFORM, f"{run}{b}", b)
 
 
 def random_play(view: GameView, rng: random.Random) -> str:
@@ -68,6 +71,7 @@ class Table:
     max_plies: int = 40  # after this many plies the player to move resigns (short games, a steady load)
     rng: random.Random = field(default_factory=random.Random)
     pace: float = 0.0  # seconds between two commands of this table
+    match_no: int = 0  # the match being played (its players: see seat)
     _serial: int = 0
 
     def _idem(self) -> str:
@@ -96,7 +100,7 @@ class Table:
 
     async def _start(self) -> GameView:
         """A challenge and its acceptance; the new game's view."""
-        place, a, b = seat(self.run, self.table)
+        place, a, b = seat(self.run, self.table, self.match_no)
         first = time.monotonic()
         while True:
             if time.monotonic() - first > RETRY_BUDGET:
@@ -114,7 +118,7 @@ class Table:
 
     async def _refresh(self, game_id: str) -> GameView:
         """The game as stored now (after a fenced-off command)."""
-        place, a, _ = seat(self.run, self.table)
+        place, a, _ = seat(self.run, self.table, self.match_no)
         result = await self._until_ok("board", lambda _k: self.service.board(a, place, game_id=game_id))
         if result.view is None:
             raise RuntimeError(f"table {self.table}: board of {game_id} failed: {result.error_key}")
@@ -122,7 +126,8 @@ class Table:
 
     async def play_match(self) -> str:
         """One 1-point match from challenge to its end; returns its game id."""
-        place, _, _ = seat(self.run, self.table)
+        self.match_no += 1
+        place, _, _ = seat(self.run, self.table, self.match_no)
         view = await self._start()
         gid, plies, acked = view.game_id, 0, 0
         while view.status == "play":

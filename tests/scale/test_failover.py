@@ -13,7 +13,6 @@ from pathlib import Path
 import pytest
 
 from bot.service import GameService
-from bot.service.fairness import SHORT_PLIES
 from bot.storage import open_store
 from tests.redis_cluster import ClusterNode, LocalCluster
 
@@ -23,9 +22,7 @@ from .verify import Journals, verify
 
 pytestmark = pytest.mark.timeout(600)
 
-# 500 games of at most 21 plies, then a resignation: longer than a "short" match (fair ratings), so every one
-# of a table's 5 matches between the same two players is rated
-INSTANCES, TABLES, MATCHES, MAX_PLIES = 3, 100, 5, SHORT_PLIES + 1
+INSTANCES, TABLES, MATCHES, MAX_PLIES = 3, 100, 5, 16  # 500 games of at most 16 plies, then a resignation
 WINDOW_LIMIT = 30.0  # seconds from a kill to the end of the last attempt that failed in its window
 GRACE = 1.0  # attempts begun up to this long after the promotion was seen still count to the window
 

@@ -149,6 +149,7 @@ async def verify(store: Store, journals: Journals, rating_wait: float = 30.0,
     ratings left pending by a failed writer): ``settle`` runs what a live bot instance runs meanwhile (its
     tick, which sweeps pending writes), since instances keep running after the workers' matches end."""
     verdict = Verdict()
+    print("verify: reading the games", flush=True)
     sessions = await _sessions(store, sorted(journals.acks))
     check_games(journals, sessions, verdict)
     expected = expected_results(sessions)
@@ -156,11 +157,12 @@ async def verify(store: Store, journals: Journals, rating_wait: float = 30.0,
     deadline = time.monotonic() + rating_wait
     while True:
         mismatches = await rating_mismatches(store, expected)
+        print(f"verify: {len(mismatches)} rating mismatches", flush=True)
         if not mismatches or time.monotonic() > deadline:
             break
         if settle is not None:
-            with contextlib.suppress(Exception):
-                await settle()
+            with contextlib.suppress(Exception):  # bounded: a sweep stuck on a dead node must not stall this
+                await asyncio.wait_for(settle(), 15)
         await asyncio.sleep(0.5)
     verdict.problems.extend(mismatches)
     return verdict
