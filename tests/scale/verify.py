@@ -162,7 +162,7 @@ async def verify(store: Store, journals: Journals, rating_wait: float = 30.0,
             break
         if settle is not None:
             with contextlib.suppress(Exception):  # bounded: a sweep stuck on a dead node must not stall this
-                await asyncio.wait_for(settle(), 15)
+                await asyncio.wait_for(settle(), 30)
         await asyncio.sleep(0.5)
     verdict.problems.extend(mismatches)
     return verdict
