@@ -28,7 +28,7 @@ from . import durability
 from .base import Commit, CommitOutcomeUnknown, DamagedKey, Entry, Read, split_versioned
 from .cluster_pubsub import ClusterPubSub
 from .cluster_reads import read_once
-from .redis_store import LOST, RedisStore, _entries, _text
+from .redis_store import LOST, RedisStore, _entries, _text, group_answer, read_group_args
 from .scripts import CLAIM_LUA, COMMIT_LUA, VIA_LUA, VIA_SHA
 from .spill import PENDING_PATTERN, Spill, first_wrong_type, split_commit, validate_inputs
 
@@ -340,14 +340,9 @@ class ClusterStore(RedisStore):
 
     async def consume(self, stream: str, group: str, consumer: str, count: int = 10,
                       block_ms: int = 0) -> list[Entry]:
-        args: list[Any] = ["XREADGROUP", "GROUP", group, consumer, "COUNT", count]
-        if block_ms > 0:
-            args += ["BLOCK", block_ms]
-        raw = await self._node_call(stream, *args, "STREAMS", stream, ">",
-                                    timeout=block_ms / 1000 + self._socket_timeout)
-        if isinstance(raw, dict):
-            return _entries(next(iter(raw.values()), None))
-        return _entries(raw[0][1]) if raw else []
+        raw = await self._node_call(stream, *read_group_args(group, consumer, count, block_ms), "STREAMS", stream,
+                                    ">", timeout=block_ms / 1000 + self._socket_timeout)
+        return group_answer(raw)
 
     async def consume_many(self, streams: Sequence[str], group: str, consumer: str, count: int = 10,
                            block_ms: int = 0) -> list[tuple[str, Entry]]:
@@ -358,7 +353,7 @@ class ClusterStore(RedisStore):
         while True:
             pipe = self.cluster.pipeline()
             for stream in streams:
-                pipe.execute_command("XREADGROUP", "GROUP", group, consumer, "COUNT", count, "STREAMS", stream, ">")
+                pipe.execute_command(*read_group_args(group, consumer, count, 0), "STREAMS", stream, ">")
             try:
                 raw = await pipe.execute(raise_on_error=True) if streams else []
             except (*LOST, *NOT_SENT):
@@ -366,10 +361,7 @@ class ClusterStore(RedisStore):
                 raw = [None] * len(streams)
             out: list[tuple[str, Entry]] = []
             for stream, answer in zip(streams, raw, strict=True):
-                if isinstance(answer, dict):
-                    out += [(stream, e) for e in _entries(next(iter(answer.values()), None))]
-                elif answer:
-                    out += [(stream, e) for e in _entries(answer[0][1])]
+                out += [(stream, e) for e in group_answer(answer)]
             left = deadline - time.monotonic()
             if out or left <= 0:
                 return out

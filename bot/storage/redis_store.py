@@ -53,6 +53,19 @@ def _entries(raw: Any) -> list[Entry]:
     return out
 
 
+def read_group_args(group: str, consumer: str, count: int, block_ms: int) -> list[Any]:
+    """XREADGROUP's words before ``STREAMS`` (both stores read their outbox the same way)."""
+    args: list[Any] = ["XREADGROUP", "GROUP", group, consumer, "COUNT", count]
+    return [*args, "BLOCK", block_ms] if block_ms > 0 else args
+
+
+def group_answer(raw: Any) -> list[Entry]:
+    """The entries of one stream's XREADGROUP answer: a RESP3 map stream -> entries, or RESP2 pairs."""
+    if isinstance(raw, dict):
+        return _entries(next(iter(raw.values()), None))
+    return _entries(raw[0][1]) if raw else []
+
+
 class RedisStore(Store):
     """Store on one Redis server (standalone or Sentinel); ClusterStore (cluster_store.py) for a Redis Cluster."""
 
@@ -308,13 +321,9 @@ class RedisStore(Store):
 
     async def consume(self, stream: str, group: str, consumer: str, count: int = 10,
                       block_ms: int = 0) -> list[Entry]:
-        args: list[Any] = ["XREADGROUP", "GROUP", group, consumer, "COUNT", count]
-        if block_ms > 0:
-            args += ["BLOCK", block_ms]
+        args = read_group_args(group, consumer, count, block_ms)
         raw = await self._call(*args, "STREAMS", stream, ">", timeout=block_ms / 1000 + self._socket_timeout)
-        if isinstance(raw, dict):  # RESP3 answers a map stream -> entries
-            return _entries(next(iter(raw.values()), None))
-        return _entries(raw[0][1]) if raw else []
+        return group_answer(raw)
 
     async def consume_many(self, streams: Sequence[str], group: str, consumer: str, count: int = 10,
                            block_ms: int = 0) -> list[tuple[str, Entry]]:
