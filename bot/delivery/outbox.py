@@ -161,7 +161,11 @@ class OutboxConsumer:
                 log.exception("delivering outbox entry %s failed", entry[0])
                 done = False
             if done:
-                await self.store.ack(stream, self.group, entry[0])
+                try:
+                    await self.store.ack(stream, self.group, entry[0])
+                except Exception as exc:  # delivered; left pending, a reclaim finds the board current
+                    log.warning("acking outbox entry %s failed (%s); it stays pending", entry[0], exc)
+                    return
                 self.handled += 1
                 return
             if not persist or self.stopping.is_set():

@@ -35,19 +35,21 @@ class ClusterPubSub:
         if not self.nodes:
             return
         for attempt in range(len(self.nodes)):
+            client = self._client
+            if client is None:
+                host, port = self.nodes[(self._turn + attempt) % len(self.nodes)]
+                client = self._client = aioredis.Redis(host=host, port=port, decode_responses=False, **self.options)
             try:
-                if self._client is None:
-                    host, port = self.nodes[(self._turn + attempt) % len(self.nodes)]
-                    self._client = aioredis.Redis(host=host, port=port, decode_responses=False, **self.options)
                 for op in pubs:
-                    await self._client.publish(op[1], op[2])
+                    await client.publish(op[1], op[2])
                 return
-            except LOST as exc:
+            except Exception as exc:  # a lost node, or a connection closed under a concurrent publish
                 log.debug("publish failed (%s); trying the next node", exc)
-                if self._client is not None:
-                    await self._client.aclose()
-                self._client = None
-                self._turn += 1
+                if self._client is client:  # the first to fail moves everyone on and closes the old client
+                    self._client = None
+                    self._turn += 1
+                    await client.aclose()
+        log.warning("publishing %d event(s) failed on every node; dropped", len(pubs))
 
     async def subscribe(self, channel: str, pattern: bool = False) -> AsyncIterator[bytes]:
         nodes = self.nodes

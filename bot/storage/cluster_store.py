@@ -1,33 +1,38 @@
 """The Redis Cluster store (``redis+cluster://host:port,host:port,...``): same API as :class:`RedisStore`.
 
-Commands go to the master of their key's slot over redis-py's asyncio ``RedisCluster`` node connections
-(topology refreshed on MOVED, ASK followed, TRYAGAIN and "not sent" connection failures retried for up to
-``failover_wait`` seconds, so a commit rides out a failover). A commit whose keys all share a slot is one
+Commands go to the master of their key's slot, each node with its own pool (:mod:`bot.storage.cluster_nodes`
+says why not redis-py's ``RedisCluster``): MOVED updates the slot map, ASK is followed, and CLUSTERDOWN,
+TRYAGAIN and failures before sending are retried with a fresh slot map for up to ``failover_wait`` seconds,
+so a commit rides out a failover. A commit whose keys all share a slot is one
 EVALSHA, as on a single node. A commit spanning slots is split (see :mod:`bot.storage.spill`): the part in
 the slot of its first check commits atomically together with a *pending* record of the rest, which is
 then applied, each slot once (a marker key per slot), and dropped; :meth:`sweep` finishes what a crash
 left. After every commit the store waits for ``wait_replicas`` replicas (``WAIT``) up to ``wait_ms``;
 when they do not confirm in time the commit still stands but :func:`bot.storage.durability.lagged` tells
-the caller, and ``wait_timeouts`` counts it.
+the caller, and ``wait_timeouts`` counts it. A master the cluster lists without replicas (its replica was
+promoted after a failover and nothing replaced it) is not waited on; ``unreplicated`` counts those commits.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from redis.asyncio.cluster import ClusterNode, RedisCluster
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
 from redis.exceptions import AskError, ClusterDownError, MovedError, NoScriptError, ResponseError, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from . import durability
 from .base import Commit, CommitOutcomeUnknown, DamagedKey, Entry, Read, split_versioned
+from .cluster_nodes import Address, SlotMap
 from .cluster_pubsub import ClusterPubSub
-from .cluster_reads import read_once
+from .cluster_reads import per_master, read_once
 from .redis_store import LOST, RedisStore, _entries, _text, group_answer, read_group_args
 from .scripts import CLAIM_LUA, COMMIT_LUA, VIA_LUA, VIA_SHA
 from .spill import PENDING_PATTERN, Spill, first_wrong_type, split_commit, validate_inputs
@@ -35,6 +40,10 @@ from .spill import PENDING_PATTERN, Spill, first_wrong_type, split_commit, valid
 log = logging.getLogger(__name__)
 SCHEME = "redis+cluster"
 NOT_SENT = (RedisConnectionError, ConnectionRefusedError, ClusterDownError, TryAgainError)
+
+
+class _Retryable(Exception):
+    """Nothing reached the node (no connection, or the write failed), or the command is safe to repeat."""
 
 
 def parse_cluster_url(url: str) -> tuple[list[tuple[str, int]], dict[str, Any]]:
@@ -61,103 +70,149 @@ def parse_cluster_url(url: str) -> tuple[list[tuple[str, int]], dict[str, Any]]:
 class ClusterStore(RedisStore):
     """Store on a Redis Cluster: one slot per atomic commit, spills across slots, WAIT for replicas."""
 
-    def __init__(self, client: RedisCluster, *, wait_replicas: int = 1, wait_ms: int = 500,
-                 failover_wait: float = 10.0, sub_nodes: Sequence[tuple[str, int]] = (),
-                 sub_options: dict[str, Any] | None = None) -> None:
-        self.client = client  # type: ignore[assignment]
-        self.cluster = client
+    def __init__(self, nodes: SlotMap, *, wait_replicas: int = 1, wait_ms: int = 500, failover_wait: float = 10.0,
+                 sub_options: dict[str, Any] | None = None, socket_timeout: float = 5.0) -> None:
+        self.nodes = nodes
         self.wait_replicas, self.wait_ms = wait_replicas, wait_ms
         self.failover_wait = failover_wait
         self.wait_timeouts = 0  # commits not confirmed by a replica within wait_ms
+        self.unreplicated = 0  # commits on a master the cluster lists no replica for (not waited for)
         self.commits = 0
         self.spills = 0  # commits that spanned slots
-        self.pubsub = ClusterPubSub(list(sub_nodes) or [(n.host, int(n.port)) for n in client.get_nodes()],
-                                    sub_options or {})
-        self._socket_timeout = 5.0
+        self.pubsub = ClusterPubSub(list(nodes.startup), sub_options or {})
+        self._socket_timeout = socket_timeout
         self._shas: dict[str, str] = {}
-        self._read_retries = 3
         self._via_ok = True
         self.via_fallbacks = 0  # index lookups that needed two round trips (first use per node, failover)
+        self._warned_at = float("-inf")
 
     @classmethod
     def from_cluster_url(cls, url: str, *, wait_replicas: int = 1, wait_ms: int = 500, max_connections: int = 64,
                          socket_timeout: float = 5.0, socket_connect_timeout: float = 2.0,
-                         failover_wait: float = 10.0) -> ClusterStore:
-        """A store on the cluster whose startup nodes ``url`` lists (any reachable node is enough)."""
+                         failover_wait: float = 10.0, pool_timeout: float = 5.0) -> ClusterStore:
+        """A store on the cluster whose startup nodes ``url`` lists (any reachable node is enough); each node
+        gets a pool of up to ``max_connections``."""
         nodes, auth = parse_cluster_url(url)
-        client = RedisCluster(startup_nodes=[ClusterNode(h, p) for h, p in nodes], decode_responses=False,
-                              socket_timeout=socket_timeout, socket_connect_timeout=socket_connect_timeout,
-                              max_connections=max_connections, **auth)
-        return cls(client, wait_replicas=wait_replicas, wait_ms=wait_ms, failover_wait=failover_wait,
-                   sub_nodes=nodes, sub_options=dict(auth, socket_connect_timeout=socket_connect_timeout))
+        options: dict[str, Any] = dict(auth, decode_responses=False, socket_timeout=socket_timeout,
+                                       socket_connect_timeout=socket_connect_timeout, health_check_interval=15,
+                                       retry=Retry(NoBackoff(), 0))  # never resent under the hood: see _node_call
+        slot_map = SlotMap(nodes, options, max_connections=max_connections, pool_timeout=pool_timeout)
+        return cls(slot_map, wait_replicas=wait_replicas, wait_ms=wait_ms, failover_wait=failover_wait,
+                   sub_options=dict(auth, socket_connect_timeout=socket_connect_timeout),
+                   socket_timeout=socket_timeout)
 
     # --- routing -------------------------------------------------------------------------------------
     async def _node_call(self, key: str, *args: Any, timeout: float | None = None, unknown: bool = False,
                          wait: bool = False) -> Any:
-        """Run one command on the master of ``key``'s slot, on one connection (then ``WAIT`` on that same
-        connection when ``wait``). Redirections and failures before sending are retried (new topology)
-        for up to ``failover_wait`` s; an answer lost after sending raises CommitOutcomeUnknown (``unknown``)."""
+        """Run one command on the master of ``key``'s slot, on one pooled connection (then ``WAIT`` on that
+        same connection when ``wait``). Redirections, a cluster that is down or failing over, and failures
+        before sending are retried (with a fresh slot map) for up to ``failover_wait`` s; an answer lost after
+        sending raises CommitOutcomeUnknown for a commit (``unknown``) and is retried for anything else."""
         deadline = time.monotonic() + self.failover_wait
-        asking: ClusterNode | None = None
+        asking: Address | None = None
         delay = 0.05
         while True:
-            await self.cluster.initialize()  # no-op once initialised; rebuilds after a reset below
-            node = asking or self.cluster.get_node_from_key(key)
-            if node is None:  # the slot's master is being replaced: ask again shortly
-                if time.monotonic() + delay > deadline:
-                    raise ClusterDownError(f"no node serves the slot of {key!r}")
-                await self._reset_topology()
-                await asyncio.sleep(delay)
-                delay = min(delay * 2, 0.5)
-                continue
-            conn = node.acquire_connection()
-            sent = False
-            try:
-                if asking is not None:
-                    await conn.send_command("ASKING")
-                    await conn.read_response()
-                await conn.send_command(*args)
-                sent = True
-                answer = await conn.read_response(timeout=timeout)
-                if wait and self.wait_replicas > 0:
-                    await conn.send_command("WAIT", self.wait_replicas, self.wait_ms)
-                    acked = int(await conn.read_response(timeout=self.wait_ms / 1000 + self._socket_timeout))
-                    if acked < self.wait_replicas:
-                        self.wait_timeouts += 1
-                        durability.mark_lagged()
-                        log.warning("commit not confirmed by %d replica(s) within %d ms (%d so far)",
-                                    self.wait_replicas, self.wait_ms, self.wait_timeouts)
-                return answer
-            except MovedError:
-                await self._reset_topology()
-                asking = None
-            except AskError as exc:
-                asking = self.cluster.nodes_manager.get_node(host=exc.host, port=exc.port)
-            except ResponseError:
-                raise
-            except (*LOST, *NOT_SENT) as exc:
-                await conn.disconnect()
-                if sent and unknown and not isinstance(exc, TryAgainError | ClusterDownError):
-                    raise CommitOutcomeUnknown(f"{args[0]} sent but its answer was lost: {exc}") from exc
-                if sent and not unknown and not isinstance(exc, TryAgainError | ClusterDownError):
-                    raise
-                if time.monotonic() + delay > deadline:
-                    raise
-                await self._reset_topology()
-                asking = None
-            except BaseException:
-                await conn.disconnect()
-                raise
-            finally:
-                node.release(conn)
+            with contextlib.suppress(Exception):  # no node answered: handled as "no master known" below
+                await self._ready()
+            address = asking or self.nodes.master_of(key)
+            if address is None:  # no slot map yet, or the slot has no master right now
+                error: Exception = ClusterDownError(f"no master known for the slot of {key!r}")
+            else:
+                try:
+                    return await self._call_on(address, args, timeout=timeout, unknown=unknown, wait=wait,
+                                               asking=asking is not None)
+                except MovedError as exc:
+                    self.nodes.learn(exc.slot_id, (exc.host, int(exc.port)))
+                    asking = None
+                    continue
+                except AskError as exc:
+                    asking = (exc.host, int(exc.port))
+                    continue
+                except (ClusterDownError, TryAgainError, _Retryable) as exc:
+                    cause = exc.__cause__
+                    error = cause if isinstance(exc, _Retryable) and isinstance(cause, Exception) else exc
+                    asking = None
+            if time.monotonic() + delay > deadline:
+                raise error
+            with contextlib.suppress(Exception):  # no node answered: the next attempt asks again
+                await self.nodes.refresh()
             await asyncio.sleep(delay)
             delay = min(delay * 2, 0.5)
 
-    async def _reset_topology(self) -> None:
-        """Forget the slot map: the next command asks the cluster again (after a failover or resharding)."""
+    async def _call_on(self, address: Address, args: Sequence[Any], *, timeout: float | None, unknown: bool,
+                       wait: bool, asking: bool) -> Any:
+        """One exchange on a connection of ``address``'s pool. Raises _Retryable when nothing was sent, or
+        when a command other than a commit (``unknown``) lost its answer."""
+        pool = self.nodes.client(address).connection_pool
         try:
-            await self.cluster.nodes_manager.initialize()
-        except Exception as exc:  # a dead startup node: the next attempt tries again
+            conn = await pool.get_connection()
+        except (*LOST, *NOT_SENT) as exc:  # no connection (refused, pool exhausted): nothing was sent
+            raise _Retryable() from exc
+        sent = False
+        try:
+            await self._drop_if_stale(conn)
+            try:
+                if asking:
+                    await conn.send_command("ASKING")
+                    await conn.read_response()
+                await conn.send_command(*args)
+            except (*LOST, *NOT_SENT) as exc:  # the connect or the write failed: not executed
+                await conn.disconnect()
+                raise _Retryable() from exc
+            sent = True
+            answer = await conn.read_response(timeout=timeout)
+            if wait and self.wait_replicas > 0:
+                await self._wait_for_replicas(conn, address)
+            return answer
+        except (ResponseError, _Retryable):
+            raise
+        except LOST as exc:
+            await conn.disconnect()
+            if sent and unknown:
+                raise CommitOutcomeUnknown(f"{args[0]} sent but its answer was lost: {exc}") from exc
+            raise _Retryable() from exc  # not a commit: reads, acks, claims may be sent again
+        except BaseException:
+            await conn.disconnect()  # a cancelled exchange may leave an answer in the socket
+            raise
+        finally:
+            await pool.release(conn)
+
+    async def _wait_for_replicas(self, conn: Any, address: Address) -> None:
+        """``WAIT`` after a commit, when its master has replicas (WAIT on a master without any could only time
+        out, slowing every command: the commit is then counted as unreplicated). A commit no replica
+        confirmed in time, or whose WAIT answer was lost, stands but is marked (see durability.py)."""
+        replicas = min(self.wait_replicas, self.nodes.replicas_of(address))
+        if replicas == 0:
+            self.unreplicated += 1
+            durability.mark_lagged()
+            if time.monotonic() - self._warned_at > 60:
+                self._warned_at = time.monotonic()
+                log.warning("master %s:%d has no replica: commits there are not replicated (%d so far)",
+                            *address, self.unreplicated)
+            return
+        try:
+            await conn.send_command("WAIT", replicas, self.wait_ms)
+            acked = int(await conn.read_response(timeout=self.wait_ms / 1000 + self._socket_timeout))
+        except LOST as exc:
+            await conn.disconnect()
+            log.warning("WAIT after a commit failed (%s): the commit stands", exc)
+            acked = -1
+        if acked < replicas:
+            self.wait_timeouts += 1
+            durability.mark_lagged()
+            log.warning("commit not confirmed by %d replica(s) within %d ms (%d so far)",
+                        replicas, self.wait_ms, self.wait_timeouts)
+
+    async def _ready(self) -> None:
+        """Load the slot map before the first command."""
+        if self.nodes.refreshes == 0:
+            await self.nodes.refresh()
+
+    async def _reset_topology(self) -> None:
+        """Load the slot map again (after a failover or resharding); a failure is left to the next attempt."""
+        try:
+            await self.nodes.refresh()
+        except Exception as exc:
             log.debug("cluster topology refresh failed: %s", exc)
 
     async def _script(self, script: str, key: str, keys: Sequence[str], args: Sequence[Any], *,
@@ -197,8 +252,8 @@ class ClusterStore(RedisStore):
         """Load the lookup script on every master (after a failover a new master may lack it); stop using
         it when even that fails."""
         try:
-            for node in self.cluster.get_primaries():
-                await node.execute_command("SCRIPT", "LOAD", VIA_LUA)
+            for address in self.nodes.masters():
+                await self.nodes.client(address).execute_command("SCRIPT", "LOAD", VIA_LUA)
         except Exception as exc:
             log.warning("cannot load the index lookup script (%s); index lookups take two round trips", exc)
             self._via_ok = False
@@ -210,7 +265,8 @@ class ClusterStore(RedisStore):
         delay = 0.05
         while True:
             try:
-                return await read_once(self.cluster, requests)
+                await self._ready()
+                return await read_once(self.nodes, requests)
             except (*LOST, *NOT_SENT, MovedError, AskError):
                 if time.monotonic() + delay > deadline:
                     raise
@@ -221,7 +277,7 @@ class ClusterStore(RedisStore):
     # --- commit -------------------------------------------------------------------------------------
     async def commit(self, commit: Commit) -> bool:
         self.commits += 1
-        plan = split_commit(commit, self.cluster.keyslot)
+        plan = split_commit(commit, self.nodes.keyslot)
         if plan.spill is None:
             return await self._commit_one(plan.home)
         self.spills += 1
@@ -304,13 +360,10 @@ class ClusterStore(RedisStore):
     async def scan(self, pattern: str) -> list[str]:
         """Keys matching ``pattern`` on every master (for sweeps; not for the hot path)."""
         found: set[str] = set()
-        for node in self.cluster.get_primaries():
-            cursor = b"0"
-            while True:
-                cursor, batch = await node.execute_command("SCAN", cursor, "MATCH", pattern, "COUNT", 500)
-                found.update(_text(k) for k in batch)
-                if _text(cursor) == "0":
-                    break
+        if not self.nodes.masters():
+            await self.nodes.refresh()
+        for address in self.nodes.masters():
+            found.update([_text(k) async for k in self.nodes.client(address).scan_iter(match=pattern, count=500)])
         return sorted(found)
 
     # --- timers -------------------------------------------------------------------------------------
@@ -351,12 +404,14 @@ class ClusterStore(RedisStore):
         deadline = time.monotonic() + block_ms / 1000
         pause = 0.01
         while True:
-            pipe = self.cluster.pipeline()
-            for stream in streams:
-                pipe.execute_command(*read_group_args(group, consumer, count, 0), "STREAMS", stream, ">")
+            await self._ready()
             try:
-                raw = await pipe.execute(raise_on_error=True) if streams else []
-            except (*LOST, *NOT_SENT):
+                raw = await per_master(self.nodes, streams, lambda pipe, i: pipe.execute_command(
+                    *read_group_args(group, consumer, count, 0), "STREAMS", streams[i], ">"))
+                for answer in raw:
+                    if isinstance(answer, Exception):
+                        raise answer
+            except (*LOST, *NOT_SENT, MovedError, AskError):  # nothing this round; the slot map is loaded again
                 await self._reset_topology()
                 raw = [None] * len(streams)
             out: list[tuple[str, Entry]] = []
@@ -387,14 +442,19 @@ class ClusterStore(RedisStore):
         return out
 
     def pool_stats(self) -> dict[str, int]:
-        return {"in_use": 0, "idle": 0}
+        """Connections over every node's pool: ``in_use`` and ``idle``."""
+        pools = [c.connection_pool for c in self.nodes.clients()]
+        return {"in_use": sum(len(getattr(p, "_in_use_connections", ())) for p in pools),
+                "idle": sum(len(getattr(p, "_available_connections", ())) for p in pools)}
 
     def health(self) -> dict[str, int]:
-        """Counters for /healthz: commits, spilled commits, and WAIT timeouts (saved, not yet replicated)."""
-        return {"commits": self.commits, "spills": self.spills, "wait_timeouts": self.wait_timeouts}
+        """Counters for /healthz: commits, spilled commits, WAIT timeouts (saved, not yet replicated), commits
+        on a master without a live replica, and slot map loads."""
+        return {"commits": self.commits, "spills": self.spills, "wait_timeouts": self.wait_timeouts,
+                "unreplicated": self.unreplicated, "slot_map_loads": self.nodes.refreshes}
 
     async def close(self) -> None:
-        await self.cluster.aclose()
+        await self.nodes.aclose()
         await self.pubsub.close()
 
 

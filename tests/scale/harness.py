@@ -67,3 +67,12 @@ class Fleet:
         for proc in self.procs:
             if proc.returncode is None:
                 proc.kill()
+
+
+async def until_acks(fleet: Fleet, count: int, timeout: float) -> None:
+    """Wait until the workers acknowledged ``count`` commands."""
+    deadline = time.monotonic() + timeout
+    while fleet.acks() < count:
+        assert time.monotonic() < deadline, f"only {fleet.acks()} commands acknowledged"
+        assert all(p.returncode is None for p in fleet.procs), "a worker ended early"
+        await asyncio.sleep(0.2)

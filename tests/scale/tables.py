@@ -134,6 +134,7 @@ class Table:
             if self.pace:
                 await asyncio.sleep(self.pace)
             mover = view.players[view.turn]
+            asked = time.time()
             if plies >= self.max_plies:
                 result = await self._until_ok("resign", lambda k, m=mover, v=view: self.service.resign(
                     m, place, game_id=gid, idem=k, version=v.version))
@@ -146,7 +147,9 @@ class Table:
             if result.ok and result.view is not None:
                 view = result.view
                 self.journal.acks += 1
-                self.journal.write(ack=gid, kind=kind, k=acked, play=text, v=view.version, t=time.time())
+                done_at = time.time()  # d: from the first attempt to the answer, re-deliveries included
+                self.journal.write(ack=gid, kind=kind, k=acked, play=text, v=view.version, t=done_at,
+                                   d=round(done_at - asked, 3))
                 acked += 1
                 plies += 1
                 continue

@@ -1,6 +1,6 @@
 """Resharding during play on a real Redis Cluster: ``redis-cli --cluster reshard`` moves slots (with their
 keys) between masters, twice, while 3 bot processes play; no command keeps failing for longer than the
-retry budget, and the verifier finds every acknowledged move and rating."""
+store's own retry budget (10 s), and the verifier finds every acknowledged move and rating."""
 
 from __future__ import annotations
 
@@ -13,23 +13,23 @@ from bot.service import GameService
 from bot.storage import open_store
 from tests.redis_cluster import LocalCluster
 
-from .harness import Fleet
-from .tables import PLATFORM, RETRY_BUDGET
-from .test_failover import cluster, until_acks
+from .harness import Fleet, until_acks
+from .tables import PLATFORM
 from .verify import Journals, verify
 
 pytestmark = pytest.mark.timeout(600)
-__all__ = ["cluster"]  # the fixture, shared with the failover test
 
 INSTANCES, TABLES, MATCHES, MAX_PLIES = 3, 60, 4, 30
 SLOTS_MOVED = 500  # per reshard: ~9 % of a master's slots, with their keys
-# A command that fails is re-delivered (same idempotency key) as the platforms do, for at most the workers'
-# RETRY_BUDGET (60 s). Measured on the shared 2-core host: up to ~26 s during a reshard (redis-py's cluster
-# connection pool and closed connections; see docs/deploy.md), above the cluster store's own 10 s.
+# The store follows MOVED/ASK and retries for up to its failover_wait (10 s) by itself; a command that still
+# fails is re-delivered (same idempotency key) as the platforms do. No command may keep failing for longer
+# than the store's own budget (measured: no attempt failed at all, three runs).
+STORE_BUDGET = 10.0
 
 
-async def test_reshard_during_play_keeps_commands_within_the_retry_budget(cluster: LocalCluster,
-                                                                          tmp_path: Path) -> None:
+async def test_reshard_during_play_keeps_commands_within_the_stores_retry_budget(
+    cluster: LocalCluster, tmp_path: Path
+) -> None:
     fleet = Fleet(cluster.url, tmp_path, "rs", INSTANCES, TABLES, MATCHES, max_plies=MAX_PLIES)
     await fleet.start()
     try:
@@ -50,8 +50,10 @@ async def test_reshard_during_play_keeps_commands_within_the_retry_budget(cluste
     live.close()
     await store.close()
     longest = max((r["after"] for r in journals.recovered), default=0.0)
-    print(f"reshard x2 of {SLOTS_MOVED} slots: {len(journals.failures)} failed attempts, the longest a command "
-          f"kept failing {longest:.2f} s; {verdict.games} games, {verdict.moves} moves checked")
-    assert longest <= RETRY_BUDGET
+    print(
+        f"reshard x2 of {SLOTS_MOVED} slots: {len(journals.failures)} failed attempts, the longest a command "
+        f"kept failing {longest:.2f} s; {verdict.games} games, {verdict.moves} moves checked"
+    )
+    assert longest <= STORE_BUDGET
     assert verdict.problems == []
     assert verdict.games == TABLES * MATCHES and verdict.rated_matches == TABLES * MATCHES

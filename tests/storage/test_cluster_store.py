@@ -40,7 +40,7 @@ async def test_one_slot_commit_is_atomic_and_waits(cstore: ClusterStore) -> None
 
 async def test_spilled_commit_applies_every_slot_once(cstore: ClusterStore) -> None:
     keys = ["fevga:{g:a}", "fevga:{r:x}:z", "fevga:{ch:y}:play"]
-    assert len({cstore.cluster.keyslot(k) for k in keys}) == 3
+    assert len({cstore.nodes.keyslot(k) for k in keys}) == 3
     commit = Commit().expect(keys[0], 0).put_versioned(keys[0], 1, b"g").zadd(keys[1], "u", 1500.0)
     commit.hset(keys[2], "u", "a")
     assert await cstore.commit(commit)
@@ -57,7 +57,7 @@ async def test_crash_between_home_and_spill_is_finished_once_by_sweep(cstore: Cl
     """The writer dies after the home commit: two sweepers (two instances) finish the spill, once."""
     keys = ["fevga:{g:b}", "fevga:{r:x}:p:u"]
     commit = Commit().expect(keys[0], 0).put_versioned(keys[0], 1, b"g").hset(keys[1], "n", "1")
-    plan = split_commit(commit, cstore.cluster.keyslot)
+    plan = split_commit(commit, cstore.nodes.keyslot)
     assert plan.spill is not None
     assert await cstore._commit_one(plan.home)  # the crash: the spilled part never ran
     assert (await cstore.read([("hget", keys[1], "n")]))[0] is None

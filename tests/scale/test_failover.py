@@ -1,15 +1,13 @@
-"""NOT IN THE DEFAULT RUN (issue 17 open): after merging fair ratings, ratings left pending by failed writers are
-not all applied within the wait; run with `python -m pytest tests/scale/failover_check.py`.
-Failover under load on a real Redis Cluster (3 masters + 3 replicas): 3 bot processes play 500 rated
+"""Failover under load on a real Redis Cluster (3 masters + 3 replicas): 3 bot processes play 500 rated
 1-point matches; ``kill -9`` of one master mid-run, then of another, each time a replica is promoted.
 No acknowledged move is lost, no game is corrupt or unfinished, every rating is applied exactly once, and
-each failover window (from the kill to the last failed attempt) is measured."""
+each failover window is measured: from the kill to the end of the last attempt that failed in it, or to the
+answer of the slowest command that was waiting for the promotion, whichever is later."""
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
@@ -18,35 +16,15 @@ from bot.service import GameService
 from bot.storage.cluster_store import ClusterStore
 from tests.redis_cluster import ClusterNode, LocalCluster
 
-from .harness import Fleet
+from .harness import Fleet, until_acks
 from .tables import PLATFORM
 from .verify import Journals, verify
 
 pytestmark = pytest.mark.timeout(600)
 
 INSTANCES, TABLES, MATCHES, MAX_PLIES = 3, 100, 5, 16  # 500 games of at most 16 plies, then a resignation
-WINDOW_LIMIT = 30.0  # seconds from a kill to the end of the last attempt that failed in its window
+WINDOW_LIMIT = 30.0  # seconds a failover may hold up a command (promotion takes 2-3 s with a 1 s node timeout)
 GRACE = 1.0  # attempts begun up to this long after the promotion was seen still count to the window
-
-
-@pytest.fixture
-async def cluster(tmp_path: Path) -> AsyncIterator[LocalCluster]:
-    """A fresh 3+3 cluster for this test."""
-    launched = LocalCluster(tmp_path / "cluster")
-    await asyncio.to_thread(launched.start)
-    try:
-        yield launched
-    finally:
-        await asyncio.to_thread(launched.stop)
-
-
-async def until_acks(fleet: Fleet, count: int, timeout: float) -> None:
-    """Wait until the workers acknowledged ``count`` commands."""
-    deadline = time.monotonic() + timeout
-    while fleet.acks() < count:
-        assert time.monotonic() < deadline, f"only {fleet.acks()} commands acknowledged"
-        assert all(p.returncode is None for p in fleet.procs), "a worker ended early"
-        await asyncio.sleep(0.2)
 
 
 async def fail_over(cluster: LocalCluster, master: ClusterNode) -> tuple[float, float, ClusterNode]:
@@ -89,17 +67,31 @@ async def test_two_master_failovers_under_load_lose_nothing(cluster: LocalCluste
         failed = [f for f in journals.failures if killed - 1.0 <= f["t"] and f["t0"] <= promoted_at + GRACE]
         window = max((f["t"] for f in failed), default=killed) - killed
         kinds = sorted({str(f["err"]) for f in failed})
-        print(f"failover {n} ({address}): promoted after {promoted_at - killed:.2f} s; {len(failed)} attempts "
-              f"failed ({', '.join(kinds) or 'none'}), the last ended {window:.2f} s after the kill")
-        windows.append(window)
-    in_windows = {id(f) for f in journals.failures for _, killed, promoted_at in kills
-                  if killed - 1.0 <= f["t"] and f["t0"] <= promoted_at + GRACE}
+        print(
+            f"failover {n} ({address}): promoted after {promoted_at - killed:.2f} s; {len(failed)} attempts "
+            f"failed ({', '.join(kinds) or 'none'}), the last ended {window:.2f} s after the kill"
+        )
+        stalled = [a["d"] for acks in journals.acks.values() for a in acks
+                   if killed <= a["t"] and a["t"] - a["d"] <= promoted_at + GRACE]
+        print(f"  commands begun before the promotion and answered after the kill: {len(stalled)}, the slowest "
+              f"answered after {max(stalled, default=0.0):.2f} s")
+        windows.append(max(window, max(stalled, default=0.0)))
+    in_windows = {
+        id(f)
+        for f in journals.failures
+        for _, killed, promoted_at in kills
+        if killed - 1.0 <= f["t"] and f["t0"] <= promoted_at + GRACE
+    }
     late = [f for f in journals.failures if id(f) not in in_windows]
-    print(f"failed attempts outside the failover windows: {len(late)} "
-          f"({sorted({str(f['err']) for f in late})}); see the workers' .log files beside their journals")
+    print(
+        f"failed attempts outside the failover windows: {len(late)} "
+        f"({sorted({str(f['err']) for f in late})}); see the workers' .log files beside their journals"
+    )
     longest = max((r["after"] for r in journals.recovered), default=0.0)
-    print(f"{verdict.games} games, {verdict.moves} acknowledged moves, {verdict.rated_matches} rated matches; "
-          f"{len(journals.failures)} failed attempts in all; the longest a command kept failing: {longest:.2f} s")
+    print(
+        f"{verdict.games} games, {verdict.moves} acknowledged moves, {verdict.rated_matches} rated matches; "
+        f"{len(journals.failures)} failed attempts in all; the longest a command kept failing: {longest:.2f} s"
+    )
     assert verdict.problems == []
     assert verdict.games == TABLES * MATCHES and verdict.rated_matches == TABLES * MATCHES
     assert max(windows) <= WINDOW_LIMIT
