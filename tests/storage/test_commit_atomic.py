@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.storage import RedisStore, Store
+from bot.storage import ClusterStore, RedisStore, Store
 from bot.storage.base import Commit, DamagedKey
 
 WRITES = [("get", "s1"), ("hget", "h1", "f"), ("zscore", "z1", "m"), ("get", "s2")]
@@ -83,5 +83,9 @@ async def test_a_bad_redis_script_error_is_not_half_applied(own_redis: object) -
 async def test_a_whole_float_ttl_is_accepted_and_expires(store: Store) -> None:
     assert await store.commit(Commit().put("k", b"v", ttl=60.0))
     assert await store.read([("get", "k")]) == [b"v"]
-    if isinstance(store, RedisStore):
+    if isinstance(store, ClusterStore):
+        master = store.nodes.master_of("k")
+        assert master is not None
+        assert 0 < await store.nodes.client(master).ttl("k") <= 60
+    elif isinstance(store, RedisStore):
         assert 0 < await store.client.ttl("k") <= 60
