@@ -121,13 +121,17 @@ class ClusterStore(RedisStore):
                 try:
                     return await self._call_on(address, args, timeout=timeout, unknown=unknown, wait=wait,
                                                asking=asking is not None)
-                except MovedError as exc:
+                except MovedError as exc:  # resent at once to the new master (bounded by the deadline)
                     self.nodes.learn(exc.slot_id, (exc.host, int(exc.port)))
                     asking = None
-                    continue
+                    if time.monotonic() < deadline:
+                        continue
+                    raise
                 except AskError as exc:
                     asking = (exc.host, int(exc.port))
-                    continue
+                    if time.monotonic() < deadline:
+                        continue
+                    raise
                 except (ClusterDownError, TryAgainError, _Retryable) as exc:
                     cause = exc.__cause__
                     error = cause if isinstance(exc, _Retryable) and isinstance(cause, Exception) else exc
