@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import time
 
 from bot.service.models import GameView
 from fevga import Position, format_play, legal_plays
@@ -19,3 +20,13 @@ def a_legal_play_text(view: GameView, rng: random.Random) -> str:
     assert view.dice is not None
     plays = legal_plays(mover_position(view), view.dice)
     return format_play(rng.choice(plays))
+
+
+class OffsetClock:
+    """Wall time plus an offset a test moves forward (timers become due, challenges expire)."""
+
+    def __init__(self) -> None:
+        self.offset = 0.0
+
+    def __call__(self) -> float:
+        return time.time() + self.offset

@@ -29,7 +29,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from bot.storage.local_redis import WATCHDOG, redis_server_path, terminate
+from bot.storage.local_redis import WATCHDOG, answers_ping, redis_server_path, terminate
 from bot.storage.watchdog import pid_alive
 
 SLOTS = 16384
@@ -331,18 +331,8 @@ class LocalCluster:
         subprocess.Popen([self.cli_path, "-h", "127.0.0.1", "-p", str(node.port), "DEBUG", "SLEEP",
                           str(ms / 1000)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 5.0
-        while time.monotonic() < deadline and self._answers(node.port):
+        while time.monotonic() < deadline and answers_ping(node.port, 0.1):
             time.sleep(0.02)  # until the node is really asleep
-
-    @staticmethod
-    def _answers(port: int) -> bool:
-        """True when the server answers PING within 0.1 s."""
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.1) as sock:
-                sock.sendall(b"PING\r\n")
-                return sock.recv(16).startswith(b"+PONG")
-        except OSError:
-            return False
 
     # ------------------------------------------------------------------------------------- growth
     def add_master(self, timeout: float = 30.0) -> ClusterNode:

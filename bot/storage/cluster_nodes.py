@@ -21,13 +21,11 @@ import redis.asyncio as aioredis
 from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 from redis.exceptions import ClusterDownError, ResponseError
 
+from .read_ops import text
+
 log = logging.getLogger(__name__)
 Address = tuple[str, int]
 MIN_REFRESH_GAP = 0.1  # seconds: a refresh asked for within this of the last one reuses it
-
-
-def _text(value: Any) -> str:
-    return value.decode() if isinstance(value, bytes) else str(value)
 
 
 def parse_slots(answer: Any, asked: Address) -> tuple[list[Address | None], dict[Address, list[Address]]]:
@@ -37,15 +35,15 @@ def parse_slots(answer: Any, asked: Address) -> tuple[list[Address | None], dict
     replicas: dict[Address, list[Address]] = {}
     for entry in answer or []:
         start, end, master, *others = entry
-        host = _text(master[0]) or asked[0]
+        host = text(master[0]) or asked[0]
         owner = (host, int(master[1]))
         for slot in range(int(start), int(end) + 1):
             owners[slot] = owner
         found = replicas.setdefault(owner, [])
         for node in others:
-            if node[0] not in (b"", "", b"?", "?") and int(node[1] or 0) > 0 and (_text(node[0]), int(node[1])) \
+            if node[0] not in (b"", "", b"?", "?") and int(node[1] or 0) > 0 and (text(node[0]), int(node[1])) \
                     not in found:
-                found.append((_text(node[0]), int(node[1])))
+                found.append((text(node[0]), int(node[1])))
     return owners, replicas
 
 
@@ -69,19 +67,19 @@ def parse_shards(answer: Any, asked: Address) -> tuple[list[Address | None], dic
         nodes = [_as_dict(n) for n in _field(shard, "nodes") or []]
 
         def address(node: dict[Any, Any]) -> Address:
-            host = _text(_field(node, "endpoint") or _field(node, "ip") or "")
+            host = text(_field(node, "endpoint") or _field(node, "ip") or "")
             return (asked[0] if host in ("", "?") else host, int(_field(node, "port") or 0))
 
-        masters = [n for n in nodes if _text(_field(n, "role")) == "master"]
+        masters = [n for n in nodes if text(_field(n, "role")) == "master"]
         if not slots or not masters:
             continue
-        live = [n for n in masters if _text(_field(n, "health")) == "online"] or masters
+        live = [n for n in masters if text(_field(n, "health")) == "online"] or masters
         owner = address(live[0])
         for start, end in zip(slots[::2], slots[1::2], strict=True):
             for slot in range(start, end + 1):
                 owners[slot] = owner
-        replicas[owner] = [address(n) for n in nodes if _text(_field(n, "role")) == "replica"
-                           and _text(_field(n, "health")) != "failed" and int(_field(n, "port") or 0) > 0]
+        replicas[owner] = [address(n) for n in nodes if text(_field(n, "role")) == "replica"
+                           and text(_field(n, "health")) != "failed" and int(_field(n, "port") or 0) > 0]
     return owners, replicas
 
 

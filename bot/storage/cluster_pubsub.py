@@ -7,6 +7,7 @@ reachable startup node), and moves to the next node when that one goes away.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 from collections.abc import AsyncIterator
 from typing import Any
@@ -52,27 +53,42 @@ class ClusterPubSub:
         log.warning("publishing %d event(s) failed on every node; dropped", len(pubs))
 
     async def subscribe(self, channel: str, pattern: bool = False) -> AsyncIterator[bytes]:
-        nodes = self.nodes
         delay = 0.05
-        for attempt in range(len(nodes) * 3):
-            host, port = nodes[attempt % len(nodes)]
-            client = aioredis.Redis(host=host, port=port, decode_responses=False, **self.options)
-            pubsub = client.pubsub(ignore_subscribe_messages=True)
+        for attempt in range(len(self.nodes) * 3):
             try:
-                await (pubsub.psubscribe(channel) if pattern else pubsub.subscribe(channel))
+                client, pubsub = await self._subscribe_on(attempt, channel, pattern)
             except LOST:
-                await pubsub.aclose()
-                await client.aclose()
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 1.0)
                 continue
-            return self._messages(pubsub, client, channel, pattern, nodes)
+            return self._messages(pubsub, client, channel, pattern, attempt)
         raise RedisConnectionError("no cluster node accepts a subscription")
 
+    async def _subscribe_on(self, turn: int, channel: str, pattern: bool) -> tuple[aioredis.Redis, Any]:
+        """Subscribe through node ``turn`` (modulo the nodes); on failure close what was opened and raise."""
+        host, port = self.nodes[turn % len(self.nodes)]
+        client = aioredis.Redis(host=host, port=port, decode_responses=False, **self.options)
+        pubsub = client.pubsub(ignore_subscribe_messages=True)
+        try:
+            await (pubsub.psubscribe(channel) if pattern else pubsub.subscribe(channel))
+        except LOST:
+            await pubsub.aclose()
+            await client.aclose()
+            raise
+        return client, pubsub
+
+    async def _resubscribe(self, turn: int, channel: str, pattern: bool) -> tuple[aioredis.Redis, Any, int]:
+        """Subscribe on the next nodes in turn until one accepts (a node that failed is skipped)."""
+        while True:
+            await asyncio.sleep(0.1)
+            turn += 1
+            with contextlib.suppress(*LOST):
+                client, pubsub = await self._subscribe_on(turn, channel, pattern)
+                return client, pubsub, turn
+
     async def _messages(self, pubsub: Any, client: aioredis.Redis, channel: str, pattern: bool,
-                        nodes: list[tuple[str, int]]) -> AsyncIterator[bytes]:
+                        turn: int) -> AsyncIterator[bytes]:
         """Yield messages; when the node goes away, subscribe again on the next node."""
-        turn = 0
         try:
             while True:
                 try:
@@ -80,15 +96,7 @@ class ClusterPubSub:
                 except LOST:
                     await pubsub.aclose()
                     await client.aclose()
-                    await asyncio.sleep(0.1)
-                    turn += 1
-                    host, port = nodes[turn % len(nodes)]
-                    client = aioredis.Redis(host=host, port=port, decode_responses=False, **self.options)
-                    pubsub = client.pubsub(ignore_subscribe_messages=True)
-                    try:
-                        await (pubsub.psubscribe(channel) if pattern else pubsub.subscribe(channel))
-                    except LOST:
-                        continue
+                    client, pubsub, turn = await self._resubscribe(turn, channel, pattern)
                     continue
                 if message is not None and message.get("type") in ("message", "pmessage"):
                     yield message["data"]

@@ -23,8 +23,6 @@ from collections.abc import AsyncIterator, Sequence
 from typing import Any
 from urllib.parse import urlsplit
 
-from redis.asyncio.retry import Retry
-from redis.backoff import NoBackoff
 from redis.exceptions import AskError, ClusterDownError, MovedError, NoScriptError, ResponseError, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
 
@@ -33,7 +31,7 @@ from .base import Commit, CommitOutcomeUnknown, DamagedKey, Entry, Read, split_v
 from .cluster_nodes import Address, SlotMap
 from .cluster_pubsub import ClusterPubSub
 from .cluster_reads import per_master, read_once
-from .redis_store import LOST, RedisStore, _entries, _text, group_answer, read_group_args
+from .redis_store import LOST, RedisStore, _entries, _text, command_options, group_answer, read_group_args
 from .scripts import CLAIM_LUA, COMMIT_LUA, VIA_LUA, VIA_SHA
 from .spill import PENDING_PATTERN, Spill, first_wrong_type, split_commit, validate_inputs
 
@@ -93,9 +91,7 @@ class ClusterStore(RedisStore):
         """A store on the cluster whose startup nodes ``url`` lists (any reachable node is enough); each node
         gets a pool of up to ``max_connections``."""
         nodes, auth = parse_cluster_url(url)
-        options: dict[str, Any] = dict(auth, decode_responses=False, socket_timeout=socket_timeout,
-                                       socket_connect_timeout=socket_connect_timeout, health_check_interval=15,
-                                       retry=Retry(NoBackoff(), 0))  # never resent under the hood: see _node_call
+        options = dict(auth, **command_options(socket_timeout, socket_connect_timeout))
         slot_map = SlotMap(nodes, options, max_connections=max_connections, pool_timeout=pool_timeout)
         return cls(slot_map, wait_replicas=wait_replicas, wait_ms=wait_ms, failover_wait=failover_wait,
                    sub_options=dict(auth, socket_connect_timeout=socket_connect_timeout),
@@ -121,14 +117,12 @@ class ClusterStore(RedisStore):
                 try:
                     return await self._call_on(address, args, timeout=timeout, unknown=unknown, wait=wait,
                                                asking=asking is not None)
-                except MovedError as exc:  # resent at once to the new master (bounded by the deadline)
-                    self.nodes.learn(exc.slot_id, (exc.host, int(exc.port)))
-                    asking = None
-                    if time.monotonic() < deadline:
-                        continue
-                    raise
-                except AskError as exc:
-                    asking = (exc.host, int(exc.port))
+                except AskError as exc:  # ASK, or MOVED (its subclass): resent at once, within the deadline
+                    if isinstance(exc, MovedError):
+                        self.nodes.learn(exc.slot_id, (exc.host, int(exc.port)))
+                        asking = None
+                    else:
+                        asking = (exc.host, int(exc.port))
                     if time.monotonic() < deadline:
                         continue
                     raise
@@ -138,8 +132,7 @@ class ClusterStore(RedisStore):
                     asking = None
             if time.monotonic() + delay > deadline:
                 raise error
-            with contextlib.suppress(Exception):  # no node answered: the next attempt asks again
-                await self.nodes.refresh()
+            await self._reset_topology()
             await asyncio.sleep(delay)
             delay = min(delay * 2, 0.5)
 
@@ -195,17 +188,10 @@ class ClusterStore(RedisStore):
                             *address, self.unreplicated)
             return
         try:
-            await conn.send_command("WAIT", replicas, self.wait_ms)
-            acked = int(await conn.read_response(timeout=self.wait_ms / 1000 + self._socket_timeout))
+            await self._wait_replicas(conn, replicas)
         except LOST as exc:
             await conn.disconnect()
-            log.warning("WAIT after a commit failed (%s): the commit stands", exc)
-            acked = -1
-        if acked < replicas:
-            self.wait_timeouts += 1
-            durability.mark_lagged()
-            log.warning("commit not confirmed by %d replica(s) within %d ms (%d so far)",
-                        replicas, self.wait_ms, self.wait_timeouts)
+            self._lagged(f"stands, but its WAIT failed ({exc})")
 
     async def _ready(self) -> None:
         """Load the slot map before the first command."""
@@ -371,14 +357,8 @@ class ClusterStore(RedisStore):
         return sorted(found)
 
     # --- timers -------------------------------------------------------------------------------------
-    async def due(self, key: str, now: float, limit: int) -> list[str]:
-        try:
-            members = await self._node_call(key, "ZRANGE", key, "-inf", repr(now), "BYSCORE", "LIMIT", 0, limit)
-        except ResponseError as exc:
-            if "WRONGTYPE" in str(exc):
-                raise DamagedKey(key) from None
-            raise
-        return [_text(m) for m in members]
+    async def _due_members(self, key: str, now: float, limit: int) -> list[Any]:
+        return list(await self._node_call(key, "ZRANGE", key, "-inf", repr(now), "BYSCORE", "LIMIT", 0, limit))
 
     async def claim(self, key: str, member: str, now: float, lease: float) -> bool:
         return int(await self._script(CLAIM_LUA, key, [key], [member, repr(now), repr(now + lease)])) == 1

@@ -66,6 +66,16 @@ def terminate(pid: int, timeout: float = 15.0) -> None:
         time.sleep(0.02)
 
 
+def answers_ping(port: int, timeout: float = 0.2) -> bool:
+    """True when a Redis server on loopback ``port`` answers PING within ``timeout`` seconds."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+            sock.sendall(b"PING\r\n")
+            return sock.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
 class LocalRedis:
     """One redis-server serving ``data_dir`` (AOF on) at 127.0.0.1:``port``, tied to this process."""
 
@@ -94,7 +104,7 @@ class LocalRedis:
         if self.shared:
             return
         if self.process is not None and self.process.poll() is None:
-            if self._ping(self.port):
+            if answers_ping(self.port):
                 return
             try:  # the server died on its own: its watchdog follows it within a moment
                 self.process.wait(2.0)
@@ -119,7 +129,7 @@ class LocalRedis:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             info = self._read_pidfile()
-            if info and pid_alive(int(info["owner"])) and self._ping(int(info["port"])):
+            if info and pid_alive(int(info["owner"])) and answers_ping(int(info["port"])):
                 self.port, self.server_pid, self.shared = int(info["port"]), int(info["server"]), True
                 return
             time.sleep(0.05)
@@ -173,7 +183,7 @@ class LocalRedis:
             if self.process.poll() is not None:
                 self._release()
                 raise RuntimeError(f"redis-server exited with {self.process.returncode}; see {self.data_dir}")
-            if self._ping(self.port):
+            if answers_ping(self.port):
                 self._write_pidfile()
                 return
             time.sleep(0.02)
@@ -187,15 +197,6 @@ class LocalRedis:
         tmp = self.pidfile.with_suffix(".tmp")
         tmp.write_text(json.dumps(info))
         os.replace(tmp, self.pidfile)
-
-    def _ping(self, port: int) -> bool:
-        """True when a Redis server answers PING on ``port``."""
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.2) as sock:
-                sock.sendall(b"PING\r\n")
-                return sock.recv(16).startswith(b"+PONG")
-        except OSError:
-            return False
 
     def stop(self, timeout: float = 10.0) -> None:
         """Stop gracefully (the watchdog SIGTERMs Redis, which flushes the AOF and exits); release the folder."""

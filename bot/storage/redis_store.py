@@ -66,6 +66,15 @@ def group_answer(raw: Any) -> list[Entry]:
     return _entries(raw[0][1]) if raw else []
 
 
+def command_options(socket_timeout: float, socket_connect_timeout: float,
+                    health_check_interval: float = 15.0) -> dict[str, Any]:
+    """Connection options of the command pools (one Redis, or each Cluster node): bytes, bounded waits, and
+    never a command resent under the hood (the stores decide what may be sent again)."""
+    return {"decode_responses": False, "socket_timeout": socket_timeout,
+            "socket_connect_timeout": socket_connect_timeout, "health_check_interval": health_check_interval,
+            "retry": Retry(NoBackoff(), 0)}
+
+
 class RedisStore(Store):
     """Store on one Redis server (standalone or Sentinel); ClusterStore (cluster_store.py) for a Redis Cluster."""
 
@@ -98,13 +107,7 @@ class RedisStore(Store):
         """A store on ``url`` with a bounded pool of ``max_connections`` that waits up to ``pool_timeout``
         seconds for a free connection; a commit whose answer takes over ``socket_timeout`` seconds raises
         :class:`CommitOutcomeUnknown`. Pub/sub uses a pool of its own (a subscription holds a connection)."""
-        options: dict[str, Any] = {
-            "decode_responses": False,
-            "socket_timeout": socket_timeout,
-            "socket_connect_timeout": socket_connect_timeout,
-            "health_check_interval": health_check_interval,
-            "retry": Retry(NoBackoff(), 0),  # never resend a command under the hood: reads retry above
-        }
+        options = command_options(socket_timeout, socket_connect_timeout, health_check_interval)
         pool = aioredis.BlockingConnectionPool.from_url(url, max_connections=max_connections, timeout=pool_timeout,
                                                         **options)
         sub_options = dict(options, retry=Retry(ExponentialBackoff(cap=1.0, base=0.05), 5), socket_timeout=None)
@@ -152,15 +155,20 @@ class RedisStore(Store):
         finally:
             await pool.release(conn)
 
-    async def _wait_replicas(self, conn: Any) -> None:
-        """``WAIT`` on the commit's own connection; count and mark a commit no replica confirmed in time."""
-        await conn.send_command("WAIT", self.wait_replicas, self.wait_ms)
+    async def _wait_replicas(self, conn: Any, replicas: int | None = None) -> None:
+        """``WAIT`` on the commit's own connection for ``replicas`` (default ``wait_replicas``); count and mark
+        a commit no replica confirmed in time."""
+        replicas = self.wait_replicas if replicas is None else replicas
+        await conn.send_command("WAIT", replicas, self.wait_ms)
         acked = int(await conn.read_response(timeout=self.wait_ms / 1000 + self._socket_timeout))
-        if acked < self.wait_replicas:
-            self.wait_timeouts += 1
-            durability.mark_lagged()
-            log.warning("commit not confirmed by %d replica(s) within %d ms (%d so far)",
-                        self.wait_replicas, self.wait_ms, self.wait_timeouts)
+        if acked < replicas:
+            self._lagged(f"not confirmed by {replicas} replica(s) within {self.wait_ms} ms")
+
+    def _lagged(self, why: str) -> None:
+        """A commit stands but is not known to be replicated: count it, mark it for the caller, log it."""
+        self.wait_timeouts += 1
+        durability.mark_lagged()
+        log.warning("commit %s (%d so far)", why, self.wait_timeouts)
 
     @staticmethod
     async def _drop_if_stale(conn: Any) -> None:
@@ -276,12 +284,16 @@ class RedisStore(Store):
     # --- timers -------------------------------------------------------------------------------------
     async def due(self, key: str, now: float, limit: int) -> list[str]:
         try:
-            members = await self._retrying(lambda: self.client.zrangebyscore(key, "-inf", now, start=0, num=limit))
+            members = await self._due_members(key, now, limit)
         except ResponseError as exc:
             if "WRONGTYPE" in str(exc):
                 raise DamagedKey(key) from None
             raise
         return [_text(m) for m in members]
+
+    async def _due_members(self, key: str, now: float, limit: int) -> list[Any]:
+        """Members of the timer set ``key`` due by ``now`` (at most ``limit``)."""
+        return await self._retrying(lambda: self.client.zrangebyscore(key, "-inf", now, start=0, num=limit))
 
     async def claim(self, key: str, member: str, now: float, lease: float) -> bool:
         return int(await self._claim(keys=[key], args=[member, repr(now), repr(now + lease)])) == 1

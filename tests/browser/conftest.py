@@ -3,50 +3,18 @@ PTB Application, the real web server, and Debian's chromium driven by Playwright
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
-from typing import Any
+from collections.abc import AsyncIterator
 
 import pytest
 from playwright.async_api import async_playwright
 
 from tests.fakes.telegram import FakeTelegram
-from tests.telegram.harness import Chat, CoreSpy, make_core, redis_server, running_bot
+from tests.telegram.fixtures import app, chat, core, fake, redis_url
+from tests.telegram.harness import CoreSpy
 
 from .harness import ARGS, CHROMIUM, Chromium, Site, web_site
 
-
-@pytest.fixture
-def redis_url(tmp_path: Path) -> Iterator[str]:
-    with redis_server(tmp_path / "redis") as url:
-        yield url
-
-
-@pytest.fixture
-async def core(redis_url: str) -> AsyncIterator[CoreSpy]:
-    real = await make_core(redis_url)
-    try:
-        yield CoreSpy(real)
-    finally:
-        await real.close()
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram() as server:
-        yield server
-
-
-@pytest.fixture
-async def app(core: CoreSpy, fake: FakeTelegram) -> AsyncIterator[Any]:
-    async with running_bot(core, fake) as application:
-        yield application
-    assert application.bot_data["test_errors"] == []
-
-
-@pytest.fixture
-def chat(fake: FakeTelegram, app: Any) -> Chat:
-    return Chat(fake, app)
+__all__ = ["app", "chat", "core", "fake", "redis_url"]  # the Telegram stack's fixtures
 
 
 @pytest.fixture

@@ -2,23 +2,13 @@
 
 from __future__ import annotations
 
-import time
 from collections.abc import AsyncIterator
 
 import pytest
 
 from bot.core import BotCore
 from bot.storage import LocalRedis, RedisStore
-
-
-class Clock:
-    """Wall time plus an offset a test can move forward (timers become due)."""
-
-    def __init__(self) -> None:
-        self.offset = 0.0
-
-    def __call__(self) -> float:
-        return time.time() + self.offset
+from tests.botkit import OffsetClock as Clock
 
 
 @pytest.fixture

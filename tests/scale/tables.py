@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import IO, Any
 
 from bot.service import GameService, GameView, Place, PlayerRef, Result
-from fevga import Position, format_play, legal_plays
+from tests.botkit import a_legal_play_text
 
 PLATFORM = "discord"
 SCOPE = "scale"
@@ -30,15 +30,6 @@ def seat(run: str, table: int, match: int = 0) -> tuple[Place, PlayerRef, Player
     place = Place(PLATFORM, SCOPE, f"{run}-t{table}")
     a, b = f"a{table}m{match}", f"b{table}m{match}"
     return place, PlayerRef(PLATFORM, f"{run}{a}", a), PlayerRef(PLATFORM, f"{run}{b}", b)
-
-
-def random_play(view: GameView, rng: random.Random) -> str:
-    """A random legal play for the player to move in ``view``."""
-    pos = Position.from_id(view.position_id)
-    if view.turn == 1:
-        pos = pos.flip()
-    assert view.dice is not None
-    return format_play(rng.choice(legal_plays(pos, view.dice)))
 
 
 @dataclass
@@ -140,7 +131,7 @@ class Table:
                     m, place, game_id=gid, idem=k, version=v.version))
                 kind, text = "resign", ""
             else:
-                text = random_play(view, self.rng)
+                text = a_legal_play_text(view, self.rng)
                 result = await self._until_ok("move", lambda k, m=mover, t=text: self.service.move(
                     m, place, t, game_id=gid, idem=k))
                 kind = "move"

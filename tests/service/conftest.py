@@ -10,8 +10,8 @@ import pytest
 
 from bot.service import GameService, Place, PlayerRef
 from bot.service.ai import RandomAI
-from bot.storage import ClusterStore, LocalRedis, MemoryStore, RedisStore, Store
-from tests.redis_cluster import LocalCluster
+from bot.storage import LocalRedis, RedisStore, Store
+from tests.store_kinds import STORE_KINDS, empty_store
 
 
 class FakeClock:
@@ -49,23 +49,11 @@ def clock() -> FakeClock:
     return FakeClock()
 
 
-@pytest.fixture(params=["redis", "memory", "cluster"])
+@pytest.fixture(params=STORE_KINDS)
 async def any_store(request: pytest.FixtureRequest, redis_server: LocalRedis, clock: FakeClock) -> AsyncIterator[Store]:
     """The same tests on every store (single Redis, memory, Redis Cluster): they must behave alike."""
-    if request.param == "memory":
-        yield MemoryStore(clock)
-        return
-    if request.param == "cluster":
-        cluster: LocalCluster = request.getfixturevalue("redis_cluster")
-        cluster.flushall()
-        cstore = ClusterStore.from_cluster_url(cluster.url, wait_replicas=1, wait_ms=1000)
-        yield cstore
-        await cstore.close()
-        return
-    store = RedisStore.from_url(redis_server.url)
-    await store.client.flushall()
-    yield store
-    await store.close()
+    async with empty_store(request, redis_server, clock) as store:
+        yield store
 
 
 def make_service(store: Store, clock: FakeClock, **kw: object) -> GameService:

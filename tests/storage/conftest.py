@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import ClusterStore, LocalRedis, MemoryStore, RedisStore, Store
-from tests.redis_cluster import LocalCluster
+from bot.storage import LocalRedis, Store
+from tests.store_kinds import STORE_KINDS, empty_store
 
 
 class Clock:
@@ -27,23 +27,11 @@ def clock() -> Clock:
     return Clock()
 
 
-@pytest.fixture(params=["redis", "memory", "cluster"])
+@pytest.fixture(params=STORE_KINDS)
 async def store(request: pytest.FixtureRequest, redis_server: LocalRedis, clock: Clock) -> AsyncIterator[Store]:
     """The same tests on every store (one Redis, memory, a Redis Cluster): they must behave alike."""
-    if request.param == "memory":
-        yield MemoryStore(clock)
-        return
-    if request.param == "cluster":
-        cluster: LocalCluster = request.getfixturevalue("redis_cluster")
-        cluster.flushall()
-        cstore = ClusterStore.from_cluster_url(cluster.url, wait_replicas=1, wait_ms=1000)
-        yield cstore
-        await cstore.close()
-        return
-    redis_store = RedisStore.from_url(redis_server.url)
-    await redis_store.client.flushall()
-    yield redis_store
-    await redis_store.close()
+    async with empty_store(request, redis_server, clock) as opened:
+        yield opened
 
 
 @pytest.fixture

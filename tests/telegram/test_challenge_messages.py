@@ -11,20 +11,11 @@ from typing import Any
 
 import pytest
 
+from tests.botkit import OffsetClock as Clock
 from tests.fakes.telegram import FakeTelegram
 
 from .harness import Chat, CoreSpy, make_core
 from .scenes import start_group_game
-
-
-class Clock:
-    """Wall time plus an offset the test moves forward (the challenge expires)."""
-
-    def __init__(self) -> None:
-        self.offset = 0.0
-
-    def __call__(self) -> float:
-        return time.time() + self.offset
 
 
 @pytest.fixture

@@ -6,19 +6,18 @@ from __future__ import annotations
 
 import random
 import signal
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
-from bot.storage.local_redis import LocalRedis
 from tests.fakes.telegram import FakeTelegram
 
-from .harness import Chat, CoreSpy, actor_ref, game_view, group_place, make_core
+from .harness import Chat, CoreSpy, actor_ref, game_view, group_place
 from .scenes import a_legal_play, group_game
 from .test_group_pings import mentioned, pings
-from .test_process import CONVERGE_SECONDS, BotProcess, photos, until
+from .test_process import CONVERGE_SECONDS, photos, until, world
+
+__all__ = ["world"]  # the fixture: a Redis, the fake Bot API and a bot process
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -37,19 +36,6 @@ async def test_a_refused_ping_is_sent_once_after_recovery(fake: FakeTelegram, co
     await fake.settle(timeout=10, quiet=4.0)  # past the consumer's grace: nothing more is sent
     sent = [m for m in pings(fake, room) if mentioned(m) == [next_id]]
     assert len(sent) == 1 and not sent[0].deleted
-
-
-@pytest.fixture
-async def world(tmp_path: Path) -> AsyncIterator[tuple[FakeTelegram, BotProcess, Any]]:
-    with LocalRedis(tmp_path / "redis") as server:
-        async with FakeTelegram() as fake:
-            core = await make_core(server.url)
-            bot = BotProcess(fake, server.url, tmp_path)
-            try:
-                yield fake, bot, core
-            finally:
-                await bot.stop()
-                await core.close()
 
 
 async def test_kill_9_between_commit_and_ping_then_restart_pings_once(world: Any) -> None:

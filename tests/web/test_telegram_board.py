@@ -17,12 +17,14 @@ from bot.web.initdata import secret_key, sign_init_data
 from bot.web.links import compact
 from bot.web.server import config_from, make_app
 from tests.fakes.telegram import FakeTelegram
+from tests.telegram.fixtures import fake
 from tests.telegram.harness import Chat, CoreSpy, make_core, running_bot, settings_for
 from tests.telegram.scenes import group_game, seats, the_board
 
 from .kit import stored_version
 
 BASE = "https://fevga.test"
+__all__ = ["fake"]  # the fixture
 
 
 @pytest.fixture
@@ -33,12 +35,6 @@ async def core(redis_server: LocalRedis) -> AsyncIterator[CoreSpy]:
         yield CoreSpy(real)
     finally:
         await real.close()
-
-
-@pytest.fixture
-async def fake() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram() as server:
-        yield server
 
 
 @pytest.fixture
