@@ -31,7 +31,7 @@ from .base import Commit, CommitOutcomeUnknown, DamagedKey, Entry, Read, split_v
 from .cluster_nodes import Address, SlotMap
 from .cluster_pubsub import ClusterPubSub
 from .cluster_reads import per_master, read_once
-from .redis_store import LOST, RedisStore, _entries, _text, command_options, group_answer, read_group_args
+from .redis_store import LOST, RedisStore, _text, command_options, group_answer, read_group_args
 from .scripts import CLAIM_LUA, COMMIT_LUA, VIA_LUA, VIA_SHA
 from .spill import PENDING_PATTERN, Spill, first_wrong_type, split_commit, validate_inputs
 
@@ -412,18 +412,8 @@ class ClusterStore(RedisStore):
             return 0
         return int(await self._node_call(stream, "XACK", stream, group, *ids))
 
-    async def reclaim(self, stream: str, group: str, consumer: str, min_idle_ms: int,
-                      count: int = 10) -> list[Entry]:
-        out: list[Entry] = []
-        cursor = "0-0"
-        for _ in range(100):
-            raw = await self._node_call(stream, "XAUTOCLAIM", stream, group, consumer, min_idle_ms, cursor,
-                                        "COUNT", count - len(out))
-            out += _entries(raw[1])
-            cursor = _text(raw[0])
-            if cursor == "0-0" or len(out) >= count:
-                break
-        return out
+    async def _keyed_call(self, key: str, *args: Any) -> Any:
+        return await self._node_call(key, *args)
 
     def pool_stats(self) -> dict[str, int]:
         """Connections over every node's pool: ``in_use`` and ``idle``."""

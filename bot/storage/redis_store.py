@@ -155,6 +155,10 @@ class RedisStore(Store):
         finally:
             await pool.release(conn)
 
+    async def _keyed_call(self, key: str, *args: Any) -> Any:
+        """One command about ``key`` (on a Cluster: on the master of its slot)."""
+        return await self._call(*args)
+
     async def _wait_replicas(self, conn: Any, replicas: int | None = None) -> None:
         """``WAIT`` on the commit's own connection for ``replicas`` (default ``wait_replicas``); count and mark
         a commit no replica confirmed in time."""
@@ -360,8 +364,8 @@ class RedisStore(Store):
         out: list[Entry] = []
         cursor = "0-0"
         for _ in range(100):  # bounded walk over the pending list
-            raw = await self._call("XAUTOCLAIM", stream, group, consumer, min_idle_ms, cursor,
-                                   "COUNT", count - len(out))
+            raw = await self._keyed_call(stream, "XAUTOCLAIM", stream, group, consumer, min_idle_ms, cursor,
+                                         "COUNT", count - len(out))
             out += _entries(raw[1])
             cursor = _text(raw[0])
             if cursor == "0-0" or len(out) >= count:

@@ -15,7 +15,7 @@ from tests.fakes.telegram import FakeTelegram
 from .harness import Chat, CoreSpy, actor_ref, game_view, group_place
 from .scenes import a_legal_play, group_game
 from .test_group_pings import mentioned, pings
-from .test_process import CONVERGE_SECONDS, photos, until, world
+from .test_process import CONVERGE_SECONDS, group_game_on, photos, until, world
 
 __all__ = ["world"]  # the fixture: a Redis, the fake Bot API and a bot process
 
@@ -40,15 +40,7 @@ async def test_a_refused_ping_is_sent_once_after_recovery(fake: FakeTelegram, co
 
 async def test_kill_9_between_commit_and_ping_then_restart_pings_once(world: Any) -> None:
     fake, bot, core = world
-    alice, bob = fake.user(101, "Alice", "alice_tavli"), fake.user(102, "Bob", "bob_tavli")
-    room = fake.group(-1001, "Tavli")
-    await bot.start("pod-a")
-    await fake.send_text(bob, room, "/rules")
-    await until(lambda: fake.bot_messages(room), 30, "the bot to answer")
-    await fake.send_text(alice, room, "/challenge@fevga_test_bot @bob_tavli")
-    await until(lambda: len(fake.bot_messages(room)) >= 2, 15, "the challenge")
-    await fake.send_text(bob, room, "/accept")
-    [board] = await until(lambda: photos(fake, room), 15, "the board")
+    alice, _bob, room, board = await group_game_on(fake, bot)
     await until(lambda: pings(fake, room), 15, "the first ping")
     where = (actor_ref(alice), group_place(room))
     view = await game_view(core, *where)

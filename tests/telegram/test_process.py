@@ -84,8 +84,8 @@ def photos(fake: FakeTelegram, room: Any) -> list[Any]:
     return [m for m in fake.bot_messages(room) if m.kind == "photo"]
 
 
-async def test_kill_9_between_commit_and_edit_then_restart_converges(world: Any) -> None:
-    fake, bot, core = world
+async def group_game_on(fake: FakeTelegram, bot: BotProcess) -> tuple[Any, Any, Any, Any]:
+    """Start ``bot`` and a game between Alice and Bob in a group, by text; (alice, bob, room, board)."""
     alice, bob = fake.user(101, "Alice", "alice_tavli"), fake.user(102, "Bob", "bob_tavli")
     room = fake.group(-1001, "Tavli")
     await bot.start("pod-a")
@@ -95,6 +95,12 @@ async def test_kill_9_between_commit_and_edit_then_restart_converges(world: Any)
     await until(lambda: len(fake.bot_messages(room)) >= 2, 15, "the challenge")
     await fake.send_text(bob, room, "/accept")
     [board] = await until(lambda: photos(fake, room), 15, "the board")
+    return alice, bob, room, board
+
+
+async def test_kill_9_between_commit_and_edit_then_restart_converges(world: Any) -> None:
+    fake, bot, core = world
+    alice, _bob, room, board = await group_game_on(fake, bot)
     where = (actor_ref(alice), group_place(room))
     view = await game_view(core, *where)
     mover = fake.users[int(view.players[view.turn].user_id)]
