@@ -22,13 +22,18 @@ ACCEPTED_FORMS = (
     "write steps as from/to with your own point numbers, e.g. 1/7 7/12, a chain 1/7/12, "
     "19/off to bear off, 1/6(2) for a repeated step, Greek letters α/ζ, or pass"
 )
-_TOKEN = re.compile(r"^(?P<chain>[^()]+?)(?:\((?P<count>\d)\))?$")
+_TOKEN = re.compile(r"^(?P<chain>[^()]+?)(?:\((?P<count>[^()]+)\))?$")
 _OFF_WORDS = {"off", "o", "25", "εξω", "έξω", "βγαλε", "off."}
 
 
+def _not_digits(token: str) -> NotationError:
+    """The error for number signs that are not decimal digits (``7²``, ``½``, ``①``): ``int()`` refuses them."""
+    return NotationError(f"{token!r} is not written in digits: {ACCEPTED_FORMS}", key="not_digits", token=token)
+
+
 def _point(word: str, original: str) -> int:
-    """One point of a chain: 1-24, a Greek letter, or off (25)."""
-    if word.isdigit():
+    """One point of a chain: 1-24 (decimal digits of any script), a Greek letter, or off (25)."""
+    if word.isdecimal():
         value = int(word)
         if 1 <= value <= 25:
             return value
@@ -37,6 +42,8 @@ def _point(word: str, original: str) -> int:
         )
     if word in _OFF_WORDS:
         return OFF
+    if any(ch.isnumeric() for ch in word):
+        raise _not_digits(original)
     plain = "".join(ch for ch in unicodedata.normalize("NFD", word) if not unicodedata.combining(ch))
     if len(plain) == 1 and plain in GREEK_POINTS:
         return GREEK_POINTS.index(plain) + 1
@@ -66,7 +73,12 @@ def parse_moves(text: str) -> list[Step] | None:
         if len(parts) < 2 or any(not p for p in parts):
             raise NotationError(f"I can't read {token!r}: {ACCEPTED_FORMS}", key="bad_token", token=token)
         points = [_point(p, token) for p in parts]
-        count = int(match.group("count") or 1)
+        repeat = match.group("count") or "1"
+        if not repeat.isdecimal():
+            if any(ch.isnumeric() for ch in repeat):
+                raise _not_digits(token)
+            raise NotationError(f"I can't read {token!r}: {ACCEPTED_FORMS}", key="bad_token", token=token)
+        count = int(repeat) if len(repeat) <= 2 else 0
         if not 1 <= count <= 4:
             raise NotationError(f"a repeat count is 1 to 4, in {token!r}", key="bad_repeat", token=token)
         chain: list[Step] = []

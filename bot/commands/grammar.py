@@ -10,7 +10,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 
-from bot.numbers import whole_number
+from bot.numbers import ascii_digits, not_digits, whole_number
 from fevga import FevgaError, Rules
 
 from . import intents as i
@@ -19,6 +19,7 @@ MAX_INPUT = 300
 MAX_NAME = 64
 MAX_TOP_ASKED = 1_000_000  # "top 1000" is read (the service clamps it to its maximum and says so)
 _PLAY_START = re.compile(r"^\s*(?:\d{1,2}|[α-ωά-ώΑ-Ω])\s*[/\\-]", re.IGNORECASE)
+_NUMERIC_START = re.compile(r"^\s*(\S{1,3}?)\s*[/\\-]")  # ``7²/12`` or ``½/7``: a play, in signs that are not digits
 
 # Every word a player may start a command with, aliases included.
 ALIASES: dict[str, str] = {
@@ -61,10 +62,25 @@ def _normalize(text: str) -> str:
 
 def looks_like_play(text: str) -> bool:
     """A bare play such as ``1/7 7/12``, ``α/ζ`` or ``pass``."""
-    return bool(_PLAY_START.match(text)) or text.strip().lower() in ("pass", "πάσο", "πασο")
+    numeric = _NUMERIC_START.match(text)
+    return (bool(_PLAY_START.match(text)) or text.strip().lower() in ("pass", "πάσο", "πασο")
+            or (numeric is not None and numeric.group(1).isnumeric()))
+
+
+def _is_number(word: str) -> bool:
+    """A word written only in number signs (``5``, ``٥``, ``²``, ``½``): meant as a number, digits or not."""
+    return word.isnumeric()
+
+
+def _not_a_number(word: str) -> i.CommandError:
+    """The answer to a number written in signs that are not digits (``²``, ``½``, ``①``)."""
+    return i.CommandError("cmd_not_digits", {"value": word[:20]})
 
 
 def _length(word: str) -> int | i.CommandError:
+    """A match length (1-25 points), in decimal digits of any script."""
+    if not_digits(word):
+        return _not_a_number(word)
     value = whole_number(word)
     if value is None or not 1 <= value <= 25:
         return i.CommandError("cmd_bad_length", {"value": word[:20]})
@@ -82,7 +98,7 @@ def _challenge(words: list[str]) -> i.Intent | i.CommandError:
         low = word.lower()
         if low in ("open", "anyone", "all", "ανοιχτή"):
             is_open = True
-        elif low.isdigit() or low.startswith(("points=", "length=")):
+        elif _is_number(low) or low.startswith(("points=", "length=")):
             value = _length(low.split("=", 1)[-1])
             if isinstance(value, i.CommandError):
                 return value
@@ -117,7 +133,7 @@ def _play_ai(words: list[str]) -> i.Intent | i.CommandError:
             continue
         if low in i.AI_LEVELS:
             level = low
-        elif low.isdigit():
+        elif _is_number(low):
             value = _length(low)
             if isinstance(value, i.CommandError):
                 return value
@@ -174,6 +190,8 @@ def _top(words: list[str]) -> i.Intent | i.CommandError:
             global_ = True
         elif (number := whole_number(low)) is not None and number >= 1:
             count = min(number, MAX_TOP_ASKED)  # the service shows at most its maximum and says so
+        elif not_digits(low):
+            return _not_a_number(word)
         else:
             return i.CommandError("cmd_bad_option", {"option": word[:30]})
     return i.Top(global_, count)
@@ -207,7 +225,9 @@ def _settings(words: list[str]) -> i.Intent | i.CommandError:
         return i.Settings()
     if len(words) != 2:
         return i.CommandError("cmd_settings_usage")
-    return i.Settings(words[0].lower()[:40], words[1][:40])
+    if not_digits(words[1]):  # ``deadline ½``: say how to write it, not that the value is out of range
+        return _not_a_number(words[1])
+    return i.Settings(words[0].lower()[:40], ascii_digits(words[1][:40]))
 
 
 def _ping(words: list[str]) -> i.Intent | i.CommandError:

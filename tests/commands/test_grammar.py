@@ -111,7 +111,7 @@ def test_nothing_raises(text: str) -> None:
 
 @pytest.mark.parametrize(
     ("text", "key"),
-    [("top ²", "cmd_bad_option"), ("challenge @bob ²", "cmd_bad_length"), ("play ai ³", "cmd_bad_length")],
+    [("top ²", "cmd_not_digits"), ("challenge @bob ²", "cmd_not_digits"), ("play ai ³", "cmd_not_digits")],
 )
 def test_unicode_digits_that_int_refuses_name_the_argument(text: str, key: str) -> None:
     intent = parse_command(text)
