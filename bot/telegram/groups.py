@@ -15,7 +15,8 @@ from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.button_kinds import ButtonKind
 from bot.core import BotCore
-from bot.i18n import catalogue
+from bot.i18n import catalogue, translate
+from bot.presenter import context_words
 from bot.replies import Reply
 from bot.service.models import Place, PlayerRef
 
@@ -25,6 +26,9 @@ WELCOME_TEXTS = {"w:howto": "group_tg_how_challenge_text"}
 DEEP_ACCEPT = "accept_"  # /start accept_<challenge id>
 _ID = re.compile(r"[A-Za-z0-9_-]{1,32}")  # a challenge id (token_urlsafe), as a deep link may carry it
 IN_PLAY = frozenset({ButtonKind.STEP, ButtonKind.UNDO, ButtonKind.CONFIRM})
+# help texts that show plain plays and commands, and their group twins that show only forms reaching the bot
+# in privacy mode (``/m 1/7 7/12``, a reply to the board)
+GROUP_HELP = {"help": "group_tg_privacy_help", "help_move": "group_tg_privacy_help_move"}
 
 
 def is_group(chat_id: int) -> bool:
@@ -74,8 +78,9 @@ async def challenge_place(core: BotCore, challenge_id: str) -> Place | None:
 
 async def telegram_replies(core: BotCore, actor: PlayerRef, chat: Chat, word: str | None,
                            replies: list[Reply]) -> list[Reply]:
-    """The core's replies as Telegram says them: "chat", not "channel"; in a group ``help`` adds how moves
-    reach the bot (and ``/setprivacy``) and an unreadable move names the forms that work there."""
+    """The core's replies as Telegram says them: "chat", not "channel"; in a group ``help`` shows only forms
+    that reach the bot in privacy mode and adds how moves reach it (and ``/setprivacy``), and an unreadable
+    move names the forms that work there."""
     place = Place("telegram", str(chat.id), str(chat.id))
     lang = await core.language(actor, place)
     group = chat.type != Chat.PRIVATE
@@ -83,11 +88,24 @@ async def telegram_replies(core: BotCore, actor: PlayerRef, chat: Chat, word: st
     out = []
     for reply in replies:
         text = chat_wording(reply.text, lang)
+        if group and word == "help" and not reply.error:
+            text = group_help_wording(text, lang)
         if group and ((word == "help" and reply.game_id is None and not reply.error)
                       or (word == "move" and reply.error)):
             text = f"{text}\n\n{core.t(key, lang)}"
         out.append(replace(reply, text=text) if text != reply.text else reply)
     return out
+
+
+def group_help_wording(text: str, lang: str) -> str:
+    """The core's help (in ``lang``) as a group needs it: every play and command in a form that reaches the
+    bot in privacy mode (``/m 1/7 7/12``, ``/board``), not the plain ones only a private chat passes on."""
+    words = context_words("telegram", lang)
+    for key, twin in GROUP_HELP.items():
+        core = translate(key, lang, **words)
+        if core in text:
+            text = text.replace(core, translate(twin, lang))
+    return text
 
 
 CHAT_WORDED = ("already_in_game_here", "no_game_here", "opponent_in_game_here", "wrong_place", "game_archived")
