@@ -11,13 +11,15 @@ Plurals come from Babel's CLDR plural rules, never from "(s)": a catalogue entry
 forms, ``{"one": "{n} match", "other": "{n} matches"}``. Such an entry is chosen by the ``count`` (else ``n``)
 argument when translated as a key, and a template can use one for a number inside a sentence with the
 format spec ``@``: ``"{games:@matches}"`` writes ``games`` through the plural entry ``matches``.
-``{seconds:@duration}`` writes a span of time as hours and minutes ("1 hour 5 minutes", "45 minutes"), and
+``{seconds:@duration}`` writes a span of time as hours and minutes ("1 hour 5 minutes", "45 minutes"; under a
+minute "30 seconds"): every duration shown to a player goes through it. And
 ``{flag:?key}`` writes the message ``key`` only when ``flag`` is true (a mark such as a provisional rating's).
 """
 
 from __future__ import annotations
 
 import json
+import math
 import string
 from functools import cache
 from pathlib import Path
@@ -143,11 +145,15 @@ class _Formatter(string.Formatter):
 
 def duration(seconds: Any, lang: str = DEFAULT) -> str:
     """A span of time in words: whole hours and minutes, the zero parts left out ("45 minutes"); under a
-    minute counts as one minute."""
-    number = _number(seconds) or 0.0
-    minutes = max(1, int(number // 60))
-    hours, minutes = divmod(minutes, 60)
+    minute, in seconds rounded up ("30 seconds"), never "0 minutes". The one place a duration is worded."""
+    number = _number(seconds)
+    if number is None or not math.isfinite(number):  # a missing argument shows as "?", never as a time
+        return "?"
+    number = max(0.0, number)
     fmt = _Formatter(lang)
+    if math.ceil(number) < 60:
+        return fmt.format_field(math.ceil(number), "@seconds")
+    hours, minutes = divmod(max(1, int(number // 60)), 60)
     if hours and minutes:
         return translate("duration_both", lang, hours=fmt.format_field(hours, "@hours"),
                          minutes=fmt.format_field(minutes, "@minutes"))

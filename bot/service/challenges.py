@@ -29,7 +29,7 @@ log = logging.getLogger(__name__)
 
 def unrated_note() -> Msg:
     """Said with a challenge and a game start whose turn deadline is too short for a rated match."""
-    return Msg("unrated_deadline", {"hours": round(fairness.MIN_RATED_DEADLINE / 3600)})
+    return Msg("unrated_deadline", {"seconds": fairness.MIN_RATED_DEADLINE})
 
 
 def _bad_length(length: object) -> bool:
@@ -91,7 +91,7 @@ class Challenges:
             if old is not None and now < old.expires:  # the same challenge is still open: say which
                 return Result.error("challenge_duplicate" if opponent else "challenge_duplicate_open",
                                     challenge_id=old_id, opponent=opponent.name if opponent else "",
-                                    minutes=max(1, round((old.expires - now) / 60)))
+                                    seconds=max(0.0, old.expires - now))
             if old is not None:  # expired, its timer not yet fired: it goes now (its version is checked)
                 old.drop(commit, old_version, "expired")
         if paired.value is None:
@@ -116,7 +116,7 @@ class Challenges:
                                    "platform": place.platform, "scope_id": place.scope_id,
                                    "channel_id": place.channel_id}).encode())
         args = {"player": actor.name, "opponent": opponent.name if opponent else "", "length": length,
-                "challenge_id": cid, "minutes": round(ttl / 60)}
+                "challenge_id": cid, "seconds": ttl}
         actions = [Action(ButtonKind.ACCEPT, cid, 1, "btn_accept", {"challenge_id": cid})]
         if opponent is not None:
             actions.append(Action(ButtonKind.DECLINE, cid, 1, "btn_decline", {"challenge_id": cid}))

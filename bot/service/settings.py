@@ -35,6 +35,7 @@ SETTINGS: dict[str, tuple[str, bool]] = {
     "ping": ("player", False),  # pinged when it is his turn in a game between two people (groups)
     "ping_dm": ("player", False),  # ... also by a private message
 }
+DURATIONS = {"deadline_hours": 3600.0}  # settings that are spans of time: seconds per unit of their value
 ALIASES = {"deadline": "deadline_hours", "language": "lang", "auto": "autoplay", "variant": "unlock_point"}
 _ON = {"on": "on", "yes": "on", "true": "on", "1": "on", "off": "off", "no": "off", "false": "off", "0": "off"}
 
@@ -47,6 +48,18 @@ def owner_of(place: Place) -> PlayerRef | None:
     if place.platform == "terminal":
         return PlayerRef("terminal", "you", "")
     return None
+
+
+def setting_msg(key: str, name: str, value: str) -> Msg:
+    """``setting_line`` or ``setting_changed`` for one setting; a span of time also in words ("0.5 (30
+    minutes)"), through the catalogue's one duration helper."""
+    unit = DURATIONS.get(name)
+    if unit is not None:
+        try:
+            return Msg(f"{key}_duration", {"name": name, "value": value, "seconds": float(value) * unit})
+        except ValueError:  # a stored value that is not a number is shown as it is
+            pass
+    return Msg(key, {"name": name, "value": value})
 
 
 def _chosen(values: dict[str, str], hint: str | None) -> str | None:
@@ -173,7 +186,7 @@ class Settings:
         messages = []
         for name, (where, _admin) in SETTINGS.items():
             source = here.value if where == "place" else mine.value
-            messages.append(Msg("setting_line", {"name": name, "value": source.get(name, defaults[name])}))
+            messages.append(setting_msg("setting_line", name, source.get(name, defaults[name])))
         return Result(ok=True, messages=messages, place=place)
 
     async def set_setting(self, actor: PlayerRef, place: Place, name: str, value: str, is_admin: bool = False,
@@ -202,7 +215,7 @@ class Settings:
                 return change
 
             await self.sessions.update(actor, place, None, None, apply)
-        messages = [Msg("setting_changed", {"name": name, "value": value})]
+        messages = [setting_msg("setting_changed", name, value)]
         if name == "deadline_hours" and not deadline_rated(float(value) * 3600):
-            messages.append(Msg("unrated_deadline", {"hours": round(MIN_RATED_DEADLINE / 3600)}))
+            messages.append(Msg("unrated_deadline", {"seconds": MIN_RATED_DEADLINE}))
         return Result(ok=True, messages=messages, place=place)

@@ -224,7 +224,7 @@ class Turns:
             if s.game.turn == seat:
                 return Result.error("claim_own_turn", game_id=s.id)
             if self.clock() < s.deadline:
-                return Result.error("claim_too_early", minutes=max(1, round((s.deadline - self.clock()) / 60)))
+                return Result.error("claim_too_early", seconds=max(0.0, s.deadline - self.clock()))
             return await self.flow.claim(s, seat ^ 1)
 
         return await self.sessions.update(actor, place, game_id, idem, apply)

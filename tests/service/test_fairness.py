@@ -48,7 +48,7 @@ async def test_forty_instant_resignations_do_not_move_a_rating(redis_service: Ga
 
 async def test_a_deadline_under_the_minimum_makes_the_match_unrated(redis_service: GameService) -> None:
     changed = await redis_service.set_setting(ALICE, HERE, "deadline_hours", "0.05", is_admin=True)
-    assert [m.key for m in changed.messages] == ["setting_changed", "unrated_deadline"]
+    assert [m.key for m in changed.messages] == ["setting_changed_duration", "unrated_deadline"]
     made = await redis_service.challenge(ALICE, HERE, BOB)
     assert [m.key for m in made.messages] == ["challenge_sent", "unrated_deadline"]
     started = await redis_service.accept(BOB, HERE)
@@ -61,7 +61,7 @@ async def test_a_deadline_under_the_minimum_makes_the_match_unrated(redis_servic
     assert await _ratings(redis_service) == []
     # an hour is enough again
     again = await redis_service.set_setting(ALICE, HERE, "deadline_hours", "1", is_admin=True)
-    assert [m.key for m in again.messages] == ["setting_changed"]
+    assert [m.key for m in again.messages] == ["setting_changed_duration"]
     assert [m.key for m in (await redis_service.challenge(ALICE, HERE, BOB)).messages] == ["challenge_sent"]
 
 

@@ -44,21 +44,25 @@ def test_numbers_inside_sentences_agree() -> None:
     assert translate("resigned", "en", player="Bob", points=2) == "Bob resigns the game (2 points to the opponent)."
     assert "1 πόντος" in translate("resigned", "el", player="Bob", points=1)
     assert "2 πόντοι" in translate("resigned", "el", player="Bob", points=2)
-    assert translate("claim_too_early", "en", minutes=1) == "Your opponent still has about 1 minute to move."
-    assert translate("claim_too_early", "en", minutes=5) == "Your opponent still has about 5 minutes to move."
-    assert "περίπου 1 λεπτό " in translate("claim_too_early", "el", minutes=1)
+    assert translate("claim_too_early", "en", seconds=60) == "Your opponent still has about 1 minute to move."
+    assert translate("claim_too_early", "en", seconds=300) == "Your opponent still has about 5 minutes to move."
+    assert "περίπου 1 λεπτό " in translate("claim_too_early", "el", seconds=60)
     assert translate("top_header", "en", count=1) == "The top player here:"
     assert translate("top_header", "en", count=3) == "Top 3 players here:"
     assert translate("top_header", "el", count=3) == "Οι 3 καλύτεροι παίκτες εδώ:"
-    assert "αγώνα 1 πόντου" in translate("challenge_open", "el", player="A", length=1, minutes=1, here="εδώ")
-    assert "αγώνα 5 πόντων" in translate("challenge_open", "el", player="A", length=5, minutes=10, here="εδώ")
+    assert "αγώνα 1 πόντου" in translate("challenge_open", "el", player="A", length=1, seconds=60, here="εδώ")
+    assert "αγώνα 5 πόντων" in translate("challenge_open", "el", player="A", length=5, seconds=600, here="εδώ")
     for lang in ("en", "el"):  # no "(s)" or "/" plural is left in any message
         for key, text in _base(lang).items():
             assert "(s)" not in text and "πόντο/πόντους" not in text and "πόντος/πόντοι" not in text, key
 
 
 @pytest.mark.parametrize(("seconds", "en", "el"), [
-    (10, "1 minute", "1 λεπτό"),
+    (0.4, "1 second", "1 δευτερόλεπτο"),
+    (10, "10 seconds", "10 δευτερόλεπτα"),
+    (30, "30 seconds", "30 δευτερόλεπτα"),
+    (59.5, "1 minute", "1 λεπτό"),
+    (90, "1 minute", "1 λεπτό"),
     (45 * 60 + 30, "45 minutes", "45 λεπτά"),
     (3600, "1 hour", "1 ώρα"),
     (3600 + 60, "1 hour and 1 minute", "1 ώρα και 1 λεπτό"),
