@@ -130,9 +130,11 @@ def _read_stdin() -> str | None:
 
 async def run_console(core: BotCore, *, board_dir: Path, ai_level: str = "medium",
                       settings: Settings | None = None) -> None:
-    """Run the terminal chat on standard input and output, with the board page on a local port (printed)."""
-    local = await start_local(core, settings) if settings is not None else None
-    chat = ConsoleChat(core, board_dir=board_dir, ai_level=ai_level, links=local[1] if local else None)
+    """Run the terminal chat on standard input and output, with the board page on a local port (printed),
+    where the terminal's players can also play from this machine."""
+    chat = ConsoleChat(core, board_dir=board_dir, ai_level=ai_level)
+    local = await start_local(core, settings, (chat.you, chat.friend)) if settings is not None else None
+    chat.links = local[1] if local else None
     try:
         await chat.run(_read_stdin)
     finally:

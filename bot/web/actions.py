@@ -1,9 +1,11 @@
-"""State-changing routes (Telegram Mini App only): the step options of a play being built, and the play,
-undo and confirm, run through ``BotCore`` as the chat runs them (same parser, executor, errors).
+"""State-changing routes (the Telegram Mini App, and the terminal's player on his own machine): the step
+options of a play being built, and the play, undo and confirm, run through ``BotCore`` as the chat runs them
+(same parser, executor, errors).
 
 Every POST: a body of at most 4 KB (413), JSON (400), valid ``X-Init-Data`` (401: forged or older than an
-hour), the sender a player of this game (403), the version the page saw still current (409: nothing
-changes), and for moves the sender's turn (403)."""
+hour; without it, 401 unless the bot runs the terminal chat and the request comes from this machine), the
+sender a player of this game (403), the version the page saw still current (409: nothing changes), and for
+moves the sender's turn (403)."""
 
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from fevga.rules import OFF
 
 from .app import MAX_BODY, WEB_APP, ApiError, WebApp
 from .initdata import InitDataError, TelegramUser
+from .local import LocalUser, is_local, local_user
 from .snapshots import Snapshot
 
 MAX_PENDING = 8  # steps in a play: four of a double, with room to spare
@@ -54,19 +57,23 @@ async def _body(request: web.Request) -> dict[str, Any]:
     return body
 
 
-async def _context(request: web.Request, *, to_move: bool) -> tuple[WebApp, Snapshot, TelegramUser, int,
-                                                                     dict[str, Any], str]:
+async def _context(request: web.Request, *, to_move: bool) -> tuple[WebApp, Snapshot, TelegramUser | LocalUser,
+                                                                     int, dict[str, Any], str]:
     """Check a POST in the contract's order; (app, snapshot, user, seat, body, language)."""
     app = _web(request)
     gid = app.game_id(request)
     body = await _body(request)
+    user: TelegramUser | LocalUser | None
     try:
         user = app.telegram_user(request.headers.get("X-Init-Data"))
     except InitDataError as exc:
         raise ApiError(401, exc.code) from None
-    if user is None:
+    local = user is None and is_local(request, app.config.local_players)
+    if user is None and not local:
         raise ApiError(401, "no_init_data")
     snap = await app.snapshot(gid)
+    if user is None:  # the terminal's player, at this machine
+        user = local_user(snap, app.config.local_players)
     lang = await app.lang_for(request, snap, user)
     seat = snap.seat_of(user.player.platform, user.player.user_id)
     if seat is None:

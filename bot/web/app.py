@@ -14,11 +14,13 @@ from aiohttp import web
 
 from bot.core import BotCore
 from bot.i18n import LANGUAGES, translate
+from bot.service.models import PlayerRef
 
 from . import links
 from .assets import STATIC_DIR, Assets
 from .initdata import InitDataError, TelegramUser, secret_key, verify_init_data
 from .live import LiveHub
+from .local import LocalUser
 from .snapshots import Snapshot, Snapshots
 
 log = logging.getLogger(__name__)
@@ -47,7 +49,8 @@ class ApiError(Exception):
 
 @dataclass
 class WebConfig:
-    """What the web frontend needs: link key and base URL, the Telegram bot token (Mini App data), limits."""
+    """What the web frontend needs: link key and base URL, the Telegram bot token (Mini App data), limits,
+    and the terminal chat's players (the page plays for them from this machine only: see ``local``)."""
 
     links: links.WebLinks
     telegram_token: str | None = None
@@ -57,6 +60,7 @@ class WebConfig:
     sse_idle_seconds: float = 900.0
     heartbeat_seconds: float = 15.0
     init_data_max_age: float = 3600.0
+    local_players: tuple[PlayerRef, ...] = ()
 
 
 
@@ -96,7 +100,7 @@ class WebApp:
             raise InitDataError("bad_init_data")
         return verify_init_data(raw, self.tg_key, max_age=self.config.init_data_max_age)
 
-    async def lang_for(self, request: web.Request, snap: Snapshot, user: TelegramUser | None) -> str:
+    async def lang_for(self, request: web.Request, snap: Snapshot, user: TelegramUser | LocalUser | None) -> str:
         """The viewer's language: ``?lang=`` when given, the player's setting, else the game's place's."""
         asked = request.query.get("lang", "")
         if asked in LANGUAGES:

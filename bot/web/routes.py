@@ -12,6 +12,7 @@ from .app import HEADERS, WEB_APP, ApiError, WebApp
 from .assets import PAGE
 from .initdata import InitDataError, TelegramUser
 from .live import TooManyWatchers
+from .local import LocalUser, is_local, local_user
 from .snapshots import Snapshot
 
 PAGE_CACHE = "no-cache"
@@ -43,25 +44,31 @@ async def static(request: web.Request) -> web.StreamResponse:
 
 
 async def _viewer(app: WebApp, request: web.Request, snap: Snapshot, raw: str | None,
-                  ) -> tuple[str, int | None, str | None]:
-    """(language, seat, auth problem) of the viewer: a spectator unless valid initData names a player."""
-    user: TelegramUser | None
+                  ) -> tuple[str, int | None, str | None, bool]:
+    """(language, seat, auth problem, local) of the viewer: a spectator unless valid initData names a player,
+    or the request is the terminal's player at this machine (local: the page plays for him)."""
+    user: TelegramUser | LocalUser | None
     problem = None
     try:
         user = app.telegram_user(raw)
     except InitDataError as exc:
         user, problem = None, exc.code
+    local = user is None and problem is None and is_local(request, app.config.local_players)
+    if local:
+        user = local_user(snap, app.config.local_players)
     seat = snap.seat_of(user.player.platform, user.player.user_id) if user is not None else None
-    return await app.lang_for(request, snap, user), seat, problem
+    return await app.lang_for(request, snap, user), seat, problem, local
 
 
 async def get_state(request: web.Request) -> web.Response:
     """``GET /api/g/<token>/state``: the state JSON, from the viewer's seat when X-Init-Data is valid."""
     app = _web(request)
     snap = await app.snapshot(app.game_id(request))
-    lang, seat, problem = await _viewer(app, request, snap, request.headers.get("X-Init-Data"))
+    lang, seat, problem, local = await _viewer(app, request, snap, request.headers.get("X-Init-Data"))
     text = snap.json(lang, seat)
-    if problem is not None:  # said, not refused: the page is then read-only
+    if local:  # the terminal's player at this machine: the page plays for him without initData
+        text = text[:-1] + ',"local":true}'
+    elif problem is not None:  # said, not refused: the page is then read-only
         text = text[:-1] + f',"auth":"{problem}"}}'
     resp = web.Response(text=text, content_type="application/json", headers={"Cache-Control": "no-store"})
     if len(text) > 1024:
@@ -84,7 +91,7 @@ async def events(request: web.Request) -> web.StreamResponse:
     gid = app.game_id(request)
     snap = await app.snapshot(gid)
     raw = request.headers.get("X-Init-Data") or request.query.get("init")
-    lang, seat, _problem = await _viewer(app, request, snap, raw)
+    lang, seat, _problem, _local = await _viewer(app, request, snap, raw)
     ip = request.remote or "?"
     try:
         watcher = app.hub.watch(gid, ip, _since(request), lang, seat)

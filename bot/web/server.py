@@ -7,11 +7,13 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import AsyncIterator
+from dataclasses import replace
 
 from aiohttp import web
 
 from bot.config import Settings
 from bot.core import BotCore
+from bot.service.models import PlayerRef
 
 from . import links
 from .app import MAX_BODY, WEB_APP, WebApp, WebConfig, guard
@@ -67,10 +69,12 @@ async def serve_web(core: BotCore, config: WebConfig, port: int, host: str = "0.
         await runner.cleanup()
 
 
-async def start_local(core: BotCore, settings: Settings) -> tuple[web.AppRunner, links.WebLinks] | None:
-    """The terminal chat's page on 127.0.0.1 (WEB_PORT, else 8766); None when the port is taken."""
+async def start_local(core: BotCore, settings: Settings, players: tuple[PlayerRef, ...] = (),
+                      ) -> tuple[web.AppRunner, links.WebLinks] | None:
+    """The terminal chat's page on 127.0.0.1 (WEB_PORT, else 8766); None when the port is taken. The page
+    plays for ``players`` (the terminal's) when asked from this machine."""
     port = settings.web_port or LOCAL_PORT
-    config = config_from(settings, port=port)
+    config = replace(config_from(settings, port=port), local_players=players)
     try:
         runner = await start_web(core, config, port, "127.0.0.1")
     except OSError as exc:

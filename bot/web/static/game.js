@@ -1,5 +1,6 @@
 /* The game page: loads the versioned state, draws it from the viewer's side, follows it live, lets the
-   viewer replay it, and (in the Telegram Mini App, on his turn) hands the board to FV.play. */
+   viewer replay it, and (in the Telegram Mini App, or for the terminal's player on his own machine, on his
+   turn) hands the board to FV.play. */
 (function (FV) {
   "use strict";
   function $(id) { return document.getElementById(id); }
@@ -144,6 +145,7 @@
     if (!fromStream) {
       app.seat = st.viewer && typeof st.viewer.seat === "number" ? st.viewer.seat : null;
       app.auth = typeof st.auth === "string" ? st.auth : "";
+      if (st.local === true) app.authed = true;  // the terminal's player on his own machine: he plays here
     }
     app.state = st;
     if (app.index !== null && app.index > (st.moves || []).length) app.index = null;
