@@ -1,0 +1,53 @@
+"""The terminal chat's board page in a real browser on the same machine: it plays for the terminal's player
+(a play tapped and confirmed on the page is made), and the same page reached by another host name (a DNS
+name mapped to 127.0.0.1) is read-only and says so."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+from bot.config import Settings
+from bot.console import ConsoleChat
+from bot.i18n import translate
+from bot.web.server import start_local
+from tests.telegram.harness import CoreSpy
+
+from .harness import PLAIN_HOST, Chromium, free_port
+from .test_play import open_as, play_by_hand
+
+
+async def test_the_terminal_page_plays_for_the_terminal_player(core: CoreSpy, browser: Chromium,
+                                                               tmp_path: Path) -> None:
+    settings = Settings(_env_file=None, web_port=free_port())  # type: ignore[call-arg]
+    out = io.StringIO()
+    chat = ConsoleChat(core.real, board_dir=tmp_path, out=out)
+    local = await start_local(core.real, settings, (chat.you, chat.friend))
+    assert local is not None
+    runner, chat.links = local
+    try:
+        await chat.start()  # a game against the AI, the terminal's player to move
+        [url] = re.findall(r"\[Open board: (http://127\.0\.0\.1:\d+/g/[^/\]]+)\]", out.getvalue())
+        view = (await core.real.service.board(chat.you, chat.place)).view
+        assert view is not None and view.players[view.turn].same(chat.you)
+
+        elsewhere = await open_as(browser, url.replace("127.0.0.1", PLAIN_HOST), view.version)
+        assert not await elsewhere.is_visible("#playbar")  # not this machine's page by its name: read-only
+        assert (await elsewhere.inner_text("#mode")).strip() == translate("webpage_read_only", "en")
+        await elsewhere.close()
+
+        page = await open_as(browser, url, view.version, viewport={"width": 390, "height": 800})
+        assert await page.evaluate("() => FV.app.authed && FV.app.state.viewer.to_move") is True
+        assert await page.is_visible("#playbar")
+        assert (await page.inner_text("#mode")).strip() != translate("webpage_read_only", "en")
+        text = await play_by_hand(page, drag_first=False)
+        await page.click("#confirm")
+        await page.wait_for_function(f"() => FV.app.state.version > {view.version}")
+        after = (await core.real.service.board(chat.you, chat.place)).view
+        assert after is not None and after.version > view.version
+        moves = await page.evaluate("() => FV.app.state.moves.map(m => m.text)")
+        assert text in moves, (text, moves)
+        await page.close()
+    finally:
+        await runner.cleanup()
