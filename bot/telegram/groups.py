@@ -15,7 +15,7 @@ from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot.button_kinds import ButtonKind
 from bot.core import BotCore
-from bot.i18n import catalogue, translate
+from bot.i18n import LANGUAGES, catalogue, translate
 from bot.presenter import context_words
 from bot.replies import Reply
 from bot.service.models import Place, PlayerRef
@@ -89,7 +89,7 @@ async def telegram_replies(core: BotCore, actor: PlayerRef, chat: Chat, word: st
     for reply in replies:
         text = chat_wording(reply.text, lang)
         if group and word == "help" and not reply.error:
-            text = group_help_wording(text, lang)
+            text = group_help_wording(text)
         if group and ((word == "help" and reply.game_id is None and not reply.error)
                       or (word == "move" and reply.error)):
             text = f"{text}\n\n{core.t(key, lang)}"
@@ -97,14 +97,16 @@ async def telegram_replies(core: BotCore, actor: PlayerRef, chat: Chat, word: st
     return out
 
 
-def group_help_wording(text: str, lang: str) -> str:
-    """The core's help (in ``lang``) as a group needs it: every play and command in a form that reaches the
-    bot in privacy mode (``/m 1/7 7/12``, ``/board``), not the plain ones only a private chat passes on."""
-    words = context_words("telegram", lang)
-    for key, twin in GROUP_HELP.items():
-        core = translate(key, lang, **words)
-        if core in text:
-            text = text.replace(core, translate(twin, lang))
+def group_help_wording(text: str) -> str:
+    """The core's help (in whichever language it was said) as a group needs it: every play and command in a
+    form that reaches the bot in privacy mode (``/m 1/7 7/12``, ``/board``), not the plain ones only a private
+    chat passes on."""
+    for lang in LANGUAGES:
+        words = context_words("telegram", lang)
+        for key, twin in GROUP_HELP.items():
+            core = translate(key, lang, **words)
+            if core in text:
+                text = text.replace(core, translate(twin, lang))
     return text
 
 
