@@ -197,13 +197,16 @@ class DiscordFrontend:
 
     async def deliver_notice(self, notice: Notice) -> None:
         """Post a timer's notice (from the outbox): a ping with a link to the board (the board itself is
-        redrawn from the same commit's board entry), or the text; then direct messages. A refusal of
-        the channel post raises RetryLater, so the outbox delivers it again later."""
+        redrawn from the same commit's board entry), in the game's thread when it has one, or the text;
+        then direct messages. A refusal of the channel post raises RetryLater, so the outbox delivers it
+        again later."""
         reply = notice.reply
         if not self.can_show(notice.place) or not notice.place.channel_id.isdigit():
             return
         lang = await self.language(None, notice.place)
-        channel = self.client.get_partial_messageable(int(notice.place.channel_id))
+        board = await self.boards.where(reply.game_id) if reply.game_id else None
+        thread = self.boards.threads.open_thread(board) if board is not None else None
+        channel = self.client.get_partial_messageable(thread or int(notice.place.channel_id))
         board_url = await self.boards.url(reply.game_id, notice.place) if reply.game_id else None
         try:
             if reply.game_id:

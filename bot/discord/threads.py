@@ -68,6 +68,12 @@ class GameThreads:
         board = await self.unbury(board)
         return board[0], board
 
+    def open_thread(self, board: tuple[int, int]) -> int | None:
+        """The game's thread when it has one open (started from its board message ``board``), else None:
+        timer notices go there, never making a thread (an archived one is out of sight: the channel then)."""
+        thread = self.client.get_channel(board[1])
+        return thread.id if isinstance(thread, discord.Thread) and thread.parent_id == board[0] else None
+
     async def thread_for(self, place: Place, board: tuple[int, int]) -> int | None:
         """The game's thread (the board message's thread), created when missing; None when there is to
         be no thread (DM, setting off, no permission, the board already in a thread) or Discord refused."""
