@@ -45,7 +45,7 @@ class GameThreads:
     async def may_start_thread(self, place: Place) -> str | None:
         """The fingerprint of the server's settings when a thread may be asked for in this channel: the
         ``threads`` setting is on (unless an admin turned it off) and Discord did not refuse one here lately
-        under the same settings. None when not."""
+        under the same settings. None when not; "" when they cannot be read (ask, remember nothing)."""
         reads = Reads()
         settings = reads.hgetall(keys.place_settings(place))
         refused = reads.get(keys.thread_refused(place))
