@@ -18,17 +18,19 @@ To run the real bots, put a token in .env (see .env.example) and start fevga-bot
 """
 
 
-async def serve(settings: Settings) -> None:
+async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     """Build the core on Redis, then run the frontends (or the terminal chat) until they stop, or until
-    SIGTERM/SIGINT: then stop taking updates, let commands and deliveries in flight finish (bounded by
-    ``SHUTDOWN_SECONDS``; the health endpoint says not-ready meanwhile), close cleanly and return."""
+    SIGTERM/SIGINT (or ``stop`` is set): then stop taking updates, let commands and deliveries in flight
+    finish (bounded by ``SHUTDOWN_SECONDS``; the health endpoint says not-ready meanwhile), close cleanly and
+    return. The board renderer warms up meanwhile in a worker thread (:func:`warm_up_renderers`)."""
     from bot.core import BotCore
 
     log = get_logger("fevga.main")
-    stop = asyncio.Event()  # set by SIGTERM/SIGINT, from now on (even while the core is being built)
+    stop = stop or asyncio.Event()  # set by SIGTERM/SIGINT, from now on (even while the core is being built)
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    warm_up_renderers()  # in a worker thread: nothing waits for it
     core = await BotCore.create_from_settings(settings)
     try:
         frontends: list[Coroutine[Any, Any, None]] = []
@@ -67,6 +69,27 @@ async def serve(settings: Settings) -> None:
                 await asyncio.gather(health, return_exceptions=True)
     finally:
         await core.close()
+
+
+def warm_up_renderers() -> asyncio.Future[None]:
+    """Build the board picture's cached layers and read the fallback fonts' coverage (``renderers.warm_up``,
+    about a second) in a worker thread, so that neither the first board nor the first rare-script name costs
+    a handler that time; every chat's start path comes through here, and none waits for it."""
+
+    def warm() -> None:
+        import renderers
+
+        renderers.warm_up()
+
+    future = asyncio.get_running_loop().run_in_executor(None, warm)
+    future.add_done_callback(_warmed)
+    return future
+
+
+def _warmed(future: asyncio.Future[None]) -> None:
+    """Log a failed warm-up (the first board then simply builds the layers itself)."""
+    if not future.cancelled() and future.exception() is not None:
+        get_logger("fevga.main").warning("renderer_warm_up_failed", error=repr(future.exception()))
 
 
 async def run_until_signal(core: Any, frontends: list[Coroutine[Any, Any, None]], stop: asyncio.Event) -> None:

@@ -313,6 +313,7 @@ class BotCore:
         to the outbox by the timers' own commits and are delivered from there (exactly once)."""
         out: list[Notice] = []
         for result in await self.service.tick(platform):
+            self._after_game(result)  # a game a timer ended (the AI's absent opponent) is analysed too
             if notices:
                 out.extend(await self.notices_of(result))
         return out

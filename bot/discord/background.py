@@ -68,6 +68,7 @@ class Background(commands.Cog):
     @tasks.loop(seconds=30.0)
     async def tick_loop(self) -> None:
         try:
+            self.consumer()  # registers the follow-up sink: the analysis of a game a timer ends is posted
             await self.core.tick(PLATFORM, notices=False)
         except Exception:  # a failed tick must not stop the loop: the next one retries
             log.exception("a tick failed")

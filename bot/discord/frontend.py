@@ -32,6 +32,12 @@ CHECK_MARK = "\N{WHITE HEAVY CHECK MARK}"
 DRAIN_TIMEOUT = 10.0  # seconds the bot waits on close for commands still being answered
 
 
+def locale_of(interaction: discord.Interaction) -> str | None:
+    """The user's Discord client language (``el``, ``en-US``...): his default language until he sets one."""
+    locale = getattr(interaction, "locale", None)
+    return str(locale.value) if isinstance(locale, discord.Locale) else None
+
+
 class DiscordFrontend:
     """Runs commands, clicks and the core's own notices against one ``BotCore`` for one bot."""
 
@@ -63,9 +69,10 @@ class DiscordFrontend:
             if late:
                 log.warning("closing with %d command(s) still being answered", len(late))
 
-    async def language(self, actor: PlayerRef | None, place: Place) -> str:
+    async def language(self, actor: PlayerRef | None, place: Place, locale: str | None = None) -> str:
+        """The language of personal replies to ``actor`` (``locale``: his Discord client's language)."""
         try:
-            return str(await self.core.language(actor, place))
+            return str(await self.core.language(actor, place, locale))
         except Exception:  # the language only picks widget texts; never fail a command over it
             log.exception("reading the language failed")
             return "en"
@@ -85,6 +92,7 @@ class DiscordFrontend:
                 idem=update_key(interaction.application_id, "i", interaction.id),
                 mentions=mention_map(users),
                 is_admin=is_admin(interaction.user, interaction.channel),
+                locale=locale_of(interaction),
             )
             await self._interact(interaction, actor, place, call)
 
@@ -94,7 +102,7 @@ class DiscordFrontend:
         place = await self.boards.threads.game_place(interaction_place(interaction), interaction.channel)
         with self._handling():
             idem = update_key(interaction.application_id, "i", interaction.id)
-            call = self.core.press(actor, place, token, idem=idem)
+            call = self.core.press(actor, place, token, idem=idem, locale=locale_of(interaction))
             await self._interact(interaction, actor, place, call)
 
     async def _interact(
@@ -102,15 +110,16 @@ class DiscordFrontend:
     ) -> None:
         """Answer one interaction with what the core did, deferring first when the core is slow."""
         answer = InteractionAnswer(interaction, self.boards, "en", place=place)
+        locale = locale_of(interaction)
         task = asyncio.ensure_future(call)
-        lang = asyncio.ensure_future(self.language(actor, place))  # read meanwhile: widget texts only
+        lang = asyncio.ensure_future(self.language(actor, place, locale))  # read meanwhile: widget texts only
         try:
             done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
             if not done:
                 await answer.defer()
             handled = await task
             answer.command = handled.word
-            answer.lang = await (self.language(actor, place) if handled.word == "lang" else lang)
+            answer.lang = await (self.language(actor, place, locale) if handled.word == "lang" else lang)
             await answer.deliver(handled.replies)
         except Exception:
             log.exception("interaction %s (%s) failed", interaction.id, answer.command)
@@ -188,13 +197,16 @@ class DiscordFrontend:
 
     async def deliver_notice(self, notice: Notice) -> None:
         """Post a timer's notice (from the outbox): a ping with a link to the board (the board itself is
-        redrawn from the same commit's board entry), or the text; then direct messages. A refusal of
-        the channel post raises RetryLater, so the outbox delivers it again later."""
+        redrawn from the same commit's board entry), in the game's thread when it has one, or the text;
+        then direct messages. A refusal of the channel post raises RetryLater, so the outbox delivers it
+        again later."""
         reply = notice.reply
         if not self.can_show(notice.place) or not notice.place.channel_id.isdigit():
             return
         lang = await self.language(None, notice.place)
-        channel = self.client.get_partial_messageable(int(notice.place.channel_id))
+        board = await self.boards.where(reply.game_id) if reply.game_id else None
+        thread = self.boards.threads.open_thread(board) if board is not None else None
+        channel = self.client.get_partial_messageable(thread or int(notice.place.channel_id))
         board_url = await self.boards.url(reply.game_id, notice.place) if reply.game_id else None
         try:
             if reply.game_id:

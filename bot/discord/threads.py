@@ -3,10 +3,13 @@ permissions to do it, each game between two members gets its own thread, started
 (so the thread's id is the board message's): pings and the players' commands go there, the board stays the
 thread's first message. Commands typed in such a thread belong to the game's channel. Without a thread,
 a board buried under ``BURIED_AFTER`` newer messages is posted again at the bottom and the old message
-says where it went."""
+says where it went. A thread Discord refuses (no permission) is not asked for again in that channel for
+``REFUSAL_SECONDS``, or until the server's settings change (``keys.thread_refused``)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 from typing import TYPE_CHECKING
 
@@ -15,7 +18,8 @@ import discord
 from bot.delivery import Outcome, RetryLater, Undeliverable
 from bot.service import keys
 from bot.service.models import Place
-from bot.service.reads import read_one
+from bot.service.reads import Reads
+from bot.storage.base import Commit
 
 from .command_text import text
 from .identity import split_ref
@@ -26,6 +30,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 BURIED_AFTER = 10  # newer messages under a board before it is posted again (no thread)
 THREAD_EXISTS = 160004  # Discord: "A thread has already been created for this message"
+REFUSAL_SECONDS = 3600  # a refused thread is not asked for again in that channel for so long
 
 
 class GameThreads:
@@ -37,14 +42,30 @@ class GameThreads:
         self.core = boards.core
         self.buried_after = BURIED_AFTER
 
-    async def threads_on(self, place: Place) -> bool:
-        """The server's ``threads`` setting (on unless an admin turned it off)."""
+    async def may_start_thread(self, place: Place) -> str | None:
+        """The fingerprint of the server's settings when a thread may be asked for in this channel: the
+        ``threads`` setting is on (unless an admin turned it off) and Discord did not refuse one here lately
+        under the same settings. None when not; "" when they cannot be read (ask, remember nothing)."""
+        reads = Reads()
+        settings = reads.hgetall(keys.place_settings(place))
+        refused = reads.get(keys.thread_refused(place))
         try:
-            values = await read_one(self.core.store, lambda r: r.hgetall(keys.place_settings(place)))
+            await reads.run(self.core.store)
         except Exception:
             log.exception("reading the threads setting of %s failed", place.scope_id)
-            return True
-        return values.get("threads", "on") != "off"
+            return ""
+        if settings.value.get("threads", "on") == "off":
+            return None
+        fingerprint = hashlib.sha256(json.dumps(sorted(settings.value.items())).encode()).hexdigest()[:16]
+        return None if refused.value == fingerprint.encode() else fingerprint
+
+    async def _refused(self, place: Place, fingerprint: str) -> None:
+        """Remember that Discord refused a thread in this channel (best effort: else it is asked again)."""
+        try:
+            await self.core.store.commit(Commit().put(keys.thread_refused(place), fingerprint.encode(),
+                                                      REFUSAL_SECONDS))
+        except Exception:
+            log.warning("could not remember the refused thread in %s", place.channel_id, exc_info=True)
 
     async def game_place(self, place: Place, channel: object = None) -> Place:
         """The place a command belongs to: a game's own thread means the game's channel."""
@@ -68,6 +89,12 @@ class GameThreads:
         board = await self.unbury(board)
         return board[0], board
 
+    def open_thread(self, board: tuple[int, int]) -> int | None:
+        """The game's thread when it has one open (started from its board message ``board``), else None:
+        timer notices go there, never making a thread (an archived one is out of sight: the channel then)."""
+        thread = self.client.get_channel(board[1])
+        return thread.id if isinstance(thread, discord.Thread) and thread.parent_id == board[0] else None
+
     async def thread_for(self, place: Place, board: tuple[int, int]) -> int | None:
         """The game's thread (the board message's thread), created when missing; None when there is to
         be no thread (DM, setting off, no permission, the board already in a thread) or Discord refused."""
@@ -77,7 +104,8 @@ class GameThreads:
             return None
         if isinstance(self.client.get_channel(message_id), discord.Thread):
             return message_id
-        if not await self.threads_on(place):
+        fingerprint = await self.may_start_thread(place)
+        if fingerprint is None:
             return None
         mine = channel.permissions_for(channel.guild.me)
         if not (mine.create_public_threads and mine.send_messages_in_threads):
@@ -91,6 +119,8 @@ class GameThreads:
             if exc.status == 429 or exc.status >= 500:
                 raise RetryLater(getattr(exc, "retry_after", None)) from exc
             log.info("no thread for the board %s (%s): pings stay in the channel", board, exc.status)
+            if fingerprint:
+                await self._refused(place, fingerprint)
             return None
         return thread.id
 

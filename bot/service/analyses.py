@@ -23,6 +23,7 @@ from .models import Msg, Place, PlayerRef, Result
 from .reads import Reads
 
 log = logging.getLogger(__name__)
+RATE_TRIES = 20  # compare-and-set attempts for one rolling-list update (each loser reads again)
 
 
 def analyse_blob(game: dict[str, Any], ply: int | None) -> bytes:
@@ -144,15 +145,24 @@ class Analyses:
         return report
 
     async def _note_rates(self, gid: str, record: dict[str, Any], report: Report) -> None:
-        """Add this game's error rate to each human player's rolling list (newest last, at most 20).
-        Read then write: two analyses of one player's games finishing at the same instant may keep one."""
+        """Add this game's error rate to each human player's rolling list (newest last, at most 20)."""
         entry = f"{gid}:{record['game_no']}"
         for seat, player in enumerate(record["players"]):
             platform, user_id = str(player[0]), str(player[1])
             if platform == "ai" or report.players[seat].decisions == 0:
                 continue
-            key = keys.player_rates(platform, user_id)
-            new = rates.added(rates.parse((await self.store.read([("get", key)]))[0]), entry,
-                              report.players[seat].error_rate)
-            if new is not None:
-                await self.store.commit(Commit().put(key, rates.encode(new), rates.RATES_TTL))
+            await self._add_rate(keys.player_rates(platform, user_id), entry, report.players[seat].error_rate)
+
+    async def _add_rate(self, key: str, entry: str, rate: float) -> None:
+        """Add one entry to a rolling list by compare-and-set on its version (one key: one Cluster slot), so
+        of two analyses finishing at the same instant neither is lost: the one that loses the race reads again."""
+        for _ in range(RATE_TRIES):
+            version, old = rates.versioned((await self.store.read([("get", key)]))[0])
+            new = rates.added(old, entry, rate)
+            if new is None:
+                return
+            commit = Commit().expect(key, version).put_versioned(key, max(version, 0) + 1, rates.encode(new),
+                                                                  rates.RATES_TTL)
+            if await self.store.commit(commit):
+                return
+        log.warning("the error rate of %s was not noted in %s: too many writers at once", entry, key)

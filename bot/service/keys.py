@@ -178,6 +178,12 @@ def place_settings(place: Place) -> str:
     return f"{PREFIX}:{{s:{place.platform}:{place.scope_id}}}"
 
 
+def thread_refused(place: Place) -> str:
+    """String with a TTL, in the place settings' slot: the platform refused to start a thread in this channel
+    (the value: a fingerprint of the place settings then, so a settings change makes the bot try again)."""
+    return f"{place_settings(place)}:nothread:{place.channel_id}"
+
+
 def player_settings(platform: str, user_id: str) -> str:
     return f"{PREFIX}:{{u:{platform}:{user_id}}}:set"
 

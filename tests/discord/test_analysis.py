@@ -1,5 +1,6 @@
 """``/fevga analyze`` end to end on the fake Discord: after a finished game against the AI, one message
-with the report in its first embed and one embed per blunder picture, each shown from its upload."""
+with the report in its first embed and one embed per blunder picture, each shown from its upload; a game
+a timer ends (the AI's opponent let the deadline pass) is analysed on its own, like one ended by a move."""
 
 from __future__ import annotations
 
@@ -74,4 +75,40 @@ async def test_analyze_shows_the_report_and_the_blunder_pictures_as_embeds(
         assert "; luck " in str(posted.embeds[0]) and len(posted.embeds) == len(shown.embeds)
         await analysing_core._post_analysis(analysing_core.sinks["discord"], game_id, 1)
         assert fake.messages(w.general)[-1] is posted  # posted once
+    assert not fake.failed_calls()
+
+
+class Clock:
+    """A clock the test moves forward."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_a_game_ended_by_the_deadline_gets_its_analysis(
+    fake: FakeDiscord, start_bot: BotFactory, redis_url: str, world: World
+) -> None:
+    w, clock = world, Clock()
+    core = await BotCore.create(redis_url=redis_url, clock=clock, ai=RandomAI(seed=5), analysis_ply=0)
+    try:
+        async with start_bot(core, tick_seconds=0.05):
+            board = await (await fake.slash_command(w.alice, w.general, "fevga play", {"level": "easy"})).original()
+            game_id = board.embeds[0]["footer"]["text"].split(" ")[0]
+            shown = await core.service.view_of(game_id)
+            assert shown.view is not None
+            play = a_legal_play_text(shown.view, random.Random(2))
+            assert (await core.service.move(shown.view.players[shown.view.turn], shown.place, play,
+                                            game_id=game_id)).ok
+            clock.now += 30 * 86400  # alice never comes back: the timer ends the match
+            posted = await fake.wait_for_message(  # the summary: text, or an embed with blunder pictures
+                w.general, lambda m: "error rate" in f"{m.content} {m.embeds[:1]}", timeout=45)
+            assert "alice: error rate" in f"{posted.content} {posted.embeds[:1]}"
+            over = await core.service.view_of(game_id)
+            assert over.view is not None and over.view.status == "done"
+            assert core.service.analyses.runs == 1
+    finally:
+        await core.close()
     assert not fake.failed_calls()

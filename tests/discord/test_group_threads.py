@@ -1,14 +1,17 @@
 """The board stays in sight on Discord: each game gets its own thread (started from the board message) where
 pings go and moves may be typed; with threads off (or refused), a board buried under newer messages is
-posted again at the bottom, the old message says so and the tracker follows the new one."""
+posted again at the bottom, the old message says so and the tracker follows the new one. A refused thread
+is not asked for again on every ping: only after an hour, or once the server's settings changed."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
+import redis
 
-from bot.discord.threads import BURIED_AFTER
+from bot.discord.threads import BURIED_AFTER, REFUSAL_SECONDS
+from bot.service import Place, keys
 from tests.fakes.discord import FakeDiscord, StoredMessage
 
 from .conftest import World
@@ -81,3 +84,29 @@ async def test_a_refused_thread_falls_back_to_the_channel(fake: FakeDiscord, bot
     board = await start(fake, w)
     ping = await fake.wait_for_message(w.general, lambda m: bool(m.mentions) and m.id > board.id, timeout=10)
     assert ping.notified == [(await mover(core, w)).user] and board.id not in fake.channels
+
+
+async def test_a_refused_thread_is_not_asked_for_on_every_ping(fake: FakeDiscord, bot: Any, world: World,
+                                                               core: Any, redis_url: str) -> None:
+    w = world
+    fake.faults.add("POST", r"/messages/\d+/threads$", times=1000, status=403)
+    board = await start(fake, w)
+    await fake.wait_for(lambda: pings(fake, w) or None, 10, "the first ping")
+    assert fake.faults.hits == 1
+    for sent in range(2, 5):
+        assert await take_turn_by_slash(core, fake, w.general, await mover(core, w))
+        await fake.wait_for(lambda n=sent: len(pings(fake, w, deleted=True)) >= n or None, 10, "the next ping")
+    assert fake.faults.hits == 1 and board.id not in fake.channels  # asked once, the pings stay in the channel
+    key = keys.thread_refused(Place("discord", str(w.guild.id), str(w.general.id)))
+    client = redis.Redis.from_url(redis_url)
+    assert 0 < client.ttl(key) <= REFUSAL_SECONDS  # asked again after an hour
+    client.close()
+
+    fake.faults.clear()  # the admin grants the permission and changes a setting: asked again at once
+    changed = await fake.slash_command(w.alice, w.general, "fevga settings", {"name": "threads", "value": "on"})
+    assert not (await changed.response()).ephemeral
+    assert await take_turn_by_slash(core, fake, w.general, await mover(core, w))
+    thread = await fake.wait_for(lambda: fake.channels.get(board.id), 10, "the game's thread")
+    assert thread.is_thread and thread.parent_id == w.general.id
+    await fake.wait_for_message(thread, lambda m: bool(m.mentions), timeout=10)
+    assert [c.status for c in fake.failed_calls()] == [403]  # the one refusal, nothing else

@@ -1,9 +1,11 @@
-"""Start-up: endpoints from the settings, the synced /fevga tree with Greek descriptions, sharding."""
+"""Start-up: endpoints from the settings, the synced /fevga tree with Greek descriptions, sharding, and the
+board renderer warmed up in a thread while the bot already answers."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import threading
 from typing import Any
 
 import discord.gateway
@@ -11,6 +13,8 @@ import discord.http
 import pytest
 from discord.ext import commands
 
+import renderers
+from bot.__main__ import serve
 from bot.commands.grammar import COMMANDS
 from bot.config import DEFAULT_DISCORD_API_BASE_URL, Settings
 from bot.discord import FevgaBot, ShardedFevgaBot, build_bot, prepare_bot, run_discord
@@ -137,3 +141,30 @@ async def test_without_the_message_content_intent_it_runs_slash_only_with_one_wa
     assert len(warnings) == 1 and warnings[0].levelname == "WARNING"
     assert not [r for r in caplog.records if r.exc_info and "PrivilegedIntents" in repr(r.exc_info[1])]
     await fake.wait_for(lambda: not fake.bot_sessions() or None)
+
+
+async def test_start_up_warms_the_renderer_in_a_thread_without_delaying_readiness(
+    fake: FakeDiscord, world: World, redis_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release, warmed_in = threading.Event(), []
+
+    def slow_warm_up(*args: Any, **kwargs: Any) -> None:  # held until the bot has answered a command
+        warmed_in.append(threading.get_ident())
+        release.wait(30)
+
+    monkeypatch.setattr(renderers, "warm_up", slow_warm_up)
+    before, stop = _urls(), asyncio.Event()
+    task = asyncio.create_task(serve(settings_for(fake, redis_url=redis_url), stop))
+    try:
+        await fake.wait_until_connected(1)
+        await fake.wait_for(lambda: fake.commands() or None)
+        handle = await fake.slash_command(world.carol, world.general, "fevga rules")
+        assert (await handle.original()).content or (await handle.original()).embeds
+        assert warmed_in and warmed_in[0] != threading.get_ident()  # called at start-up, off the event loop
+        assert not release.is_set() and not task.done()  # the bot was ready while it still warmed up
+    finally:
+        release.set()
+        stop.set()
+        await asyncio.wait_for(task, 30)
+        discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = before
+    assert len(warmed_in) == 1

@@ -1,5 +1,5 @@
 """The core's own events reach Discord: expired challenges and turn reminders from the tick loop (a
-reminder also by direct message), and a whole game against the AI in a DM."""
+reminder in the game's thread, and by direct message), and a whole game against the AI in a DM."""
 
 from __future__ import annotations
 
@@ -65,11 +65,12 @@ async def test_expiry_and_reminders_come_from_the_tick_loop(
         start = await fake.wait_for_message(  # the first turn pings the mover, in the game's thread
             board.id, lambda m: m.author.bot and bool(m.mentions), timeout=WAIT
         )
-        clock.now += 0.6 * 86400  # past half of the turn deadline: the mover is reminded
+        clock.now += 0.6 * 86400  # past half of the turn deadline: the mover is reminded, in the game's thread
         ping = await fake.wait_for_message(
-            w.general, lambda m: m.author.bot and m.id > board.id and bool(m.mentions), timeout=WAIT
+            board.id, lambda m: m.author.bot and m.id > start.id and bool(m.mentions), timeout=WAIT
         )
         assert start.mentions == ping.mentions
+        assert not [m for m in fake.messages(w.general) if m.id > board.id and m.author.bot]  # the channel: quiet
         (mover,) = [m for m in (w.alice, w.bob) if m.user in ping.mentions]
         assert str(board.id) in ping.content  # a link to the board, which was redrawn with the reminder
         assert board.edits > edits and step_ids(board)

@@ -1,5 +1,6 @@
 """Languages through discord.py and the fake Discord: the board of a channel stays in the server's language
-whoever moves, while each player's own replies (his language, his settings) come in his language, privately."""
+whoever moves, while each player's own replies (his language, his settings) come in his language, privately;
+until he chooses one, his language is his Discord client's (``interaction.locale``)."""
 
 from __future__ import annotations
 
@@ -17,9 +18,10 @@ from .playing import MAX_TURNS, step_ids, take_turn_by_slash
 pytestmark = pytest.mark.timeout(180)
 
 
-async def _private(fake: FakeDiscord, member: FakeMember, channel: Any, command: str, **options: Any) -> str:
-    """Run a slash command whose answer must be ephemeral; its text."""
-    handle = await fake.slash_command(member, channel, command, options)
+async def _private(fake: FakeDiscord, member: FakeMember, channel: Any, command: str, *, locale: str = "en-US",
+                   **options: Any) -> str:
+    """Run a slash command (from a Discord client in ``locale``) whose answer must be ephemeral; its text."""
+    handle = await fake.slash_command(member, channel, command, options, locale=locale)
     assert (await handle.response()).ephemeral, command
     message = await handle.original()
     return " ".join([message.content or "", *(str(e.get("title", "")) + str(e.get("description", ""))
@@ -73,4 +75,28 @@ async def test_the_board_stays_greek_when_an_english_player_moves(
     said = await _private(fake, w.bob, w.general, "fevga settings", name="autoplay", value="off")
     assert translate("setting_changed", "en", name="autoplay", value="off") in said  # personal: his language
     assert await _play_checking_the_board(core, fake, w, "el") >= 10
+    assert not fake.failed_calls()
+
+
+async def test_a_new_user_is_answered_in_his_discord_clients_language(
+    fake: FakeDiscord, bot: Any, world: World, core: Any
+) -> None:
+    w = world
+    no_game = await _private(fake, w.carol, w.general, "fevga board", locale="el")
+    assert translate("no_game_here", "el", here="").split()[0] in no_game, no_game
+    assert translate("no_game_here", "en", here="").split()[0] in await _private(fake, w.bob, w.general, "fevga board")
+    # a click too: Bob's client speaks Greek, the challenge is for Carol
+    challenge = await (await fake.slash_command(w.alice, w.general, "fevga challenge", {"user": w.carol})).original()
+    accept = next(c for c in challenge.custom_ids() if c.startswith("fv:accept:"))
+    click = await fake.press_button(w.bob, challenge, accept, locale="el")
+    assert (await click.response()).ephemeral
+    refused = await click.original()
+    assert refused.content == translate("challenge_for_other", "el", player="carol")
+    assert any(c.startswith("fv:accept:") for c in challenge.custom_ids())  # still open, for Carol
+    # his own choice wins over his client's language; the channel's messages stay in the server's language
+    assert translate("setting_changed", "en", name="lang", value="en") in await _private(
+        fake, w.carol, w.general, "fevga lang", locale="el", code="en")
+    again = await _private(fake, w.carol, w.general, "fevga board", locale="el")
+    assert translate("no_game_here", "en", here="").split()[0] in again, again
+    assert not any("\u0391" <= ch <= "\u03c9" for ch in challenge.content)
     assert not fake.failed_calls()

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import BrokenExecutor, Executor, Future
 from typing import Any
 
@@ -13,7 +14,7 @@ from bot.service import GameService, Place, keys
 from bot.storage import RedisStore
 from fevga.analysis import Report
 
-from .conftest import ALICE, BOB, CAROL, HERE, FakeClock, make_service
+from .conftest import ALICE, BOB, CAROL, HERE, THERE, FakeClock, make_service
 from .helpers import play_out, start_game
 
 
@@ -86,6 +87,49 @@ async def test_stats_show_the_rolling_average_error_rate(analysing: GameService)
     assert shown[0].args["rate"] == round(sum(rates) / 2, 1)
     nothing = await analysing.stats(CAROL, HERE)
     assert not any(m.key == "stats_analysis" for m in nothing.messages)
+
+
+class _PairedPool(Executor):
+    """Runs each analysis in the caller's thread but hands out the results only once two were asked for,
+    together: two analyses then finish at the same instant, as two workers may."""
+
+    def __init__(self) -> None:
+        self.waiting: list[tuple[Future[Any], Any]] = []
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> Future[Any]:
+        future: Future[Any] = Future()
+        self.waiting.append((future, fn(*args, **kwargs)))
+        if len(self.waiting) == 2:
+            for done, result in self.waiting:
+                done.set_result(result)
+        return future
+
+
+async def test_two_analyses_finishing_at_once_are_both_counted(analysing: GameService,
+                                                               redis_store: RedisStore) -> None:
+    for seed, (opponent, place) in enumerate(((BOB, HERE), (CAROL, THERE))):
+        started = await start_game(analysing, ALICE, opponent, place)
+        await play_out(analysing, started, place, random.Random(seed + 1))
+    analysing.analyses._pool = _PairedPool()
+    both = await asyncio.gather(analysing.analyze(ALICE, HERE), analysing.analyze(ALICE, THERE))
+    assert all(r.ok for r in both) and analysing.analyses.runs == 2
+    stats = await analysing.stats(ALICE, HERE)
+    (shown,) = [m for m in stats.messages if m.key == "stats_analysis"]
+    assert shown.args["games"] == 2  # neither rolling-list update was lost
+    for opponent in (BOB, CAROL):  # each opponent's list has his one game
+        theirs = await analysing.stats(opponent, HERE)
+        assert [m.args["games"] for m in theirs.messages if m.key == "stats_analysis"] == [1]
+
+
+async def test_an_old_plain_rate_list_is_kept_and_extended(analysing: GameService, redis_store: RedisStore) -> None:
+    key = keys.player_rates(ALICE.platform, ALICE.user_id)
+    await redis_store.client.set(key, b'[["old:1", 4.0]]')  # written before the list was versioned
+    started = await start_game(analysing, ALICE, BOB, HERE)
+    await play_out(analysing, started, HERE, random.Random(6))
+    assert (await analysing.analyze(ALICE, HERE)).ok
+    stats = await analysing.stats(ALICE, HERE)
+    (shown,) = [m for m in stats.messages if m.key == "stats_analysis"]
+    assert shown.args["games"] == 2
 
 
 async def test_unknown_named_game(analysing: GameService) -> None:

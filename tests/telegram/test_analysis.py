@@ -1,5 +1,6 @@
 """``/analyze`` end to end on the fake Bot API: after a finished game against the AI in a private chat,
-the report as text and the blunder pictures as one album (sendMediaGroup) with captions."""
+the report as text and the blunder pictures as one album (sendMediaGroup) with captions; a game the
+deadline ends (the player never came back) is analysed on its own too."""
 
 from __future__ import annotations
 
@@ -69,3 +70,36 @@ async def test_analyze_sends_the_report_and_an_album_of_blunders(fake: FakeTeleg
     await chat.say(carol, home, "/analysis")  # asked again: the same, from the stored report
     assert len(fake.bot_messages(home)) - before == len(sent)
     assert core.service.analyses.runs == 1
+
+
+class Clock:
+    """A clock the test moves forward."""
+
+    def __init__(self) -> None:
+        self.now = 1_800_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def test_a_game_ended_by_the_deadline_gets_its_analysis(fake: FakeTelegram, redis_url: str) -> None:
+    clock = Clock()
+    real = await make_core(redis_url, clock=clock, ai=RandomAI(seed=5), analysis_ply=0)
+    try:
+        core = CoreSpy(real)
+        async with running_bot(core, fake, tick_seconds=0.05) as app:
+            chat = Chat(fake, app)
+            carol = fake.user(103, "Carol", "carol_tavli")
+            home = fake.private_chat(carol)
+            await chat.say(carol, home, "/ai easy")
+            view = (await real.service.board(actor_ref(carol), private_place(home))).view
+            await chat.say(carol, home, a_legal_play_text(view, random.Random(3)))
+            clock.now += 30 * 86400  # Carol never comes back: the timer ends the match
+            summary = await fake.wait_for(
+                lambda: [m for m in fake.bot_messages(home) if "; luck " in m.content] or None, 45, "the analysis")
+            assert len(summary) == 1 and "Carol" in summary[0].content
+            view = (await real.service.board(actor_ref(carol), private_place(home))).view
+            assert view.status == "done"
+        assert app.bot_data["test_errors"] == []
+    finally:
+        await real.close()

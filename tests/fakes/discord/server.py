@@ -343,12 +343,13 @@ class FakeDiscord(FakeState):
         return component
 
     async def press_button(
-        self, actor: Actor, message: StoredMessage, custom_id: str, *, strict: bool = True
+        self, actor: Actor, message: StoredMessage, custom_id: str, *, strict: bool = True, locale: str = "en-US"
     ) -> InteractionHandle:
-        """Click a button of a stored message (strict: it must exist there and be enabled)."""
+        """Click a button of a stored message (strict: it must exist there and be enabled), as a user whose
+        Discord client speaks ``locale``."""
         self._check_component(message, custom_id, strict)
         data = {"custom_id": custom_id, "component_type": 2}
-        return await self._interact(3, actor, self.channels[message.channel_id], data, message)
+        return await self._interact(3, actor, self.channels[message.channel_id], data, message, locale=locale)
 
     async def select(
         self, actor: Actor, message: StoredMessage, custom_id: str, values: list[str], *, strict: bool = True
