@@ -9,6 +9,8 @@ judges each step with the facts of the state computed once (the same rule as
 
 from __future__ import annotations
 
+from typing import Any
+
 from . import accel as _accel
 from .errors import DiceError
 from .play import Play
@@ -168,10 +170,16 @@ def _explore(position: Position, dice: tuple[int, int], rules: Rules) -> Ends:
     return ends
 
 
-def legal_plays(position: Position, dice: tuple[int, int], rules: Rules = DEFAULT_RULES) -> list[Play]:
+def legal_plays(position: Position, dice: tuple[int, int], rules: Any = DEFAULT_RULES) -> list[Play]:
     """All legal plays for ``dice``, one per distinct final position; ``[pass]`` if none moves.
 
-    Uses the compiled core (fevga.accel) when it is loaded; it computes what the reference does."""
+    A Portes or Plakoto position (``fevga.variants.TavliPosition``) goes to its game's generator
+    (its ``rules`` only score games, so they do not matter here). A Fevga position uses the compiled
+    core (fevga.accel) when it is loaded; it computes what the reference does."""
+    if type(position) is not Position:
+        from .variants.tavli import tavli_legal_plays  # the variants import this module
+
+        return tavli_legal_plays(position, dice)  # type: ignore[arg-type]
     if _accel.core is not None:
         return _accel.core.legal_plays(position, dice, rules)
     return legal_plays_reference(position, dice, rules)

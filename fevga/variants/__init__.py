@@ -1,0 +1,64 @@
+"""The games of tavli as variants of one engine (like python-chess's ``chess.variant``): Fevga
+(the rest of ``fevga``), Portes and Plakoto. Each new game's rules live in one module
+(``portes.py``, ``plakoto.py``); dice, opening roll, match play, notation and JSON are shared."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..errors import FevgaError
+from ..position import Position
+from ..rules import Rules
+from .plakoto import PlakotoRules
+from .portes import PortesRules
+from .position import TAVLI_GAMES, TavliPosition
+from .tavli import TavliPlay, tavli_legal_plays
+
+GAMES = ("fevga", "portes", "plakoto")
+AnyRules = Rules | PortesRules | PlakotoRules
+
+__all__ = [
+    "GAMES",
+    "TAVLI_GAMES",
+    "AnyRules",
+    "PlakotoRules",
+    "PortesRules",
+    "TavliPlay",
+    "TavliPosition",
+    "check_game",
+    "game_of",
+    "rules_from_dict",
+    "start_position",
+    "tavli_legal_plays",
+]
+
+
+def check_game(name: Any) -> str:
+    """Return the game name if it is one of "fevga", "portes", "plakoto"; else raise FevgaError."""
+    if name not in GAMES:
+        raise FevgaError(f'unknown game {name!r}: "fevga", "portes" or "plakoto"', key="bad_game", game=str(name))
+    return str(name)
+
+
+def game_of(position: Position) -> str:
+    """The game a position belongs to: "fevga" for Fevga's ``Position``, else its ``game``."""
+    return position.game if isinstance(position, TavliPosition) else "fevga"
+
+
+def start_position(game: str) -> Position:
+    """The starting position of ``game``."""
+    return Position.start() if check_game(game) == "fevga" else TavliPosition.start(game)
+
+
+def rules_from_dict(game: str, data: dict[str, Any]) -> AnyRules:
+    """The variant options of ``game`` from a dict (unknown keys are ignored, missing ones default)."""
+    if check_game(game) == "portes":
+        return PortesRules.from_dict(data)
+    if game == "plakoto":
+        return PlakotoRules.from_dict(data)
+    return Rules.from_dict(data)
+
+
+def default_rules(game: str) -> AnyRules:
+    """The default variant options of ``game``."""
+    return rules_from_dict(game, {})
