@@ -26,7 +26,10 @@ __all__ = [
     "TavliPlay",
     "TavliPosition",
     "check_game",
+    "default_rules",
     "game_of",
+    "game_of_rules",
+    "rules_for",
     "rules_from_dict",
     "start_position",
     "tavli_legal_plays",
@@ -62,3 +65,18 @@ def rules_from_dict(game: str, data: dict[str, Any]) -> AnyRules:
 def default_rules(game: str) -> AnyRules:
     """The default variant options of ``game``."""
     return rules_from_dict(game, {})
+
+
+def game_of_rules(rules: AnyRules) -> str:
+    """The game a set of variant options belongs to."""
+    return "portes" if isinstance(rules, PortesRules) else "plakoto" if isinstance(rules, PlakotoRules) else "fevga"
+
+
+def rules_for(game: str, rules: AnyRules | None) -> AnyRules:
+    """``rules`` checked to be ``game``'s options; None or Fevga's defaults for another game give
+    that game's defaults. Raises FevgaError for another game's options."""
+    if rules is None or (game != "fevga" and rules == Rules()):
+        return default_rules(game)
+    if game_of_rules(rules) != game:
+        raise FevgaError(f"those are not {game} rules", key="bad_variant", name="game")
+    return rules
