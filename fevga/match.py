@@ -10,7 +10,7 @@ from .dice import DiceSource, FairDice
 from .errors import GameStateError
 from .game import Game
 from .rules import DEFAULT_RULES
-from .variants import GAMES, AnyRules, default_rules, game_of_rules, rules_for
+from .variants import GAMES, AnyRules, game_of_rules, rules_for
 
 MAX_LENGTH = 25
 MATCH_KINDS = (*GAMES, "tavli")
