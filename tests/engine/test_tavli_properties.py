@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fevga import format_play, legal_plays, parse_play
@@ -15,6 +15,7 @@ from fevga.variants.position import validate_tavli
 from fevga.variants.tavli import replay
 
 from .tavli_positions import random_tavli_position
+from .tavli_reference import key, reference_plays, sides
 
 
 def check_invariants(p: TavliPosition) -> None:
@@ -100,3 +101,12 @@ def test_notation_round_trip(position: TavliPosition, roll: tuple[int, int]) -> 
     for play in legal_plays(position, roll)[:12]:
         for text in (format_play(play), format_play(play, compact=True), format_play(play).replace("*", "")):
             assert parse_play(text, position, roll) == play
+
+
+@settings(max_examples=80)
+@given(positions, dice)
+def test_same_plays_as_the_brute_force_reference(position: TavliPosition, roll: tuple[int, int]) -> None:
+    me, him = sides(position)
+    expected = reference_plays(position.game, me, him, roll)
+    got = {key(*sides(p.result)) for p in legal_plays(position, roll)}
+    assert got == expected
