@@ -18,6 +18,7 @@ from fevga import DEFAULT_RULES, Play, Position, Rules
 from .network import V1_PATH, WEIGHTS_PATH, WeightsError, default_network, v1_network
 from .players import Player, RandomPlayer, greedy_player, heuristic_player
 from .search import NeuralPlayer, two_ply
+from .tavli_heuristic import tavli_player
 
 LEVELS = {"easy": "greedy", "medium": "heuristic", "hard": "hard", "expert": "expert"}
 NAMES = ("random", "greedy", "heuristic", "neural", "neural0", "neural1", "neural2", "hard-v1")
@@ -42,8 +43,6 @@ def get_player(level: str, game: str = "fevga") -> Player:
     (``tavli_heuristic.tavli_player``: random, greedy, heuristic) until they get networks.
     """
     if game != "fevga":
-        from .tavli_heuristic import tavli_player  # imported on use: Fevga's path stays as it is
-
         return tavli_player(game, level)
     key = level.strip().lower() if isinstance(level, str) else ""
     name = LEVELS.get(key, key)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..builder import PendingStep, StepState
+from ..builder_state import PendingStep, StepState
 from ..errors import IllegalStepError
 from ..play import Play, Step
 from .position import TavliPosition

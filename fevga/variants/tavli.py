@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..dice import check_dice
 from ..errors import DiceError, IllegalPlayError
 from ..play import Play, Step
 from ..rules import CHECKERS, OFF
@@ -80,13 +81,6 @@ def explore(position: TavliPosition, dice: tuple[int, int], rule: StepRule) -> E
     for order in [(a, a, a, a)] if a == b else [(a, b), (b, a)]:
         walk(order)
     return ends
-
-
-def check_dice(dice: tuple[int, int]) -> tuple[int, int]:
-    """Return the dice as a pair of ints 1..6, or raise DiceError (as ``fevga.movegen.check_dice``)."""
-    from ..movegen import check_dice as fevga_check_dice  # movegen dispatches here: imported late
-
-    return fevga_check_dice(dice)
 
 
 def tavli_legal_plays(position: TavliPosition, dice: tuple[int, int]) -> list[Play]:
