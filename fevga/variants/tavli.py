@@ -20,8 +20,8 @@ from .position import TavliPosition
 from .state import StepRule, StepState
 
 STEP_RULES: dict[str, StepRule] = {"portes": PortesSteps, "plakoto": PlakotoSteps}
-_POINTS = tuple(range(1, 25))
-_BAR = (0,)
+POINTS_1_24 = tuple(range(1, 25))  # where a step may start: the points...
+BAR_ONLY = (0,)  # ...or only the bar while a checker of the mover's is on it (Portes)
 
 
 def step_rule(position: TavliPosition) -> StepRule:
@@ -53,7 +53,7 @@ def explore(position: TavliPosition, dice: tuple[int, int], rule: StepRule) -> E
         d = left[0]
         rest = left[1:]
         facts = facts_of(s)
-        for p in _BAR if s.bar else _POINTS:
+        for p in BAR_ONLY if s.bar else POINTS_1_24:
             if p and board[p - 1] <= 0:  # no free checker here (the rule would say so too)
                 continue
             t = landing(s, p, d, facts)
