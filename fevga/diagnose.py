@@ -75,7 +75,7 @@ def _step_message(code: int, src: int, d: int, rules: Rules) -> IllegalPlayError
     return IllegalPlayError("that play is not legal", key="illegal_play", rule="")
 
 
-def _sequences(moves: list[Step], dice: tuple[int, ...]) -> Iterator[list[tuple[int, int]]]:
+def sequences(moves: list[Step], dice: tuple[int, ...]) -> Iterator[list[tuple[int, int]]]:
     """Every way to split the typed moves into single-die steps (from point, die)."""
 
     def rec(k: int, left: tuple[int, ...], acc: list[tuple[int, int]]) -> Iterator[list[tuple[int, int]]]:
@@ -94,7 +94,7 @@ def _sequences(moves: list[Step], dice: tuple[int, ...]) -> Iterator[list[tuple[
     yield from rec(0, dice, [])
 
 
-def _orders(moves: list[Step]) -> Iterator[list[Step]]:
+def orders(moves: list[Step]) -> Iterator[list[Step]]:
     """The typed order first, then every other distinct order of the moves."""
     yield moves
     seen = {tuple(moves)}
@@ -112,8 +112,8 @@ def explain_illegal(
     pool = (a, a, a, a) if a == b else (a, b)
     best = len(plays[0].steps)
     deepest: tuple[int, IllegalPlayError] | None = None
-    sequences = (seq for order in _orders(moves) for seq in _sequences(order, pool))
-    for seq in sequences:
+    candidates = (seq for order in orders(moves) for seq in sequences(order, pool))
+    for seq in candidates:
         board = list(position.board)
         off = position.me_off
         failed = False

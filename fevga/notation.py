@@ -7,12 +7,15 @@ import itertools
 import re
 import unicodedata
 
-from .diagnose import explain_illegal
+from .diagnose import explain_illegal, orders, sequences
 from .errors import IllegalPlayError, NotationError
 from .movegen import check_dice, legal_plays
 from .play import Play, Step, apply_moves_unordered, format_play
 from .position import Position
 from .rules import DEFAULT_RULES, OFF, Rules
+from .variants import AnyRules, TavliPosition, game_of
+from .variants.diagnose import explain_tavli
+from .variants.tavli import dice_pool, play_sequence
 
 __all__ = ["ACCEPTED_FORMS", "GREEK_POINTS", "format_play", "parse_moves", "parse_play"]
 
@@ -24,6 +27,7 @@ ACCEPTED_FORMS = (
 )
 _TOKEN = re.compile(r"^(?P<chain>[^()]+?)(?:\((?P<count>[^()]+)\))?$")
 _OFF_WORDS = {"off", "o", "25", "εξω", "έξω", "βγαλε", "off."}
+_BAR_WORDS = {"bar", "μπαρ"}
 
 
 def _not_digits(token: str) -> NotationError:
@@ -31,8 +35,12 @@ def _not_digits(token: str) -> NotationError:
     return NotationError(f"{token!r} is not written in digits: {ACCEPTED_FORMS}", key="not_digits", token=token)
 
 
-def _point(word: str, original: str) -> int:
-    """One point of a chain: 1-24 (decimal digits of any script), a Greek letter, or off (25)."""
+def _point(word: str, original: str, game: str) -> int:
+    """One point of a chain: 1-24 (decimal digits of any script), a Greek letter, off (25), or in Portes ``bar`` (0)."""
+    if word in _BAR_WORDS:
+        if game == "portes":
+            return 0
+        raise NotationError(f"there is no bar in {game.capitalize()}", key="no_bar", game=game)
     if word.isdecimal():
         value = int(word)
         if 1 <= value <= 25:
@@ -52,8 +60,10 @@ def _point(word: str, original: str) -> int:
     raise NotationError(f"I can't read {original!r}: {ACCEPTED_FORMS}", key="bad_token", token=original)
 
 
-def parse_moves(text: str) -> list[Step] | None:
-    """Read the text into checker moves (from, to) in the order typed; None means ``pass``."""
+def parse_moves(text: str, game: str = "fevga") -> list[Step] | None:
+    """Read the text into checker moves (from, to) in the order typed; None means ``pass``.
+
+    Portes and Plakoto also take ``*`` after any landing (ignored) and Portes ``bar`` (point 0)."""
     if not isinstance(text, str):
         raise NotationError(f"a play is text: {ACCEPTED_FORMS}", key="bad_notation")
     if len(text) > MAX_TEXT:
@@ -66,13 +76,13 @@ def parse_moves(text: str) -> list[Step] | None:
         return None
     moves: list[Step] = []
     for token in tokens:
-        match = _TOKEN.match(token.rstrip("*"))
+        match = _TOKEN.match(token.rstrip("*") if game == "fevga" else token.replace("*", ""))
         if not match:
             raise NotationError(f"I can't read {token!r}: {ACCEPTED_FORMS}", key="bad_token", token=token)
         parts = match.group("chain").split("/")
         if len(parts) < 2 or any(not p for p in parts):
             raise NotationError(f"I can't read {token!r}: {ACCEPTED_FORMS}", key="bad_token", token=token)
-        points = [_point(p, token) for p in parts]
+        points = [_point(p, token, game) for p in parts]
         repeat = match.group("count") or "1"
         if not repeat.isdecimal():
             if any(ch.isnumeric() for ch in repeat):
@@ -85,6 +95,8 @@ def parse_moves(text: str) -> list[Step] | None:
         for src, dst in itertools.pairwise(points):
             if src == OFF:
                 raise NotationError(f"a checker cannot move from off, in {token!r}", key="from_off", token=token)
+            if dst == 0:
+                raise NotationError(f"a checker cannot move to the bar, in {token!r}", key="to_bar", token=token)
             if dst <= src:
                 raise NotationError(
                     f"checkers only move forward (to a higher point): {src}/{dst} goes backwards",
@@ -103,7 +115,7 @@ def parse_play(
     text: str,
     position: Position,
     dice: tuple[int, int],
-    rules: Rules = DEFAULT_RULES,
+    rules: AnyRules = DEFAULT_RULES,
     *,
     plays: list[Play] | None = None,
 ) -> Play:
@@ -113,7 +125,8 @@ def parse_play(
     (``Board.parse`` passes its cache), so they are not generated again.
     """
     dice = check_dice(dice)
-    moves = parse_moves(text)
+    game = game_of(position)
+    moves = parse_moves(text, game)
     if plays is None:
         plays = legal_plays(position, dice, rules)
     if moves is None:
@@ -129,9 +142,25 @@ def parse_play(
         raise IllegalPlayError(
             "you have no legal play with these dice: type pass", key="must_pass", rule="pass"
         )
+    if game != "fevga":
+        return _match_tavli(position, dice, moves, plays)
+    assert isinstance(rules, Rules), "a Fevga position takes Fevga rules"
     result = apply_moves_unordered(position, tuple(moves))
     if result is not None:
         for play in plays:
             if play.result == result:
                 return play
     raise explain_illegal(position, dice, rules, moves, plays)
+
+
+def _match_tavli(position: Position, dice: tuple[int, int], moves: list[Step], plays: list[Play]) -> Play:
+    """The Portes/Plakoto play the typed moves make in some order (typed order first), matched by the
+    whole position left; else the error naming the broken rule."""
+    assert isinstance(position, TavliPosition)
+    by_result = {p.result: p for p in plays}
+    for order in orders(moves):
+        for seq in sequences(order, dice_pool(dice)):
+            result, _code, _done = play_sequence(position, seq)
+            if result is not None and result in by_result:
+                return by_result[result]
+    raise explain_tavli(position, dice, moves, plays)

@@ -100,6 +100,12 @@ class Play:
         return self._steps
 
     @property
+    def hits(self) -> tuple[bool, ...]:
+        """For each step of ``steps``: did its landing hit or pin? Never in Fevga (Portes/Plakoto
+        plays override this)."""
+        return (False,) * len(self.steps)
+
+    @property
     def is_pass(self) -> bool:
         """True for the empty play (nothing could move)."""
         return not self._steps
@@ -123,36 +129,41 @@ class Play:
 
 
 def format_play(play: Play, *, compact: bool = False) -> str:
-    """Steps as ``1/7 7/12`` in canonical order (``19/off`` to bear off, ``pass`` for none).
+    """Steps as ``1/7 7/12`` in canonical order (``19/off`` to bear off, ``bar/3`` to enter, ``*``
+    after a landing that hit or pinned, ``pass`` for none).
 
     With ``compact``, a checker's consecutive steps become a chain and equal steps a repeat:
-    ``1/7/12``, ``1/6(2)``.
+    ``1/7/12``, ``1/6(2)``, ``10/14*/20``.
     """
     if not play.steps or not compact:
-        return format_steps(play.steps)
-    chains: list[list[int]] = []
-    for a, b in play.steps:
+        return format_steps(play.steps, play.hits)
+    chains: list[list[tuple[int, bool]]] = []
+    for (a, b), hit in zip(play.steps, play.hits, strict=True):
         for chain in chains:
-            if chain[-1] == a and a != OFF:
-                chain.append(b)
+            if chain[-1][0] == a and a != OFF:
+                chain.append((b, hit))
                 break
         else:
-            chains.append([a, b])
+            chains.append([(a, False), (b, hit)])
     parts: list[str] = []
     counts: dict[str, int] = {}
     for chain in chains:
-        key = "/".join(_fmt(p) for p in chain)
+        key = "/".join(_fmt(p) + ("*" if hit else "") for p, hit in chain)
         if key not in counts:
             parts.append(key)
         counts[key] = counts.get(key, 0) + 1
     return " ".join(f"{k}({counts[k]})" if counts[k] > 1 else k for k in parts)
 
 
-def format_steps(steps: tuple[Step, ...]) -> str:
-    """Steps as written, in the order given: ``1/7 7/12``, ``19/off``; ``pass`` for none."""
-    return " ".join(f"{a}/{_fmt(b)}" for a, b in steps) if steps else "pass"
+def format_steps(steps: tuple[Step, ...], hits: tuple[bool, ...] = ()) -> str:
+    """Steps as written, in the order given: ``1/7 7/12``, ``19/off``, ``bar/3*`` (``hits`` marks the
+    landings that hit or pinned); ``pass`` for none."""
+    if not steps:
+        return "pass"
+    marks = hits or (False,) * len(steps)
+    return " ".join(f"{_fmt(a)}/{_fmt(b)}{'*' if hit else ''}" for (a, b), hit in zip(steps, marks, strict=True))
 
 
 def _fmt(point: int) -> str:
-    """A point as written in a play: its number, or ``off``."""
-    return "off" if point == OFF else str(point)
+    """A point as written in a play: its number, ``off`` (25) or ``bar`` (0, Portes)."""
+    return "off" if point == OFF else "bar" if point == 0 else str(point)

@@ -18,6 +18,7 @@ from fevga import DEFAULT_RULES, Play, Position, Rules
 from .network import V1_PATH, WEIGHTS_PATH, WeightsError, default_network, v1_network
 from .players import Player, RandomPlayer, greedy_player, heuristic_player
 from .search import NeuralPlayer, two_ply
+from .tavli_heuristic import tavli_player
 
 LEVELS = {"easy": "greedy", "medium": "heuristic", "hard": "hard", "expert": "expert"}
 NAMES = ("random", "greedy", "heuristic", "neural", "neural0", "neural1", "neural2", "hard-v1")
@@ -34,12 +35,15 @@ def has_weights() -> bool:
     return WEIGHTS_PATH.exists()
 
 
-def get_player(level: str) -> Player:
+def get_player(level: str, game: str = "fevga") -> Player:
     """A player for a level (easy/medium/hard) or a player name; ValueError for anything else.
 
     Without the weights file (a development checkout before training) the neural levels fall
-    back to the hand-made heuristic player.
+    back to the hand-made heuristic player. Portes and Plakoto have their own players
+    (``tavli_heuristic.tavli_player``: random, greedy, heuristic) until they get networks.
     """
+    if game != "fevga":
+        return tavli_player(game, level)
     key = level.strip().lower() if isinstance(level, str) else ""
     name = LEVELS.get(key, key)
     if name == "neural":
