@@ -9,6 +9,7 @@ best passing rate, with moves/s per core (the rate divided by the CPU the bot pr
 
     python benchmarks/bench_scale.py                          # single Redis and cluster, 1 and 4 processes
     python benchmarks/bench_scale.py --backends single --procs 1 --games 2000 --step-seconds 3   # quick
+    python benchmarks/bench_scale.py --smoke      # seconds: 20 games, one short step each way (it still runs)
 """
 
 from __future__ import annotations
@@ -139,10 +140,12 @@ class Fleet:
                 await proc.wait()
 
 
-async def ramp(fleet: Fleet, draw: bool, seconds: float, nodes: list[str], label: str) -> Step | None:
+async def ramp(
+    fleet: Fleet, draw: bool, seconds: float, nodes: list[str], label: str, rates: tuple[int, ...]
+) -> Step | None:
     """Step the rate up until p99 > 25 ms (or a move fails); the best passing step."""
     best, misses = None, 0
-    for rate in RATES:
+    for rate in rates:
         step = await fleet.step(rate, seconds, draw, nodes)
         print(f"  {label} {'draw' if draw else 'no draw'} {rate:>5} moves/s: p50 {step.p50:6.2f} ms  "
               f"p99 {step.p99:7.2f} ms  errors {step.errors}  skipped {step.skipped}  "
@@ -182,6 +185,8 @@ BACKENDS = {"single": single_redis, "cluster": redis_cluster}
 async def run(args: argparse.Namespace) -> None:
     """Every backend and process count asked for: set up, ramp without and with drawing; then the table."""
     results: list[tuple[str, int, bool, Step | None]] = []
+    rates = tuple(int(r) for r in args.rates.split(",")) if args.rates else RATES
+    warm_up = min(2.0, args.step_seconds)
     with tempfile.TemporaryDirectory() as tmpdir:
         for backend in args.backends.split(","):
             for procs in (int(p) for p in args.procs.split(",")):
@@ -196,10 +201,10 @@ async def run(args: argparse.Namespace) -> None:
                     try:
                         setup = await fleet.start()
                         print(f"{label}: {args.games} live games set up in {setup:.0f} s", flush=True)
-                        await fleet.step(RATES[0], 2.0, True, nodes)  # warm up: first drawings, caches
+                        await fleet.step(rates[0], warm_up, True, nodes)  # warm up: first drawings, caches
                         for draw in (False, True):
                             results.append((backend, procs, draw, await ramp(fleet, draw, args.step_seconds,
-                                                                            nodes, label)))
+                                                                            nodes, label, rates)))
                     finally:
                         await fleet.stop()
     print(f"\nhighest rate with p99 <= {P99_TARGET_MS:.0f} ms ({args.games} live games, {os.cpu_count()} cores):")
@@ -208,7 +213,7 @@ async def run(args: argparse.Namespace) -> None:
     print("|---|---|---|---|---|---|---|---|")
     for backend, procs, draw, best in results:
         if best is None:
-            print(f"| {backend} | {procs} | {'yes' if draw else 'no'} | < {RATES[0]} | | | | |")
+            print(f"| {backend} | {procs} | {'yes' if draw else 'no'} | < {rates[0]} | | | | |")
             continue
         print(f"| {backend} | {procs} | {'yes' if draw else 'no'} | {best.rate:.0f} | {best.p50:.1f} | "
               f"{best.p99:.1f} | {best.bot_cpu:.2f} + {best.redis_cpu:.2f} | {best.per_core:.0f} |")
@@ -221,7 +226,13 @@ def main() -> None:
     parser.add_argument("--procs", default="1,4", help="bot process counts to run, comma-separated")
     parser.add_argument("--games", type=int, default=10_000, help="live games (split over the processes)")
     parser.add_argument("--step-seconds", type=float, default=6.0, help="seconds at each rate")
-    asyncio.run(run(parser.parse_args()))
+    parser.add_argument("--rates", default="", help="moves/s steps, comma-separated (default: 50 up to 2,000)")
+    parser.add_argument("--smoke", action="store_true", help="the smallest run: single Redis, 1 process, "
+                        "20 games, one 0.5 s step at 20 moves/s each way")
+    args = parser.parse_args()
+    if args.smoke:
+        args.backends, args.procs, args.games, args.step_seconds, args.rates = "single", "1", 20, 0.5, "20"
+    asyncio.run(run(args))
 
 
 if __name__ == "__main__":

@@ -34,8 +34,8 @@ from bot.delivery import OutboxConsumer
 from bot.presenter import present_safely
 from bot.service import GameView, Place, PlayerRef, Result
 from bot.service.ai import RandomAI
-from tests.scale.tables import random_play
 from tests.scale.worker import NullPlatform, ticking
+from tests.service.helpers import random_play
 
 PLATFORM = "discord"
 SETUP_IN_FLIGHT = 32
