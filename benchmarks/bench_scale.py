@@ -82,8 +82,8 @@ async def redis_cpu(nodes: list[str]) -> float:
 class Fleet:
     """The load processes of one run, spoken to over their stdin/stdout."""
 
-    def __init__(self, url: str, procs: int, games: int, run: str) -> None:
-        self.url, self.count, self.games, self.run = url, procs, games, run
+    def __init__(self, url: str, procs: int, games: int, run: str, profile: str = "") -> None:
+        self.url, self.count, self.games, self.run, self.profile = url, procs, games, run, profile
         self.procs: list[asyncio.subprocess.Process] = []
 
     async def start(self) -> float:
@@ -94,7 +94,8 @@ class Fleet:
             first, last = n * share, min(self.games, (n + 1) * share)
             self.procs.append(await asyncio.create_subprocess_exec(
                 sys.executable, str(ROOT / "benchmarks" / "scale_load.py"), "--redis-url", self.url,
-                "--run", f"{self.run}p{n}", "--games", f"{first}:{last}", env=env, limit=2**26,
+                "--run", f"{self.run}p{n}", "--games", f"{first}:{last}",
+                *(["--profile", f"{self.profile}/{self.run}p{n}.prof"] if self.profile else []), env=env, limit=2**26,
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             ))  # fmt: skip
         answers = await asyncio.gather(*(self._answer(p) for p in self.procs))
@@ -196,7 +197,7 @@ async def run(args: argparse.Namespace) -> None:
                         if (await client.info("replication"))["role"] == "master":
                             await client.flushall()
                         await client.aclose()
-                    fleet = Fleet(url, procs, args.games, f"s{procs}")
+                    fleet = Fleet(url, procs, args.games, f"s{procs}", args.profile)
                     label = f"{backend} x{procs}"
                     try:
                         setup = await fleet.start()
@@ -227,6 +228,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10_000, help="live games (split over the processes)")
     parser.add_argument("--step-seconds", type=float, default=6.0, help="seconds at each rate")
     parser.add_argument("--rates", default="", help="moves/s steps, comma-separated (default: 50 up to 2,000)")
+    parser.add_argument("--profile", default="", help="a folder: each load process writes a cProfile of its "
+                        "event loop's thread (CPU time, the measured steps) there")
     parser.add_argument("--smoke", action="store_true", help="the smallest run: single Redis, 1 process, "
                         "20 games, one 0.5 s step at 20 moves/s each way")
     args = parser.parse_args()
