@@ -5,6 +5,7 @@ helper or a renamed API then fails here instead of silently breaking a benchmark
 from __future__ import annotations
 
 import os
+import pstats
 import re
 import subprocess
 import sys
@@ -48,12 +49,19 @@ def test_every_benchmark_script_is_smoke_tested() -> None:
 
 
 @pytest.fixture(scope="module")
-def runs() -> Iterator[dict[str, subprocess.Popen[str]]]:
+def profiles(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Where bench_scale's load process writes its profile (its ``--profile`` is smoke-tested too)."""
+    return tmp_path_factory.mktemp("profiles")
+
+
+@pytest.fixture(scope="module")
+def runs(profiles: Path) -> Iterator[dict[str, subprocess.Popen[str]]]:
     """Every benchmark started at once in its smoke mode; killed at the end if still running."""
     env = {**os.environ, "OPENBLAS_NUM_THREADS": "1", "PYTHONPATH": str(ROOT)}
+    extra = {"bench_scale.py": ["--profile", str(profiles)]}
     procs = {
         name: subprocess.Popen(
-            [sys.executable, str(BENCHMARKS / name), "--smoke"],
+            [sys.executable, str(BENCHMARKS / name), "--smoke", *extra.get(name, [])],
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
         )
         for name in FIGURES
@@ -82,3 +90,10 @@ def test_benchmark_runs_and_prints_its_figures(name: str, runs: dict[str, subpro
     assert runs[name].returncode == 0, out[-3000:]
     for figure in FIGURES[name]:
         assert re.search(figure, out), f"{name} did not print {figure!r}:\n{out[-3000:]}"
+
+
+def test_the_scale_profile_holds_the_moves(runs: dict[str, subprocess.Popen[str]], profiles: Path) -> None:
+    runs["bench_scale.py"].wait(timeout=TIMEOUT_S)
+    [profile] = profiles.glob("*.prof")
+    functions = {func for (_file, _line, func) in pstats.Stats(str(profile)).stats}  # type: ignore[attr-defined]
+    assert {"move", "execute", "present_safely"} <= functions
