@@ -50,6 +50,7 @@ class Step:
     skipped: int
     bot_cpu: float  # CPU seconds of the bot processes per wall second
     redis_cpu: float  # CPU seconds of the Redis servers per wall second
+    loop_cpu: float = 0.0  # the part of bot_cpu spent on the event loops' threads (the rest: drawing threads)
 
     @property
     def passed(self) -> bool:
@@ -125,7 +126,8 @@ class Fleet:
         ms = [t for a in answers for t in a["ms"]]  # type: ignore[attr-defined]
         return Step(rate, len(ms), percentile(ms, 0.5), percentile(ms, 0.99),
                     sum(int(a["errors"]) for a in answers), sum(int(a["skipped"]) for a in answers),  # type: ignore[call-overload]
-                    sum(float(a["cpu"]) for a in answers) / wall, redis_used / wall)  # type: ignore[arg-type]
+                    sum(float(a["cpu"]) for a in answers) / wall, redis_used / wall,  # type: ignore[arg-type]
+                    sum(float(a["loop_cpu"]) for a in answers) / wall)  # type: ignore[arg-type]
 
     async def stop(self) -> None:
         """Ask every process to quit; kill one that does not within 30 s."""
@@ -150,7 +152,8 @@ async def ramp(
         step = await fleet.step(rate, seconds, draw, nodes)
         print(f"  {label} {'draw' if draw else 'no draw'} {rate:>5} moves/s: p50 {step.p50:6.2f} ms  "
               f"p99 {step.p99:7.2f} ms  errors {step.errors}  skipped {step.skipped}  "
-              f"CPU bot {step.bot_cpu:.2f} + redis {step.redis_cpu:.2f} cores  load {os.getloadavg()[0]:.1f}  "
+              f"CPU bot {step.bot_cpu:.2f} (event loops {step.loop_cpu:.2f}) + redis {step.redis_cpu:.2f} cores  "
+              f"load {os.getloadavg()[0]:.1f}  "
               f"-> {'ok' if step.passed else 'OVER'}", flush=True)
         await asyncio.sleep(1.0)
         if step.passed:

@@ -33,7 +33,7 @@ FIGURES: dict[str, list[str]] = {
                       r"CPU a move: [\d.]+ ms"],
     "bench_render.py": [r"render \+ PNG: +median [\d.]+ ms +p95 [\d.]+ ms"],
     "bench_scale.py": [
-        r"single x1 draw +20 moves/s: p50 +[\d.]+ ms +p99 +[\d.]+ ms +errors 0",
+        r"single x1 draw +20 moves/s: p50 +[\d.]+ ms +p99 +[\d.]+ ms +errors 0.* CPU bot [\d.]+ \(event loops [\d.]+\)",
         r"\| single \| 1 \| yes \| ",
     ],
     "bench_service.py": [r"per move: p50 [\d.]+ ms +p99 [\d.]+ ms", r"throughput: \d+ moves/s"],
