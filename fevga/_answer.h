@@ -1,7 +1,8 @@
 /* The batch path of ``python -m fevga plays``: one request dict in, its whole answer line out, written
  * in C (the steps in canonical order, both sides' lists), byte for byte what fevga.cli.plays_line and
  * json.dumps(separators=(",", ":")) write. A request it does not take as plainly valid Fevga input
- * (an unknown key, a wrong type, a rule broken) gets None: the Python path answers it, errors included.
+ * (an unknown key, a "game" other than "fevga", a wrong type, a rule broken) gets None: the Python path
+ * answers it, errors included.
  * Included by _core.c (one extension module), after choose_ends.
  */
 
@@ -130,7 +131,7 @@ static char *put_counts(char *p, const int *counts) {
 }
 
 /* ---- reading the request ------------------------------------------------------------------------ */
-static PyObject *k_me, *k_opp, *k_me_off, *k_opp_off, *k_dice, *k_unlock, *k_strict;
+static PyObject *k_me, *k_opp, *k_me_off, *k_opp_off, *k_dice, *k_unlock, *k_strict, *k_game, *v_fevga;
 
 /* An exact int lo..hi (not a bool, not a subclass) into *out; 0 when it is not one. */
 static int small_int(PyObject *obj, int lo, int hi, int *out) {
@@ -150,13 +151,18 @@ static int counts_of(PyObject *obj, int *out) {
     return 1;
 }
 
-/* The request's fields when it is plainly valid Fevga input (only known keys), else 0. */
+/* The request's fields when it is plainly valid Fevga input (only known keys; "game" only as "fevga"),
+ * else 0. */
 static int read_plain_request(PyObject *obj, int *board, int *opp, int *me_off, int *opp_off, int *a, int *b,
                               int *unlock_point, int *strict) {
     if (!PyDict_CheckExact(obj)) return 0;
     PyObject *key, *value;
     Py_ssize_t pos = 0;
     while (PyDict_Next(obj, &pos, &key, &value)) {
+        if (PyUnicode_CheckExact(key) && PyUnicode_Compare(key, k_game) == 0) {
+            if (!PyUnicode_CheckExact(value) || PyUnicode_Compare(value, v_fevga) != 0) return 0;
+            continue;
+        }
         if (key != k_me && key != k_opp && key != k_me_off && key != k_opp_off && key != k_dice && key != k_unlock &&
             key != k_strict) {
             if (!PyUnicode_CheckExact(key)) return 0;
@@ -269,5 +275,7 @@ static int answer_init(void) {
     k_dice = PyUnicode_InternFromString("dice");
     k_unlock = PyUnicode_InternFromString("unlock_point");
     k_strict = PyUnicode_InternFromString("strict_start_quarter");
-    return k_me && k_opp && k_me_off && k_opp_off && k_dice && k_unlock && k_strict ? 0 : -1;
+    k_game = PyUnicode_InternFromString("game");
+    v_fevga = PyUnicode_InternFromString("fevga");
+    return k_me && k_opp && k_me_off && k_opp_off && k_dice && k_unlock && k_strict && k_game && v_fevga ? 0 : -1;
 }

@@ -97,6 +97,8 @@ def test_compiled_answer_lines_equal_the_python_ones(case: tuple) -> None:
         request["unlock_point"] = unlock
     if strict is not None:
         request["strict_start_quarter"] = strict
+    if rng.random() < 0.2:
+        request["game"] = "fevga"
     assert accel.compiled().plays_answer(request) == python_answer(request)
 
 
@@ -106,7 +108,10 @@ START = {"me": [15] + [0] * 23, "opp": [15] + [0] * 23, "dice": [3, 4]}
 @pytest.mark.parametrize(
     "request_",
     [
-        {**START, "game": "fevga"},  # any key it does not know
+        {**START, "game": "portes"},  # another game
+        {**START, "game": "Fevga"},
+        {**START, "game": None},
+        {**START, "colour": "white"},  # any key it does not know
         {**START, "me_off": True},
         {**START, "me_off": 0.0},
         {**START, "dice": [3, 4.0]},
@@ -128,6 +133,12 @@ START = {"me": [15] + [0] * 23, "opp": [15] + [0] * 23, "dice": [3, 4]}
 )
 def test_requests_it_does_not_take_are_left_to_python(request_: object) -> None:
     assert accel.compiled().plays_answer(request_) is None
+
+
+def test_the_game_fevga_is_taken_as_when_it_is_absent() -> None:
+    request = {**START, "game": "fevga"}
+    text = accel.compiled().plays_answer(request)
+    assert text is not None and text == accel.compiled().plays_answer(START) == python_answer(request)
 
 
 def batch_output(data: bytes) -> str:
