@@ -10,6 +10,8 @@ best passing rate, with moves/s per core (the rate divided by the CPU the bot pr
     python benchmarks/bench_scale.py                          # single Redis and cluster, 1 and 4 processes
     python benchmarks/bench_scale.py --backends single --procs 1 --games 2000 --step-seconds 3   # quick
     python benchmarks/bench_scale.py --smoke      # seconds: 20 games, one short step each way (it still runs)
+    python benchmarks/bench_scale.py ... --profile DIR   # each load process writes a cProfile of its event loop
+Each step also prints how much of the bot CPU was the event loops' (the rest: the drawing threads).
 """
 
 from __future__ import annotations
