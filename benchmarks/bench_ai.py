@@ -18,6 +18,7 @@ A pairing is ``A-B`` or, when a name holds a dash, ``A:B`` (``hard:hard-v1``).
     python benchmarks/bench_ai.py --pairings hard-neural0,medium-easy,easy-random   # more figures
     python benchmarks/bench_ai.py --no-strength --pure                 # speed only, both paths
     python benchmarks/bench_ai.py --pairings hard:hard-v1 --games 2000 --jobs 2 --no-speed
+    python benchmarks/bench_ai.py --smoke                              # seconds: every part, tiny
 
 ``medium`` is the heuristic player, so ``hard-medium`` is the same games as ``hard-heuristic``
 and is reported from them rather than played twice.
@@ -239,7 +240,11 @@ def main() -> None:
     parser.add_argument("--pure", action="store_true", help="time the pure-Python path as well")
     parser.add_argument("--no-speed", action="store_true")
     parser.add_argument("--no-strength", action="store_true")
+    parser.add_argument("--smoke", action="store_true", help="the smallest run of every part (it still runs)")
     args = parser.parse_args()
+    if args.smoke:
+        args.games, args.pairings, args.speed_samples, args.speed_levels = 2, "hard-random", 3, "hard,medium"
+        args.selfplay, args.train_games, args.train_workers = 1, 2, 1
     if not args.no_speed:
         levels = [name.strip() for name in args.speed_levels.split(",") if name.strip()]
         path = "compiled core" if accel.enabled() else "pure Python"

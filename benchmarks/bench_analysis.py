@@ -1,7 +1,7 @@
 """Post-game analysis: seconds per game at the default ply, stored bytes, and the ranking run.
 
 Run: ``OPENBLAS_NUM_THREADS=1 python benchmarks/bench_analysis.py [--games 20] [--ranking 200]
-[--quick]``. Prints the seconds to analyse each game (hard level's search, luck included; median,
+[--quick | --smoke]``. Prints the seconds to analyse each game (hard level's search, luck included; median,
 p95, max, and per 90 plies), the encoded report's bytes, and the error rates of random, greedy and
 heuristic judged on the turns of ``--ranking`` hard self-play games. Targets: p95 <= 10 s for a
 90-ply game on one core, <= 1 KB stored, random > greedy > heuristic.
@@ -87,12 +87,14 @@ def speed(games: int) -> None:
     )
 
 
-def ranking(games: int) -> None:
-    """Error rates of random, greedy and heuristic on the turns of hard self-play games."""
+def ranking(games: int, max_turns: int | None = None) -> None:
+    """Error rates of random, greedy and heuristic on the turns of hard self-play games (the first
+    ``max_turns`` of them when given)."""
     hard = get_player("hard")
     turns = []
     for seed in range(games):
         turns.extend(turns_of(play_game((hard, hard), seed=20000 + seed)))
+    turns = turns[:max_turns]
     names = ("random", "greedy", "heuristic")
     start = time.process_time()
     rated = rate_players({n: get_player(n) for n in names}, turns, DEFAULT_RULES)
@@ -111,11 +113,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20, help="games timed (default 20)")
     parser.add_argument("--ranking", type=int, default=200, help="hard self-play games for the ranking")
     parser.add_argument("--quick", action="store_true", help="5 timed games, 10 ranking games")
+    parser.add_argument("--smoke", action="store_true", help="1 timed game, 20 turns ranked (it still runs)")
     args = parser.parse_args()
     if args.quick:
         args.games, args.ranking = 5, 10
+    if args.smoke:
+        args.games = 1
     speed(args.games)
-    ranking(args.ranking)
+    if args.smoke:
+        ranking(1, max_turns=20)
+    else:
+        ranking(args.ranking)
 
 
 if __name__ == "__main__":

@@ -101,7 +101,7 @@ async def play(cores: list[BotCore], consumers: list[OutboxConsumer], plies: int
             return
 
 
-async def run(url: str, instances: int, plies: int, outage: float) -> None:
+async def run(url: str, instances: int, plies: int, outage: float, settle: float = 4.0) -> None:
     stores = [RedisStore.from_url(url) for _ in range(instances)]
     await stores[0].client.flushall()
     cores = [await BotCore.create(store=s, draw=False) for s in stores]
@@ -118,7 +118,7 @@ async def run(url: str, instances: int, plies: int, outage: float) -> None:
     pings_before, deletes_before = platform.pings, platform.deletes
     first_version = board.version
     await play(cores, consumers, plies, committed)
-    await asyncio.sleep(4.0)  # let the consumers look at every entry
+    await asyncio.sleep(settle)  # let the consumers look at every entry
     view = (await cores[0].service.view_of(board.game_id)).view
     assert view is not None
     changes = view.version - first_version
@@ -154,10 +154,14 @@ async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--plies", type=int, default=100)
     parser.add_argument("--outage", type=float, default=30.0, help="seconds the edit endpoint is down")
+    parser.add_argument("--settle", type=float, default=4.0, help="seconds the consumers get after the plies")
+    parser.add_argument("--smoke", action="store_true", help="the smallest run: 6 plies, a 0.5 s outage")
     args = parser.parse_args()
+    if args.smoke:
+        args.plies, args.outage, args.settle = 6, 0.5, 0.5
     with tempfile.TemporaryDirectory() as tmp, LocalRedis(Path(tmp)) as server:
         for instances in (1, 2):
-            await run(server.url, instances, args.plies, args.outage)
+            await run(server.url, instances, args.plies, args.outage, args.settle)
 
 
 if __name__ == "__main__":

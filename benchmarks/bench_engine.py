@@ -1,14 +1,18 @@
 """Engine speed: µs per ``legal_plays`` call over a fixed, seeded sample of self-play positions, on
 the compiled core and the pure-Python path side by side; random self-play games per second on one
-core; ``python -m fevga plays`` over a 3,000-line JSON-lines file (process start-up included); and a
-cross-check of the compiled generator against the pure-Python reference. Prints its figures.
+core; ``python -m fevga plays`` over a 3,000-line JSON-lines file and over the rules corpus
+(tests/engine/corpus: the batch path, every play written; process start-up included); and a
+cross-check of the compiled generator (its plays, and its whole ``plays`` answer lines) against the
+pure-Python reference. Prints its figures.
 
 Targets (issue 2): median ≤ 100 µs per (position, roll), p99 ≤ 2 ms, ≥ 50 self-play games/s.
 Issue 16: the compiled core ≥ 10× faster than the pure path at the median and at p99; 0 mismatches.
+Issue 23: the corpus batch (≈3,000 positions, ≈60,000 plays written) ≤ 0.2 s on a quiet 2-core machine.
 
     python benchmarks/bench_engine.py                    # everything (about two minutes)
     python benchmarks/bench_engine.py --crosscheck 0     # timings only
     python benchmarks/bench_engine.py --variants-only    # Portes and Plakoto only (pure Python)
+    python benchmarks/bench_engine.py --smoke            # seconds: every part, tiny
 
 Portes and Plakoto (issue 26) are timed on the pure-Python path per game, the same way: µs per
 ``legal_plays`` over seeded self-play positions of that game, and random self-play games/s.
@@ -20,6 +24,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -28,9 +33,13 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the rules corpus lives with the tests
+
 from fevga import Game, Play, Position, RandomDice, Rules, accel
+from fevga.jsonlines import play_entry
 from fevga.movegen import legal_plays, legal_plays_reference
 from fevga.play import apply_steps
+from tests.engine.plays_corpus import read_corpus
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
 Generator = Callable[[Position, tuple[int, int], Rules], list[Play]]
@@ -108,6 +117,12 @@ def crosscheck(cases: int, seed: int, positions: list[Position]) -> int:
         ]
         if same:
             same = all(apply_steps(p.start, p.steps) == p.result for p in got)
+        if same:  # the batch path's whole answer line, against the one the reference's plays make
+            entries = [] if want[0].is_pass else [play_entry(p) for p in want]
+            request = {"me": position.me, "opp": position.opp, "me_off": position.me_off,
+                       "opp_off": position.opp_off, "dice": list(dice), "unlock_point": rules.unlock_point,
+                       "strict_start_quarter": rules.strict_start_quarter}
+            same = core.plays_answer(request) == json.dumps({"plays": entries}, separators=(",", ":")) + "\n"
         if not same:
             bad += 1
             if bad <= 5:
@@ -183,6 +198,39 @@ def variant_figures(game: str, games: int, sample: int, seed: int) -> None:
             f"  n={len(values)}"
         )
     print(f"  {game:8} random self-play: {rate:.1f} games/s on one core ({turns / games:.0f} turns/game)")
+def batch_time(data: bytes, pure: bool, runs: int) -> tuple[float, float, bytes]:
+    """``python -m fevga plays`` on ``data``: (best wall seconds, CPU seconds of that run, its output)."""
+    env = dict(os.environ)
+    env.pop(accel.PURE_ENV, None)
+    if pure:
+        env[accel.PURE_ENV] = "1"
+    best, best_cpu, out = float("inf"), 0.0, b""
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        out = subprocess.run(
+            [sys.executable, "-m", "fevga", "plays"], input=data, capture_output=True, env=env, check=True
+        ).stdout
+        elapsed = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if elapsed < best:
+            best = elapsed
+            best_cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return best, best_cpu, out
+
+
+def print_batch(lines: int, runs: int) -> None:
+    """The batch path over the rules corpus (its first ``lines`` lines), compiled and pure-Python."""
+    data = b"".join(read_corpus().splitlines(keepends=True)[:lines])
+    figures = []
+    for pure in (False, True) if accel.enabled() else (True,):
+        wall, cpu, out = batch_time(data, pure, runs)
+        name = "pure-Python" if pure else "compiled"
+        figures.append(f"{name} {wall:.3f} s ({cpu:.3f} s CPU)")
+    plays, lines_read = out.count(b'"steps":'), data.count(b"\n")
+    print(f"python -m fevga plays, rules corpus: {lines_read} lines -> {plays} plays, "
+          f"{len(out) / 1e6:.1f} MB written (start-up included, best of {runs}): {', '.join(figures)}; "
+          f"load {os.getloadavg()[0]:.1f}; target ≤ 0.2 s compiled on a quiet machine")
 
 
 def main() -> None:
@@ -194,7 +242,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=12345)
     parser.add_argument("--variant-games", type=int, default=40, help="Portes/Plakoto self-play games")
     parser.add_argument("--variants-only", action="store_true", help="time Portes and Plakoto only")
+    parser.add_argument("--batch-runs", type=int, default=5, help="runs of the corpus batch (the best is shown)")
+    parser.add_argument("--batch-lines", type=int, default=100_000, help="corpus lines the batch reads (all)")
+    parser.add_argument("--smoke", action="store_true", help="the smallest run of every part (it still runs)")
     args = parser.parse_args()
+    if args.smoke:
+        args.games, args.sample, args.selfplay, args.crosscheck = 2, 50, 2, 300
+        args.batch_runs, args.batch_lines, args.variant_games = 1, 200, 2
 
     print(f"Portes and Plakoto, pure Python, CPU time: legal_plays over {args.sample} (position, roll) pairs")
     for game in ("portes", "plakoto"):
@@ -231,6 +285,7 @@ def main() -> None:
         rate, turns = selfplay_rate(args.selfplay, args.seed)
         print(f"random self-play, compiled:    {rate:.1f} games/s on one core ({turns:.0f} turns/game)")
 
+    print_batch(args.batch_lines, args.batch_runs)
     cli_pairs = pairs[:3000]
     pure_s = cli_time(cli_pairs, pure=True)
     line = f"python -m fevga plays, {len(cli_pairs)} lines (start-up included): pure-Python {pure_s:.2f} s"

@@ -142,7 +142,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--runs", type=int, default=300)
     parser.add_argument("--size", type=int, default=DEFAULT_SIZE)
+    parser.add_argument("--smoke", action="store_true", help="5 runs; exits 0 (too few runs to judge the targets)")
     args = parser.parse_args()
+    if args.smoke:
+        args.runs = 5
     scene = samples.mid_game()
 
     start = time.perf_counter()
@@ -199,7 +202,7 @@ def main() -> int:
     }
     for name, ok in checks.items():
         print(f"  {'PASS' if ok else 'FAIL'}  {name}")
-    return 0 if all(checks.values()) else 1
+    return 0 if args.smoke or all(checks.values()) else 1
 
 
 if __name__ == "__main__":

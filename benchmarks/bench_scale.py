@@ -9,6 +9,9 @@ best passing rate, with moves/s per core (the rate divided by the CPU the bot pr
 
     python benchmarks/bench_scale.py                          # single Redis and cluster, 1 and 4 processes
     python benchmarks/bench_scale.py --backends single --procs 1 --games 2000 --step-seconds 3   # quick
+    python benchmarks/bench_scale.py --smoke      # seconds: 20 games, one short step each way (it still runs)
+    python benchmarks/bench_scale.py ... --profile DIR   # each load process writes a cProfile of its event loop
+Each step also prints how much of the bot CPU was the event loops' (the rest: the drawing threads).
 """
 
 from __future__ import annotations
@@ -49,6 +52,7 @@ class Step:
     skipped: int
     bot_cpu: float  # CPU seconds of the bot processes per wall second
     redis_cpu: float  # CPU seconds of the Redis servers per wall second
+    loop_cpu: float = 0.0  # the part of bot_cpu spent on the event loops' threads (the rest: drawing threads)
 
     @property
     def passed(self) -> bool:
@@ -81,8 +85,8 @@ async def redis_cpu(nodes: list[str]) -> float:
 class Fleet:
     """The load processes of one run, spoken to over their stdin/stdout."""
 
-    def __init__(self, url: str, procs: int, games: int, run: str) -> None:
-        self.url, self.count, self.games, self.run = url, procs, games, run
+    def __init__(self, url: str, procs: int, games: int, run: str, profile: str = "") -> None:
+        self.url, self.count, self.games, self.run, self.profile = url, procs, games, run, profile
         self.procs: list[asyncio.subprocess.Process] = []
 
     async def start(self) -> float:
@@ -93,7 +97,8 @@ class Fleet:
             first, last = n * share, min(self.games, (n + 1) * share)
             self.procs.append(await asyncio.create_subprocess_exec(
                 sys.executable, str(ROOT / "benchmarks" / "scale_load.py"), "--redis-url", self.url,
-                "--run", f"{self.run}p{n}", "--games", f"{first}:{last}", env=env, limit=2**26,
+                "--run", f"{self.run}p{n}", "--games", f"{first}:{last}",
+                *(["--profile", f"{self.profile}/{self.run}p{n}.prof"] if self.profile else []), env=env, limit=2**26,
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             ))  # fmt: skip
         answers = await asyncio.gather(*(self._answer(p) for p in self.procs))
@@ -123,7 +128,8 @@ class Fleet:
         ms = [t for a in answers for t in a["ms"]]  # type: ignore[attr-defined]
         return Step(rate, len(ms), percentile(ms, 0.5), percentile(ms, 0.99),
                     sum(int(a["errors"]) for a in answers), sum(int(a["skipped"]) for a in answers),  # type: ignore[call-overload]
-                    sum(float(a["cpu"]) for a in answers) / wall, redis_used / wall)  # type: ignore[arg-type]
+                    sum(float(a["cpu"]) for a in answers) / wall, redis_used / wall,  # type: ignore[arg-type]
+                    sum(float(a["loop_cpu"]) for a in answers) / wall)  # type: ignore[arg-type]
 
     async def stop(self) -> None:
         """Ask every process to quit; kill one that does not within 30 s."""
@@ -139,14 +145,17 @@ class Fleet:
                 await proc.wait()
 
 
-async def ramp(fleet: Fleet, draw: bool, seconds: float, nodes: list[str], label: str) -> Step | None:
+async def ramp(
+    fleet: Fleet, draw: bool, seconds: float, nodes: list[str], label: str, rates: tuple[int, ...]
+) -> Step | None:
     """Step the rate up until p99 > 25 ms (or a move fails); the best passing step."""
     best, misses = None, 0
-    for rate in RATES:
+    for rate in rates:
         step = await fleet.step(rate, seconds, draw, nodes)
         print(f"  {label} {'draw' if draw else 'no draw'} {rate:>5} moves/s: p50 {step.p50:6.2f} ms  "
               f"p99 {step.p99:7.2f} ms  errors {step.errors}  skipped {step.skipped}  "
-              f"CPU bot {step.bot_cpu:.2f} + redis {step.redis_cpu:.2f} cores  load {os.getloadavg()[0]:.1f}  "
+              f"CPU bot {step.bot_cpu:.2f} (event loops {step.loop_cpu:.2f}) + redis {step.redis_cpu:.2f} cores  "
+              f"load {os.getloadavg()[0]:.1f}  "
               f"-> {'ok' if step.passed else 'OVER'}", flush=True)
         await asyncio.sleep(1.0)
         if step.passed:
@@ -182,6 +191,8 @@ BACKENDS = {"single": single_redis, "cluster": redis_cluster}
 async def run(args: argparse.Namespace) -> None:
     """Every backend and process count asked for: set up, ramp without and with drawing; then the table."""
     results: list[tuple[str, int, bool, Step | None]] = []
+    rates = tuple(int(r) for r in args.rates.split(",")) if args.rates else RATES
+    warm_up = min(2.0, args.step_seconds)
     with tempfile.TemporaryDirectory() as tmpdir:
         for backend in args.backends.split(","):
             for procs in (int(p) for p in args.procs.split(",")):
@@ -191,15 +202,15 @@ async def run(args: argparse.Namespace) -> None:
                         if (await client.info("replication"))["role"] == "master":
                             await client.flushall()
                         await client.aclose()
-                    fleet = Fleet(url, procs, args.games, f"s{procs}")
+                    fleet = Fleet(url, procs, args.games, f"s{procs}", args.profile)
                     label = f"{backend} x{procs}"
                     try:
                         setup = await fleet.start()
                         print(f"{label}: {args.games} live games set up in {setup:.0f} s", flush=True)
-                        await fleet.step(RATES[0], 2.0, True, nodes)  # warm up: first drawings, caches
+                        await fleet.step(rates[0], warm_up, True, nodes)  # warm up: first drawings, caches
                         for draw in (False, True):
                             results.append((backend, procs, draw, await ramp(fleet, draw, args.step_seconds,
-                                                                            nodes, label)))
+                                                                            nodes, label, rates)))
                     finally:
                         await fleet.stop()
     print(f"\nhighest rate with p99 <= {P99_TARGET_MS:.0f} ms ({args.games} live games, {os.cpu_count()} cores):")
@@ -208,7 +219,7 @@ async def run(args: argparse.Namespace) -> None:
     print("|---|---|---|---|---|---|---|---|")
     for backend, procs, draw, best in results:
         if best is None:
-            print(f"| {backend} | {procs} | {'yes' if draw else 'no'} | < {RATES[0]} | | | | |")
+            print(f"| {backend} | {procs} | {'yes' if draw else 'no'} | < {rates[0]} | | | | |")
             continue
         print(f"| {backend} | {procs} | {'yes' if draw else 'no'} | {best.rate:.0f} | {best.p50:.1f} | "
               f"{best.p99:.1f} | {best.bot_cpu:.2f} + {best.redis_cpu:.2f} | {best.per_core:.0f} |")
@@ -221,7 +232,15 @@ def main() -> None:
     parser.add_argument("--procs", default="1,4", help="bot process counts to run, comma-separated")
     parser.add_argument("--games", type=int, default=10_000, help="live games (split over the processes)")
     parser.add_argument("--step-seconds", type=float, default=6.0, help="seconds at each rate")
-    asyncio.run(run(parser.parse_args()))
+    parser.add_argument("--rates", default="", help="moves/s steps, comma-separated (default: 50 up to 2,000)")
+    parser.add_argument("--profile", default="", help="a folder: each load process writes a cProfile of its "
+                        "event loop's thread (CPU time, the measured steps) there")
+    parser.add_argument("--smoke", action="store_true", help="the smallest run: single Redis, 1 process, "
+                        "20 games, one 0.5 s step at 20 moves/s each way")
+    args = parser.parse_args()
+    if args.smoke:
+        args.backends, args.procs, args.games, args.step_seconds, args.rates = "single", "1", 20, 0.5, "20"
+    asyncio.run(run(args))
 
 
 if __name__ == "__main__":

@@ -139,7 +139,10 @@ def main() -> None:
     parser.add_argument("--no-cache", action="store_true", help="decode every session from Redis (cold path)")
     parser.add_argument("--full-games", type=int, default=20, help="games then played to the end for sizes")
     parser.add_argument("--redis-url", default=None, help="an existing Redis (its database is FLUSHED)")
+    parser.add_argument("--smoke", action="store_true", help="the smallest run: 5 games, 3 turns, 1 full game")
     args = parser.parse_args()
+    if args.smoke:
+        args.games, args.turns, args.full_games = 5, 3, 1
     if args.redis_url:
         asyncio.run(run(args.redis_url, args.games, args.turns, args.workers, args.full_games, not args.no_cache))
         return

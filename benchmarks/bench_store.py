@@ -74,7 +74,10 @@ def main() -> None:
     parser.add_argument("--burst", type=int, default=300)
     parser.add_argument("--kills", type=int, default=3)
     parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--smoke", action="store_true", help="the smallest run: a burst of 20, 1 kill, 2 games")
     args = parser.parse_args()
+    if args.smoke:
+        args.burst, args.kills, args.games = 20, 1, 2
     logging.getLogger("bot").setLevel(logging.CRITICAL)  # each failed command logs its traceback
     with tempfile.TemporaryDirectory() as tmp, LocalRedis(tmp) as server:
         asyncio.run(bench_burst(server.url, args.burst))

@@ -252,4 +252,8 @@ if __name__ == "__main__":
     parser.add_argument("--step", type=int, default=500)
     parser.add_argument("--static", default=None, help="the page's folder (default bot/web/static)")
     parser.add_argument("--draw", action="store_true", help="draw the board PNG on each chat move, as the chats do")
-    asyncio.run(main(parser.parse_args()))
+    parser.add_argument("--smoke", action="store_true", help="the smallest run: 2 moves, up to 20 watchers")
+    args = parser.parse_args()
+    if args.smoke:
+        args.moves, args.watchers, args.step = 2, 20, 10
+    asyncio.run(main(args))

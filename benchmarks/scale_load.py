@@ -7,7 +7,9 @@ due to when its reply (and, with drawing, the board picture) was ready and the b
 slow instance is charged for the queue it builds (no coordinated omission).
 
 Protocol (JSON lines): stdout ``{"ready": games}``; stdin ``{"rate": r, "seconds": s, "draw": bool}`` ->
-stdout ``{"ms": [...], "errors": n, "skipped": n, "cpu": s}``; stdin ``{"quit": true}`` ends it.
+stdout ``{"ms": [...], "errors": n, "skipped": n, "cpu": s, "loop_cpu": s}`` (``cpu``: the whole process,
+``loop_cpu``: the event loop's thread alone; the rest is the drawing threads); stdin ``{"quit": true}`` ends
+it. ``--profile FILE`` writes a cProfile of the event loop's thread (CPU time, the steps only) at the end.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import cProfile
 import json
 import logging
 import os
@@ -34,8 +37,8 @@ from bot.delivery import OutboxConsumer
 from bot.presenter import present_safely
 from bot.service import GameView, Place, PlayerRef, Result
 from bot.service.ai import RandomAI
-from tests.scale.tables import random_play
 from tests.scale.worker import NullPlatform, ticking
+from tests.service.helpers import random_play
 
 PLATFORM = "discord"
 SETUP_IN_FLIGHT = 32
@@ -144,7 +147,7 @@ class Load:
         loop = asyncio.get_running_loop()
         times: list[float] = []
         tasks: set[asyncio.Task[None]] = set()
-        errors_before, skipped, cpu0 = self.errors, 0, time.process_time()
+        errors_before, skipped, cpu0, loop_cpu0 = self.errors, 0, time.process_time(), time.thread_time()
         t0, count = loop.time() + 0.05, int(rate * seconds)
         for i in range(count):
             due = t0 + i / rate
@@ -159,7 +162,7 @@ class Load:
             task.add_done_callback(tasks.discard)
         await asyncio.gather(*tasks)
         return {"ms": [round(t, 3) for t in times], "errors": self.errors - errors_before, "skipped": skipped,
-                "cpu": round(time.process_time() - cpu0, 3)}
+                "cpu": round(time.process_time() - cpu0, 3), "loop_cpu": round(time.thread_time() - loop_cpu0, 3)}
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -174,6 +177,7 @@ async def main(args: argparse.Namespace) -> None:
     began = time.monotonic()
     await load.setup()
     print(json.dumps({"ready": len(load.slots), "setup_s": round(time.monotonic() - began, 1)}), flush=True)
+    profile = cProfile.Profile(time.thread_time) if args.profile else None
     while True:
         line = await asyncio.to_thread(sys.stdin.readline)
         if not line:
@@ -181,8 +185,14 @@ async def main(args: argparse.Namespace) -> None:
         order = json.loads(line)
         if order.get("quit"):
             break
+        if profile is not None:
+            profile.enable()
         answer = await load.step(float(order["rate"]), float(order["seconds"]), bool(order["draw"]))
+        if profile is not None:
+            profile.disable()
         print(json.dumps(answer), flush=True)
+    if profile is not None:
+        profile.dump_stats(args.profile)
     stop.set()
     await consumer.stop()
     for task in background:
@@ -197,5 +207,6 @@ if __name__ == "__main__":
     parser.add_argument("--redis-url", required=True)
     parser.add_argument("--run", required=True)
     parser.add_argument("--games", required=True, help="first:last (last excluded)")
+    parser.add_argument("--profile", default="", help="write a cProfile of the event loop's thread here")
     logging.basicConfig(level=logging.CRITICAL)
     asyncio.run(main(parser.parse_args()))

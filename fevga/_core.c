@@ -220,21 +220,22 @@ static PyObject *core_legal_plays(PyObject *self, PyObject *const *args, Py_ssiz
     return plays;
 }
 
-static PyObject *generate(PyObject *position, PyObject *dice, int a, int b, int unlock_point, int strict,
-                          PyObject *rules) {
+/* The legal plays of a roll, as ends of the walk (no Python objects): what legal_plays_reference
+ * keeps, in its order. ``start`` is the signed board (mover positive). Sets *chosen to a malloc'd
+ * array the caller frees and returns how many it holds (0: the turn passes), or -1 with MemoryError. */
+static int choose_ends(const int *start, int me_off, int opp_off, int a, int b, int unlock_point, int strict,
+                       End **chosen) {
     Walk w;
-    int me_off, opp_off;
-    if (read_position(position, w.board, &me_off, &opp_off) < 0) return NULL;
-    if (me_off >= CHECKERS || opp_off >= CHECKERS) return pass_list(position, dice, rules);
+    *chosen = NULL;
+    if (me_off >= CHECKERS || opp_off >= CHECKERS) return 0;
+    memcpy(w.board, start, sizeof(w.board));
     w.unlock_index = unlock_point - 1;
     w.strict = strict;
     w.depth = 0;
     w.error = 0;
     memset(w.steps, 0, sizeof(w.steps));
     key_of(w.board, me_off, 0, &w.lo, &w.hi);
-    int start[POINTS];
-    memcpy(start, w.board, sizeof(start));
-    if (table_reset() < 0) return PyErr_NoMemory();
+    if (table_reset() < 0) goto nomem;
     ends_len = 0;
     if (a == b) {
         int order[4] = {a, a, a, a};
@@ -244,12 +245,12 @@ static PyObject *generate(PyObject *position, PyObject *dice, int a, int b, int 
         walk(&w, me_off, ab, 2);
         if (!w.error) walk(&w, me_off, ba, 2);
     }
-    if (w.error) return PyErr_NoMemory();
+    if (w.error) goto nomem;
 
     /* R1/R2 on the final position, then the most steps (rule 6). Reuse the table's value as a flag. */
     int best = 0, n_allowed = 0;
     int *allowed = (int *)malloc(sizeof(int) * (size_t)(ends_len ? ends_len : 1));
-    if (allowed == NULL) return PyErr_NoMemory();
+    if (allowed == NULL) goto nomem;
     int board[POINTS];
     for (int k = 0; k < ends_len; k++) {
         if (key_holds_six(ends[k].lo, ends[k].hi)) continue;
@@ -264,7 +265,7 @@ static PyObject *generate(PyObject *position, PyObject *dice, int a, int b, int 
     }
     if (n_allowed == 0) {
         free(allowed);
-        return pass_list(position, dice, rules);
+        return 0;
     }
     if (best == 1 && a != b) {
         int high = 1 << (a > b ? a : b), m = 0;
@@ -290,13 +291,28 @@ static PyObject *generate(PyObject *position, PyObject *dice, int a, int b, int 
     }
     /* Copy the chosen ends out of the shared tables before any object is made: an allocation can
      * run a collection, and a finalizer (or another thread) could call legal_plays again. */
-    End *chosen = (End *)malloc(sizeof(End) * (size_t)n_allowed);
-    if (chosen == NULL) {
+    *chosen = (End *)malloc(sizeof(End) * (size_t)n_allowed);
+    if (*chosen == NULL) {
         free(allowed);
-        return PyErr_NoMemory();
+        goto nomem;
     }
-    for (int k = 0; k < n_allowed; k++) chosen[k] = ends[allowed[k]];
+    for (int k = 0; k < n_allowed; k++) (*chosen)[k] = ends[allowed[k]];
     free(allowed);
+    return n_allowed;
+nomem:
+    PyErr_NoMemory();
+    return -1;
+}
+
+static PyObject *generate(PyObject *position, PyObject *dice, int a, int b, int unlock_point, int strict,
+                          PyObject *rules) {
+    int start[POINTS], board[POINTS];
+    int me_off, opp_off;
+    End *chosen;
+    if (read_position(position, start, &me_off, &opp_off) < 0) return NULL;
+    int n_allowed = choose_ends(start, me_off, opp_off, a, b, unlock_point, strict, &chosen);
+    if (n_allowed < 0) return NULL;
+    if (n_allowed == 0) return pass_list(position, dice, rules);
     PyObject *list = PyList_New(n_allowed);
     PyObject *opp_obj = PyLong_FromLong(opp_off);
     if (list == NULL || opp_obj == NULL) goto fail;
@@ -372,6 +388,7 @@ static PyObject *core_init(PyObject *self, PyObject *args) {
 }
 
 #include "_encode.h"
+#include "_answer.h"
 
 static PyMethodDef core_methods[] = {
     {"init", core_init, METH_VARARGS, "init(Position, Play): the classes legal_plays builds."},
@@ -379,6 +396,8 @@ static PyMethodDef core_methods[] = {
      "legal_plays(position, dice, rules) -> list[Play], as fevga.movegen.legal_plays_reference."},
     {"encode", core_encode, METH_VARARGS,
      "encode(positions, flip, out): float64 network inputs into a writable buffer (flip: the other's view)."},
+    {"plays_answer", core_plays_answer, METH_O,
+     "plays_answer(request) -> str | None: the answer line of `python -m fevga plays`; None: not plain Fevga input."},
     {NULL, NULL, 0, NULL},
 };
 
@@ -391,7 +410,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     empty_tuple = PyTuple_New(0);
     s_unlock_point = PyUnicode_InternFromString("unlock_point");
     s_strict = PyUnicode_InternFromString("strict_start_quarter");
-    if (empty_tuple == NULL || s_unlock_point == NULL || s_strict == NULL) return NULL;
+    if (empty_tuple == NULL || s_unlock_point == NULL || s_strict == NULL || answer_init() < 0) return NULL;
     for (int v = -CHECKERS; v <= CHECKERS; v++) {
         small_ints[v + CHECKERS] = PyLong_FromLong(v);
         if (small_ints[v + CHECKERS] == NULL) return NULL;

@@ -7,14 +7,17 @@
 from __future__ import annotations
 
 import importlib
-import logging
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 from .play import Play
 from .position import Position
+
+if TYPE_CHECKING:
+    import logging
 
 _built: ModuleType | None
 try:  # an optional binary module: imported by name so a missing build is an ordinary ImportError
@@ -25,18 +28,24 @@ except ImportError as exc:  # not built (no compiler at install time): the pure-
 else:
     _BUILD_ERROR = ""
 
-log = logging.getLogger("fevga")
-
 PURE_ENV = "FEVGA_PURE_PYTHON"
+
+
+def _log() -> logging.Logger:
+    """The "fevga" logger; logging is imported only when there is something to say, so that
+    ``python -m fevga plays`` does not pay for it at start-up."""
+    import logging
+
+    return logging.getLogger("fevga")
 
 
 def _load() -> ModuleType | None:
     """Import and initialise the extension, or say (once, at import) why the slow path is in use."""
     if os.environ.get(PURE_ENV, "").strip().lower() in ("1", "true", "yes", "on"):
-        log.info("fevga: %s is set, using the pure-Python move generator", PURE_ENV)
+        _log().info("fevga: %s is set, using the pure-Python move generator", PURE_ENV)
         return None
     if _built is None:
-        log.warning(
+        _log().warning(
             "fevga: compiled core not available (%s); using the slower pure-Python move generator "
             "(install a C compiler and reinstall with pip to build it)",
             _BUILD_ERROR,

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import importlib
 import sys
 from collections.abc import Callable
 from typing import Any
 
-from .ai.cli import bestplay_line
+from . import accel
+from .batch import serve_batch
 from .jsonlines import play_entry, read_request, serve
 from .movegen import legal_plays
 
@@ -32,6 +34,12 @@ def plays_line(obj: Any) -> dict[str, Any]:
     return {"plays": [play_entry(p) for p in plays]}
 
 
+def bestplay_line(obj: Any) -> dict[str, Any]:
+    """``fevga.ai.cli.bestplay_line``, imported on first use: ``plays`` does not pay for numpy and the network."""
+    command: Callable[[Any], dict[str, Any]] = importlib.import_module("fevga.ai.cli").bestplay_line
+    return command(obj)
+
+
 COMMANDS: dict[str, Callable[[Any], dict[str, Any]]] = {"plays": plays_line, "bestplay": bestplay_line}
 
 
@@ -41,5 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     if len(args) != 1 or args[0] not in COMMANDS:
         print(USAGE, file=sys.stderr)
         return 2
-    serve(COMMANDS[args[0]], sys.stdin, sys.stdout)
+    core = accel.core
+    fast = core.plays_answer if args[0] == "plays" and core is not None else None
+    serve_batch(COMMANDS[args[0]], fast, sys.stdin, sys.stdout)
     return 0

@@ -70,14 +70,19 @@ def play_entry(play: Play) -> dict[str, Any]:
     return entry
 
 
+def answer_line(command: Callable[[Any], dict[str, Any]], line: str) -> str:
+    """The output line (newline included) that answers one input line, errors included."""
+    try:
+        answer = command(json.loads(line))
+    except json.JSONDecodeError as exc:
+        answer = {"error": f"not valid JSON: {exc.msg}"}
+    except (FevgaError, ValueError, TypeError) as exc:
+        answer = {"error": str(exc)}
+    return json.dumps(answer, separators=(",", ":")) + "\n"
+
+
 def serve(command: Callable[[Any], dict[str, Any]], stdin: TextIO, stdout: TextIO) -> None:
     """Answer every input line with exactly one output line, errors included."""
     for line in stdin:
-        try:
-            answer = command(json.loads(line))
-        except json.JSONDecodeError as exc:
-            answer = {"error": f"not valid JSON: {exc.msg}"}
-        except (FevgaError, ValueError, TypeError) as exc:
-            answer = {"error": str(exc)}
-        stdout.write(json.dumps(answer, separators=(",", ":")) + "\n")
+        stdout.write(answer_line(command, line))
         stdout.flush()
