@@ -99,7 +99,10 @@ def top_slot(shown: TavliPosition, point: int, sign: int) -> int:
 
 def star_point(k: Kit, shown: TavliPosition, point: int, side: int) -> Point:
     """Where the star of a hit or pin on ``point`` goes: on the mover's top checker, towards the middle."""
-    cx, cy = checker_centre(k.geom, point, top_slot(shown, point, 1 if side == 0 else -1))
+    sign = 1 if side == 0 else -1
+    cx, cy = checker_centre(k.geom, point, top_slot(shown, point, sign))
+    if sign * shown.board[point - 1] <= 0:  # the checker moved on: the star alone marks the landing
+        return cx, cy
     off = k.geom.unit * 0.3
     return cx + off, cy + (off if point <= 12 else -off)
 
@@ -139,7 +142,7 @@ def _star(img: Image.Image, k: Kit, centre: Point, _end: Point) -> None:
 
 
 def match_line(scene: BoardScene, perspective: int) -> str:
-    """"Portes · game 4 of tavli to 5 · 2–1": the game, which game of the match, and the score (the
+    """The match line, e.g. "Portes · game 4 of tavli to 5 · 2–1": the game, which game of the match, and the score (the
     viewer's first, as his strip is the bottom one)."""
     parts = [scene.label("game_" + scene.game)]
     if scene.match_kind == "tavli":
