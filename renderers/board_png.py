@@ -70,7 +70,7 @@ def render_board_image(
     _trays(img, k, scene, perspective)
     _strips(img, k, scene, perspective)
     _middle(img, k, scene, perspective)
-    if game != "fevga" or scene.match_kind == "tavli":
+    if scene.shows_match_line():
         draw_match_line(img, k, scene, perspective)
     if scene.pending_steps and scene.turn is not None and game == "fevga":
         side = 0 if scene.turn == perspective else 1

@@ -194,6 +194,23 @@ class BoardScene:
             return frozenset(), frozenset()
         return _net_marks(self.last_play_steps, self.last_mover == perspective, self.other_point)
 
+    def match_line(self, perspective: int) -> str:
+        """The match line, e.g. "Portes · game 4 of tavli to 5 · 2–1": the game, which game of the match,
+        and the score (``perspective``'s first, as his strip is the bottom one)."""
+        parts = [self.label("game_" + self.game)]
+        if self.match_kind == "tavli":
+            parts.append(self.label("tavli_game", n=self.game_number or "?", length=self.match_length))
+        elif self.match_length > 1:
+            parts.append(self.label("match_game", n=self.game_number or "?", length=self.match_length))
+        if self.match_length > 1:
+            parts.append(f"{self.score[perspective]}–{self.score[1 - perspective]}")
+        return "  ·  ".join(parts)
+
+    def shows_match_line(self) -> bool:
+        """Fevga alone keeps its pictures as they were; Portes, Plakoto and any game of a tavli match say
+        which game this is."""
+        return self.game != "fevga" or self.match_kind == "tavli"
+
     def pending_hits(self) -> tuple[bool, ...]:
         """Which pending steps hit or pinned (Portes/Plakoto; all False in Fevga)."""
         if not self.pending_steps or self.turn is None or self.dice is None or self.game == "fevga":

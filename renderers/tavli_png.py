@@ -141,19 +141,6 @@ def _star(img: Image.Image, k: Kit, centre: Point, _end: Point) -> None:
     img.paste(k.to_p(region), box[:2])
 
 
-def match_line(scene: BoardScene, perspective: int) -> str:
-    """The match line, e.g. "Portes · game 4 of tavli to 5 · 2–1": the game, which game of the match, and the score (the
-    viewer's first, as his strip is the bottom one)."""
-    parts = [scene.label("game_" + scene.game)]
-    if scene.match_kind == "tavli":
-        parts.append(scene.label("tavli_game", n=scene.game_number or "?", length=scene.match_length))
-    elif scene.match_length > 1:
-        parts.append(scene.label("match_game", n=scene.game_number or "?", length=scene.match_length))
-    if scene.match_length > 1:
-        parts.append(f"{scene.score[perspective]}–{scene.score[1 - perspective]}")
-    return "  ·  ".join(parts)
-
-
 def draw_match_line(img: Image.Image, k: Kit, scene: BoardScene, perspective: int) -> None:
     """The match line in the middle band, on the half without dice (centred while the game is over)."""
     geom, theme = k.geom, k.theme
@@ -161,7 +148,7 @@ def draw_match_line(img: Image.Image, k: Kit, scene: BoardScene, perspective: in
     if scene.winner is not None or scene.drawn:
         return
     half = geom.left_half if scene.turn == perspective else geom.right_half
-    text = match_line(scene, perspective)
+    text = scene.match_line(perspective)
     room = half[2] - half[0] - geom.unit // 3
     size = max(9, int(geom.unit * 0.36))
     while size > 9 and font(size, bold=True).getlength(text) > room:

@@ -34,7 +34,8 @@ def render_text(scene: BoardScene, perspective: int) -> str:
     board, pins = shown.board, _pins(shown)
     opponent = 1 - perspective
     offs = (scene.shown_position().me_off, scene.shown_position().opp_off)
-    lines = [_player_line(scene, opponent, perspective)]
+    lines = [scene.match_line(perspective).replace("  ", " ")] if scene.shows_match_line() else []
+    lines.append(_player_line(scene, opponent, perspective))
     lines.append(" " + _numbers(TOP_LEFT) + " " + _numbers(TOP_RIGHT))
     lines.append("┌" + "─" * INNER + "┬" + "─" * INNER + "┐")
     for row in range(VISIBLE_STACK):
