@@ -20,9 +20,17 @@ def bar_tile(geom: Geometry) -> int:
     return geom.bar
 
 
+PIN_RING = 0.2  # the pin ring's width as a share of the checker's radius
+
+
 def pinned(colours: CheckerColours, tile: int, radius: float) -> Image.Image:
-    """A pinned checker: its own colour inside a thick ring of the pin colour."""
-    return sprites.checker(colours, tile, radius, ring=PIN_COLOUR)
+    """A pinned checker: its own colour, a little smaller, inside a thick ring of the pin colour."""
+    ring = Image.new("RGBA", (tile * SS, tile * SS), (0, 0, 0, 0))
+    c, r = tile * SS / 2, radius * SS
+    ImageDraw.Draw(ring).ellipse((c - r, c - r, c + r, c + r), fill=(*PIN_COLOUR, 255))
+    ring = ring.resize((tile, tile), Image.Resampling.BOX)
+    ring.alpha_composite(sprites.checker(colours, tile, radius * (1 - PIN_RING)))
+    return ring
 
 
 def bar_checker(colours: CheckerColours, tile: int, count: int | None = None) -> Image.Image:
