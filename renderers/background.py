@@ -67,6 +67,8 @@ def draw_background(theme: Theme, geom: Geometry, perspective: int, game: str = 
             poly = [(x0 + inset, y1 + 1), (x1 + 1 - inset, y1 + 1), (tip_x, y1 + 1 - h)]
         draw.polygon(poly, fill=point_colour(theme, point))
     _home_bars(draw, theme, geom, perspective, game)
+    if game != "fevga":
+        _directions(draw, theme, geom, perspective)
     img = big.resize((geom.width, geom.height), Image.Resampling.BOX)
     _labels(img, theme, geom, perspective, game)
     return img
@@ -84,6 +86,24 @@ def _home_bars(draw: ImageDraw.ImageDraw, theme: Theme, geom: Geometry, perspect
         y0 = a[1] * SS if first == 19 else a[3] * SS - thick
         draw.rectangle((x0, y0, x1, y0 + thick - 1), fill=colours.body)
         draw.rectangle((x0, y0, x1, y0 + thick - 1), outline=theme.label_dim, width=SS)
+
+
+def _directions(draw: ImageDraw.ImageDraw, theme: Theme, geom: Geometry, perspective: int) -> None:
+    """Portes and Plakoto: which way each player moves, as two small triangles in his colour on the
+    label bands over the bar. The viewer runs right to left along the top and left to right along the
+    bottom; the opponent the other way round."""
+    x0, x1 = geom.left_half[2] * SS, geom.right_half[0] * SS
+    mid = (x0 + x1) / 2
+    size = min((x1 - x0) / 2.4, geom.label * SS * 0.6)
+    bands = ((geom.board[1] - geom.label, geom.board[1]), (geom.board[3], geom.board[3] + geom.label))
+    for row, (top, bottom) in enumerate(bands):
+        cy = (top + bottom) * SS / 2
+        for owner, leftward in ((perspective, row == 0), (1 - perspective, row == 1)):
+            colours = theme.checkers[owner]
+            cx = mid - size * 0.6 if leftward else mid + size * 0.6
+            tip, back = (cx - size / 2, cx + size / 2) if leftward else (cx + size / 2, cx - size / 2)
+            poly = [(tip, cy), (back, cy - size / 2), (back, cy + size / 2)]
+            draw.polygon(poly, fill=colours.body, outline=colours.rim, width=SS)
 
 
 def _labels(img: Image.Image, theme: Theme, geom: Geometry, perspective: int, game: str) -> None:

@@ -10,6 +10,7 @@ import random
 import pytest
 from PIL import Image, ImageDraw
 
+from fevga.position import Position
 from fevga.variants import TavliPosition
 from renderers import (
     BoardScene,
@@ -269,3 +270,22 @@ def test_a_drawn_plakoto_game_shows_the_draw_banner_not_a_winner() -> None:
     going = render_board_image(dataclasses.replace(scene, drawn=False), 0)
     band = GEOM.middle
     assert drawn.crop(band).tobytes() != going.crop(band).tobytes()  # the banner is drawn in the middle band
+
+
+@pytest.mark.parametrize("perspective", [0, 1])
+def test_direction_marks_over_the_bar_show_each_viewer_moving_the_other_way_from_his_opponent(perspective: int) -> None:
+    """Top band: the viewer's triangle on the left (he runs right to left there), the opponent's on the
+    right; the bottom band the other way round. Fevga, where both move the same way, has none."""
+    img = _rgb(BoardScene(TavliPosition.start("plakoto"), turn=0, dice=(6, 5)), perspective)
+    x0, x1 = GEOM.left_half[2], GEOM.right_half[0]
+    mid = (x0 + x1) / 2
+    size = min((x1 - x0) / 2.4, GEOM.label * 0.6)
+    named = {"p0": THEME.checkers[0].body, "p1": THEME.checkers[1].body, "frame": THEME.frame}
+    rows = {0: GEOM.board[1] - GEOM.label / 2, 1: GEOM.board[3] + GEOM.label / 2}
+    for row, y in rows.items():
+        left = _nearest(img.getpixel((int(mid - size * 0.6), int(y))), named)
+        right = _nearest(img.getpixel((int(mid + size * 0.6), int(y))), named)
+        viewer, other = f"p{perspective}", f"p{1 - perspective}"
+        assert (left, right) == ((viewer, other) if row == 0 else (other, viewer))
+    fevga = _rgb(BoardScene(Position.start(), turn=0, dice=(6, 5)), perspective)
+    assert _nearest(fevga.getpixel((int(mid - size * 0.6), int(rows[0]))), named) == "frame"
