@@ -16,8 +16,6 @@ from fevga.game import Game
 from fevga.variants import TavliPosition
 
 from .board_png import render_board
-from .from_game import replay_scenes
-from .replay import render_replay
 from .scene import BoardScene
 from .text_board import render_text
 
@@ -89,7 +87,7 @@ def random_tavli_game(game: str, seed: int = 2, max_plays: int = 1000) -> Game:
 
 
 def write_tavli_samples(directory: str) -> list[str]:
-    """Write a picture of each game from both sides, their text boards and a Plakoto replay."""
+    """Write a picture of each game from both sides and their text boards."""
     out = Path(directory)
     out.mkdir(parents=True, exist_ok=True)
     files = {
@@ -99,7 +97,6 @@ def write_tavli_samples(directory: str) -> list[str]:
         "plakoto-player2-view.png": render_board(plakoto_pins(), 1),
         "portes.txt": (render_text(portes_bars(), 0) + "\n").encode(),
         "plakoto.txt": (render_text(plakoto_pins(), 0) + "\n").encode(),
-        "plakoto-replay.gif": render_replay(replay_scenes(random_tavli_game("plakoto"), NAMES), 0, size=400),
     }
     for name, data in files.items():
         (out / name).write_bytes(data)
