@@ -69,3 +69,8 @@ def test_play_repr_is_pasteable() -> None:
     for play in legal_plays(k, (6, 1)):
         again = eval(repr(play), vars(fevga))
         assert isinstance(again, TavliPlay) and again == play and again.hits == play.hits
+
+
+def test_fevga_constructor_is_refused() -> None:
+    with pytest.raises(PositionError):
+        TavliPosition.from_lists([15] + [0] * 23, [15] + [0] * 23)
