@@ -54,16 +54,21 @@ def paint_arrows(img: Image.Image, k: Kit, segments: Sequence[tuple[Point, Point
     if not segments:
         return
     palette, lut = _palette_lut(k)
-    pixels = np.array(img)
+    boxes = [arrow_box(k, img.size, start, end) for start, end in segments]
+    left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    region = img.crop((left, top, max(b[2] for b in boxes), max(b[3] for b in boxes)))
+    pixels = np.array(region)
     edge, body = (np.array(c, dtype=np.float32) for c in (k.theme.frame_edge, k.theme.highlight))
     for start, end in segments:
-        hit, a, b = _arrow_pixels(k, img.size, start, end)
+        (rows, cols), a, b = _arrow_pixels(k, img.size, start, end)
+        hit = (rows - top, cols - left)
         rgb = palette[pixels[hit]]
         rgb = rgb * (1 - a) + edge * a
         rgb = rgb * (1 - b) + body * b
         q = np.clip(rgb + 0.5, 0, 255).astype(np.int32) >> 3
         pixels[hit] = lut[(q[:, 0] << 10) | (q[:, 1] << 5) | q[:, 2]]
-    img.frombytes(pixels.tobytes())
+    region.frombytes(pixels.tobytes())
+    img.paste(region, (left, top))
 
 
 @lru_cache(maxsize=512)
