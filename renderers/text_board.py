@@ -78,7 +78,7 @@ def describe(scene: BoardScene, perspective: int, limit: int = 1000) -> str:
             f"off {offs[player]}{extra}, points {stacks or 'none'}."
         )
     status = ". ".join(_status_parts(scene, perspective))
-    game = scene.label("game_" + scene.game)
+    game = scene.game.capitalize()  # the summary is English throughout, like its other words
     text = f"{game} board, numbered for " + _name(scene, perspective) + ". " + " ".join(parts)
     if status:
         text += " " + status + "."
