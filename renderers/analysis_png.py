@@ -17,12 +17,14 @@ from PIL import Image, ImageDraw
 from fevga.notation import parse_moves
 from fevga.position import Position
 from fevga.rules import OFF
+from fevga.variants import TavliPosition, any_position_from_id
 
 from . import textrun
 from .board_png import PNG_COMPRESS_LEVEL, render_board_image
 from .fonts import fit, font, printable
-from .layout import DEFAULT_SIZE, Geometry, checker_centre, geometry
+from .layout import DEFAULT_SIZE, VISIBLE_STACK, Geometry, checker_centre, geometry
 from .scene import DEFAULT_THEME, BoardScene
+from .tavli_layout import bar_centre
 from .theme import RGB, get_theme
 
 PLAYED_COLOUR: RGB = (214, 32, 74)  # crimson: the move made
@@ -72,13 +74,15 @@ class AnalysedMove(Protocol):
         ...
 
 
-def steps_of(text: str) -> list[tuple[int, int]]:
-    """The (from, to) steps of a written play (``1/7 7/12``, ``19/off``); empty for ``pass``."""
-    return list(parse_moves(text) or [])
+def steps_of(text: str, game: str = "fevga") -> list[tuple[int, int]]:
+    """The (from, to) steps of a written play (``1/7 7/12``, ``19/off``, Portes ``bar/3*``); empty for ``pass``."""
+    return list(parse_moves(text, game) or [])
 
 
 def anchor(geom: Geometry, point: int, lane: int) -> Point:
-    """Where an arrow touches the viewer's point ``point`` (25 = his tray) in ``lane``."""
+    """Where an arrow touches the viewer's point ``point`` (25 = his tray, 0 = his bar) in ``lane``."""
+    if point == 0:
+        return bar_centre(geom, 0, min(lane, VISIBLE_STACK - 1))
     if point == OFF:
         x0, y0, x1, _y1 = geom.trays[0]
         return (x0 + x1) / 2, y0 + geom.unit * (lane + 0.5)
@@ -142,7 +146,8 @@ def render_blunder_image(
     labels: Mapping[str, str] = LEGEND,
 ) -> Image.Image:
     """The picture as an RGB image: board, the two arrow sets and a legend strip below."""
-    start = position if position is not None else Position.from_id(move.position)
+    start = position if position is not None else any_position_from_id(move.position)
+    game = start.game if isinstance(start, TavliPosition) else "fevga"
     seat = move.player
     scene = BoardScene.from_position(start, seen_by=seat, turn=seat, dice=move.dice, names=names, theme=theme)
     board = render_board_image(scene, seat, size=size).convert("RGB")
@@ -150,7 +155,7 @@ def render_blunder_image(
     u = geom.unit
     draw = ImageDraw.Draw(board)
     for text, lane, colour in ((move.played, PLAYED_LANE, PLAYED_COLOUR), (move.best, BEST_LANE, BEST_COLOUR)):
-        _arrows(draw, geom, steps_of(text), lane, colour)
+        _arrows(draw, geom, steps_of(text, game), lane, colour)
     line_h = int(u * 0.62)
     pad = int(u * 0.3)
     out = Image.new("RGB", (board.width, board.height + 2 * pad + LEGEND_LINES * line_h), get_theme(theme).strip)

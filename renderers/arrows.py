@@ -51,20 +51,30 @@ def draw_arrows(img: Image.Image, k: Kit, segments: Sequence[tuple[Point, Point]
     Each arrow is two antialiased masks (outline, body) over its own bounding box, cached by its pixel
     ends, so the next step's picture reuses the arrows of the steps before it.
     """
-    pad = k.geom.unit // 2
     for start, end in segments:
-        box: Box = (
-            max(0, int(min(start[0], end[0])) - pad),
-            max(0, int(min(start[1], end[1])) - pad),
-            min(img.width, int(max(start[0], end[0])) + pad + 1),
-            min(img.height, int(max(start[1], end[1])) + pad + 1),
-        )
-        key = ("arrow", box, round(start[0]), round(start[1]), round(end[0]), round(end[1]))
-        masks = k.cached(key, partial(_masks, k, box, start, end), store="arrows")
+        box, masks = arrow_masks(k, img.size, start, end)
         region = img.crop(box).convert("RGB")
         region.paste(k.theme.frame_edge, (0, 0), masks.getchannel(0))
         region.paste(k.theme.highlight, (0, 0), masks.getchannel(1))
         img.paste(k.to_p(region), box[:2])
+
+
+def arrow_box(k: Kit, size: tuple[int, int], start: Point, end: Point) -> Box:
+    """The box an arrow from ``start`` to ``end`` can touch (half a point's width around it), on the picture."""
+    pad = k.geom.unit // 2
+    return (
+        max(0, int(min(start[0], end[0])) - pad),
+        max(0, int(min(start[1], end[1])) - pad),
+        min(size[0], int(max(start[0], end[0])) + pad + 1),
+        min(size[1], int(max(start[1], end[1])) + pad + 1),
+    )
+
+
+def arrow_masks(k: Kit, size: tuple[int, int], start: Point, end: Point) -> tuple[Box, Image.Image]:
+    """The arrow's bounding box on a picture of ``size`` and its outline/body masks (cached by its ends)."""
+    box = arrow_box(k, size, start, end)
+    key = ("arrow", box, round(start[0]), round(start[1]), round(end[0]), round(end[1]))
+    return box, k.cached(key, partial(_masks, k, box, start, end), store="arrows")
 
 
 def _masks(k: Kit, box: Box, start: Point, end: Point) -> Image.Image:

@@ -13,13 +13,16 @@ from PIL import Image, ImageDraw
 
 from fevga.position import Position
 from fevga.rules import OFF
+from fevga.variants import TavliPosition
 
 from . import fallback, sprites, textrun
 from .arrows import draw_arrows, endpoints
+from .background import start_points
 from .fonts import font
 from .layers import Kit, kit
 from .layout import DEFAULT_SIZE, VISIBLE_STACK, Box, Geometry, checker_centre, label_box
 from .scene import BoardScene
+from .tavli_png import draw_match_line, draw_tavli
 from .theme import RGB
 
 PNG_COMPRESS_LEVEL = 3  # zlib level: level 3 keeps the default board under 30 KB in about 2 ms
@@ -54,16 +57,22 @@ def render_board_image(
     """The board as a palette ("P") image; the replay reuses it as a GIF frame."""
     if perspective not in (0, 1):
         raise ValueError(f"perspective must be 0 or 1, not {perspective!r}")
-    k = kit(theme or scene.theme, size, perspective)
+    game = scene.game
+    k = kit(theme or scene.theme, size, perspective, game)
     img = k.bg.copy()
     shown = scene.shown_for(perspective)
     froms, tos = scene.marks(perspective)
-    _checkers(img, k, shown, perspective, froms, tos)
-    _labels(img, k, froms, tos)
+    if isinstance(shown, TavliPosition):
+        draw_tavli(img, k, scene, perspective, shown)
+    else:
+        _checkers(img, k, shown, perspective, froms, tos)
+    _labels(img, k, froms, tos, start_points(game))
     _trays(img, k, scene, perspective)
     _strips(img, k, scene, perspective)
     _middle(img, k, scene, perspective)
-    if scene.pending_steps and scene.turn is not None:
+    if scene.shows_match_line():
+        draw_match_line(img, k, scene, perspective)
+    if scene.pending_steps and scene.turn is not None and game == "fevga":
         side = 0 if scene.turn == perspective else 1
         draw_arrows(img, k, endpoints(k, shown, scene.steps_for(perspective), side))
     return img
@@ -105,16 +114,18 @@ def _slot_box(k: Kit, point: int, slot: int) -> Box:
     return x, y, x + k.geom.unit, y + k.geom.unit
 
 
-def _labels(img: Image.Image, k: Kit, froms: frozenset[int], tos: frozenset[int]) -> None:
+def _labels(
+    img: Image.Image, k: Kit, froms: frozenset[int], tos: frozenset[int], starts: tuple[int, int] = (1, 13)
+) -> None:
     """Point numbers the last play left (outlined) or reached (filled) in the highlight colour."""
-    for point in (froms | tos) - {OFF}:
+    for point in (froms | tos) - {OFF, 0}:
         box = label_box(k.geom, point)
         filled = point in tos
-        tile = k.cached(("label", point, filled), partial(_label_tile, k, box, point, filled))
+        tile = k.cached(("label", point, filled), partial(_label_tile, k, box, point, filled, starts))
         img.paste(tile, box[:2])
 
 
-def _label_tile(k: Kit, box: Box, point: int, filled: bool) -> Image.Image:
+def _label_tile(k: Kit, box: Box, point: int, filled: bool, starts: tuple[int, int] = (1, 13)) -> Image.Image:
     theme = k.theme
     base = k.bg_rgb.crop(box)
     w, h = base.size
@@ -123,12 +134,12 @@ def _label_tile(k: Kit, box: Box, point: int, filled: bool) -> Image.Image:
     d = ImageDraw.Draw(pill)
     m = ss * max(1, h // 12)
     rect = (m, m, w * ss - m - 1, h * ss - m - 1)
-    if filled and point not in (1, 13):
+    if filled and point not in starts:
         d.rounded_rectangle(rect, radius=h * ss // 2, fill=(*theme.highlight, 255))
     else:
         d.rounded_rectangle(rect, radius=h * ss // 2, outline=(*theme.highlight, 255), width=ss * max(2, h // 9))
     pill = pill.resize((w, h), Image.Resampling.BOX)
-    if filled and point not in (1, 13):
+    if filled and point not in starts:
         base.paste(pill, (0, 0), pill)
         f = font(max(9, int(k.geom.label * 0.62)), bold=True)
         ImageDraw.Draw(base).text((w / 2, h / 2), str(point), font=f, fill=theme.frame_edge, anchor="mm")
@@ -245,9 +256,12 @@ def _middle(img: Image.Image, k: Kit, scene: BoardScene, perspective: int) -> No
     geom, theme = k.geom, k.theme
     _l, my0, _r, my1 = geom.middle
     u = geom.unit
-    if scene.winner is not None:
-        name = textrun.fit(_name(scene, scene.winner), int(u * 0.5), int(geom.width * 0.45), bold=True)
-        text = scene.label("banner_mars" if scene.mars else "banner", name=name)
+    if scene.winner is not None or scene.drawn:
+        if scene.winner is None:
+            text = scene.label("banner_draw")
+        else:
+            name = textrun.fit(_name(scene, scene.winner), int(u * 0.5), int(geom.width * 0.45), bold=True)
+            text = scene.label("banner_mars" if scene.mars else "banner", name=name)
         tile = k.text(f"  {text}  ", int(u * 0.5), theme.banner_text, theme.banner, bold=True)
         bx0, _by, bx1, _ = geom.board
         img.paste(tile, ((bx0 + bx1 - tile.width) // 2, (my0 + my1 - tile.height) // 2))

@@ -1,7 +1,8 @@
-"""Scenes from a ``fevga.Game``: the current board, and one scene per turn for the replay.
+"""Scenes from a ``fevga.Game`` of any kind (Fevga, Portes, Plakoto) or a ``fevga.Match``: the current
+board, and one scene per turn for the replay.
 
-Only bookkeeping: the recorded steps are re-applied with ``fevga.play.apply_steps``; no rules
-are judged here.
+Only bookkeeping: the recorded steps are re-applied (``fevga.play.apply_steps`` for Fevga, the game's
+own step rule for Portes and Plakoto, so hits and pins land as they did); no legality is judged here.
 """
 
 from __future__ import annotations
@@ -9,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
-from fevga import Game, Position
-from fevga.play import apply_steps
+from fevga import Game, Match, Position
+from fevga.play import Step, apply_steps
+from fevga.variants import TavliPosition, start_position
+from fevga.variants.tavli import replay
 
 from .scene import DEFAULT_THEME, BoardScene
 
@@ -22,8 +25,12 @@ def scene_from_game(
     match_length: int = 1,
     score: Sequence[int] = (0, 0),
     theme: str = DEFAULT_THEME,
+    match_kind: str = "",
+    game_number: int = 0,
 ) -> BoardScene:
-    """The scene of ``game`` as it stands: position, turn and dice, last play, result."""
+    """The scene of ``game`` as it stands: position, turn and dice, last play (with its hits), result.
+
+    ``match_kind`` ("tavli" for the rotation) and ``game_number`` (from 1) feed the match line."""
     last = game.last_play
     outcome = game.outcome
     return BoardScene(
@@ -38,6 +45,28 @@ def scene_from_game(
         winner=outcome.winner if outcome else None,
         mars=bool(outcome and outcome.mars),
         theme=theme,
+        last_play_hits=last.hits if last else (),
+        match_kind=match_kind if match_kind != game.game else "",
+        game_number=game_number,
+        drawn=bool(outcome and outcome.is_draw),
+    )
+
+
+def scene_from_match(match: Match, names: Sequence[str], *, theme: str = DEFAULT_THEME) -> BoardScene:
+    """The scene of the match's current (or last) game, with the score before it and its place in the match."""
+    game = match.game
+    before = [0, 0]
+    for earlier in match.games[:-1]:
+        if earlier.outcome is not None and earlier.outcome.winner is not None:
+            before[earlier.outcome.winner] += earlier.outcome.points
+    return scene_from_game(
+        game,
+        names,
+        match_length=match.length,
+        score=before,
+        theme=theme,
+        match_kind=match.kind,
+        game_number=len(match.games),
     )
 
 
@@ -48,24 +77,28 @@ def replay_scenes(
     match_length: int = 1,
     score: Sequence[int] = (0, 0),
     theme: str = DEFAULT_THEME,
+    match_kind: str = "",
+    game_number: int = 0,
 ) -> list[BoardScene]:
     """The start, then the board after every turn of ``game.history`` (forced passes included)."""
     records = game.history
     first = records[0] if records else None
     template = BoardScene(
-        Position.start(),  # player 0's view
+        start_position(game.game) if game.game != "fevga" else Position.start(),  # player 0's view
         turn=first.player if first else game.turn,
         dice=first.dice if first else game.dice,
         names=(str(names[0]), str(names[1])),
         match_length=match_length,
         score=(int(score[0]), int(score[1])),
         theme=theme,
+        match_kind=match_kind if match_kind != game.game else "",
+        game_number=game_number,
     )
     scenes = [template]
     position = template.position
     for index, record in enumerate(records):
         view = position if record.player == 0 else position.flip()
-        moved = apply_steps(view, record.steps)
+        moved = _apply(view, record.steps, record.dice)
         position = moved if record.player == 0 else moved.flip()
         following = records[index + 1] if index + 1 < len(records) else None
         outcome = game.outcome if following is None else None
@@ -83,11 +116,23 @@ def replay_scenes(
                 dice=dice,
                 last_play_steps=record.steps,
                 last_mover=record.player,
+                last_play_hits=record.hits,
                 winner=outcome.winner if outcome else None,
                 mars=bool(outcome and outcome.mars),
+                drawn=bool(outcome and outcome.is_draw),
             )
         )
     outcome = game.outcome
-    if outcome is not None and scenes[-1].winner is None:  # resigned before any play
-        scenes.append(replace(scenes[-1], turn=None, dice=None, winner=outcome.winner, mars=outcome.mars))
+    if outcome is not None and scenes[-1].winner is None and not scenes[-1].drawn:  # resigned before any play
+        scenes.append(
+            replace(scenes[-1], turn=None, dice=None, winner=outcome.winner, mars=outcome.mars, drawn=outcome.is_draw)
+        )
     return scenes
+
+
+def _apply(view: Position, steps: tuple[Step, ...], dice: tuple[int, int]) -> Position:
+    """The mover's view after ``steps``: Fevga moves checkers, Portes/Plakoto replay their hits and pins."""
+    if isinstance(view, TavliPosition):
+        return replay(view, steps, dice)[0] if steps else view
+    return apply_steps(view, steps)
+

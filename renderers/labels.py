@@ -23,6 +23,15 @@ DEFAULT_LABELS: dict[str, str] = {
     "turn_dice": "{name} to play {dice}",
     "winner_tag": "WINS",
     "winner_tag_mars": "WINS (mars)",
+    "game_fevga": "Fevga",
+    "game_portes": "Portes",
+    "game_plakoto": "Plakoto",
+    "tavli_game": "game {n} of tavli to {length}",
+    "match_game": "game {n}, match to {length}",
+    "banner_draw": "Draw: both mothers pinned",
+    "result_draw": "Draw: both mothers pinned (0 points)",
+    "bar": "bar {n}",
+    "pinned": "({glyph}) pinned",
 }
 
 

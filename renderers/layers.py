@@ -17,6 +17,7 @@ from . import sprites, textrun
 from .background import draw_background
 from .fonts import font
 from .layout import Box, Geometry, geometry
+from .tavli_sprites import tavli_pieces
 from .theme import RGB, Theme, get_theme
 
 TILE_CACHE_LIMIT = 4000  # pieces at their place: about 1.5 KB each at the default size
@@ -27,12 +28,14 @@ ARROW_CACHE_LIMIT = 128  # arrows of pending steps: RGBA over their bounding box
 class Kit:
     """Everything reusable for one (theme, size, viewer): palette, background and a tile cache."""
 
-    def __init__(self, theme: Theme, geom: Geometry, perspective: int) -> None:
+    def __init__(self, theme: Theme, geom: Geometry, perspective: int, game: str = "fevga") -> None:
         self.theme = theme
         self.geom = geom
         self.perspective = perspective
-        self.bg_rgb = draw_background(theme, geom, perspective)
-        self.palette = _build_palette(theme, geom, self.bg_rgb)
+        self.game = game
+        self.bg_rgb = draw_background(theme, geom, perspective, game)
+        extra = tavli_pieces(theme, geom) if game != "fevga" else []
+        self.palette = _build_palette(theme, geom, self.bg_rgb, extra)
         self.bg = self.to_p(self.bg_rgb)
         self._tiles: dict[tuple[object, ...], Image.Image] = {}
         self._texts: dict[tuple[object, ...], Image.Image] = {}
@@ -103,16 +106,19 @@ class Kit:
         return self.cached(("text", text, size, fg, bg, bold), make, store="texts")
 
 
-@lru_cache(maxsize=12)
-def kit(theme_name: str, size: int, perspective: int) -> Kit:
-    """The cached kit for a theme, picture size and viewer."""
-    return Kit(get_theme(theme_name), geometry(size), perspective)
+@lru_cache(maxsize=24)
+def kit(theme_name: str, size: int, perspective: int, game: str = "fevga") -> Kit:
+    """The cached kit for a theme, picture size, viewer and game (Fevga, Portes and Plakoto differ in
+    their start marks, home bands and pieces)."""
+    return Kit(get_theme(theme_name), geometry(size), perspective, game)
 
 
-def _build_palette(theme: Theme, geom: Geometry, bg: Image.Image) -> Image.Image:
+def _build_palette(
+    theme: Theme, geom: Geometry, bg: Image.Image, extra: list[Image.Image] | None = None
+) -> Image.Image:
     """A 256-colour palette: the theme's flat colours exactly, plus colours fitted to all blends."""
     keys = _key_colours(theme)
-    atlas = _atlas(theme, geom, bg)
+    atlas = _atlas(theme, geom, bg, extra or [])
     colours = atlas.getcolors(maxcolors=1 << 24) or []
     key_set = set(keys)
     unique = [(c[0], c[1], c[2]) for _n, c in colours if isinstance(c, tuple) and c not in key_set]
@@ -158,8 +164,8 @@ def _key_colours(theme: Theme) -> list[tuple[int, int, int]]:
     return list(dict.fromkeys(flat))
 
 
-def _atlas(theme: Theme, geom: Geometry, bg: Image.Image) -> Image.Image:
-    """One RGB image holding a sample of every blend a render can produce."""
+def _atlas(theme: Theme, geom: Geometry, bg: Image.Image, extra: list[Image.Image]) -> Image.Image:
+    """One RGB image holding a sample of every blend a render can produce (``extra``: a game's own pieces)."""
     u = geom.unit
     r = geom.radius
     samples: list[Image.Image] = []
@@ -176,6 +182,7 @@ def _atlas(theme: Theme, geom: Geometry, bg: Image.Image) -> Image.Image:
         pieces.append(sprites.die(face, u, theme.die_face, theme.die_pip, theme.frame_edge))
     pieces.append(sprites.die(5, u, *sprites.spent_die_colours(theme)))
     pieces.append(sprites.arrow_sample(u, theme))
+    pieces.extend(extra)
     for ground in grounds:
         for piece in pieces:
             base = Image.new("RGBA", piece.size, (*ground, 255))

@@ -1,0 +1,233 @@
+"""The parts of a board picture only Portes and Plakoto have: pinned checkers under their pinners,
+checkers on the middle bar with counts, the play's arrows (from the bar too) with a star where a
+step hit or pinned, and the match line (which game, which game of the tavli rotation, the score).
+
+Called by ``board_png.render_board_image`` when the scene's game is not Fevga; pure like it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache, partial
+
+import numpy as np
+from PIL import Image
+
+from fevga.rules import OFF
+from fevga.variants import TavliPosition
+
+from . import sprites, tavli_sprites
+from .arrows import Point, _masks, _short_of, arrow_box
+from .fonts import font
+from .layers import Kit
+from .layout import Box, checker_centre
+from .scene import BoardScene
+from .tavli_layout import PINNED_SLOT, bar_centre, bar_slots, stack_slots
+
+
+def draw_tavli(img: Image.Image, k: Kit, scene: BoardScene, perspective: int, shown: TavliPosition) -> None:
+    """Checkers (pins and bar included) and the arrows of the turn being built, else of the last play."""
+    _froms, tos = scene.marks(perspective)
+    _checkers(img, k, shown, perspective, tos)
+    _bar(img, k, shown, perspective)
+    if scene.pending_steps and scene.turn is not None:
+        steps, hits, side = scene.steps_for(perspective), scene.pending_hits(), 0 if scene.turn == perspective else 1
+    elif scene.last_mover is not None and scene.last_play_steps:
+        steps, hits = scene.last_steps_for(perspective), scene.last_play_hits
+        side = 0 if scene.last_mover == perspective else 1
+    else:
+        return
+    segments = endpoints(k, shown, steps, side)
+    paint_arrows(img, k, segments)
+    for (_a, b), (_start, end), hit in zip(steps, segments, hits or (False,) * len(steps), strict=True):
+        if hit and b != OFF:
+            _star(img, k, star_point(k, shown, b, side), end)
+
+
+def paint_arrows(img: Image.Image, k: Kit, segments: Sequence[tuple[Point, Point]]) -> None:
+    """Paint each arrow (the same cached masks as ``arrows.draw_arrows``) onto the palette picture, in place.
+
+    Only the pixels under an arrow are blended and mapped back to the palette, through a lookup table,
+    so a long diagonal arrow costs what its shaft covers, not its whole bounding box: the last play's
+    arrows are on nearly every Portes/Plakoto picture.
+    """
+    if not segments:
+        return
+    palette, lut = _palette_lut(k)
+    boxes = [arrow_box(k, img.size, start, end) for start, end in segments]
+    left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    region = img.crop((left, top, max(b[2] for b in boxes), max(b[3] for b in boxes)))
+    pixels = np.array(region)
+    edge, body = (np.array(c, dtype=np.float32) for c in (k.theme.frame_edge, k.theme.highlight))
+    for start, end in segments:
+        (rows, cols), a, b = _arrow_pixels(k, img.size, start, end)
+        hit = (rows - top, cols - left)
+        rgb = palette[pixels[hit]]
+        rgb = rgb * (1 - a) + edge * a
+        rgb = rgb * (1 - b) + body * b
+        q = np.clip(rgb + 0.5, 0, 255).astype(np.int32) >> 3
+        pixels[hit] = lut[(q[:, 0] << 10) | (q[:, 1] << 5) | q[:, 2]]
+    region.frombytes(pixels.tobytes())
+    img.paste(region, (left, top))
+
+
+@lru_cache(maxsize=512)
+def _arrow_pixels(
+    k: Kit, size: tuple[int, int], start: Point, end: Point
+) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray, np.ndarray]:
+    """The picture's (rows, columns) under an arrow and their outline and body coverage (0-1, one column).
+
+    The masks are drawn only in the cells of a grid over the arrow's box that the arrow can reach, so a
+    long diagonal arrow costs about its length, not its box's area."""
+    x0, y0, x1, y1 = arrow_box(k, size, start, end)
+    cell = 2 * k.geom.unit
+    reach = cell * 0.71 + k.geom.unit / 2  # a cell's half-diagonal plus the arrow's half-width and head
+    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
+    for top in range(y0, y1, cell):
+        for left in range(x0, x1, cell):
+            box = (left, top, min(left + cell, x1), min(top + cell, y1))
+            if _distance(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), start, end) > reach:
+                continue
+            cover = np.asarray(_masks(k, box, start, end))  # (h, w, 2) bytes: outline, body
+            rows, cols = np.nonzero(cover[..., 0])  # the body lies inside the outline
+            parts.append((rows + top, cols + left, cover[rows, cols]))
+    rows = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, dtype=np.intp)
+    cols = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, dtype=np.intp)
+    cover = np.concatenate([p[2] for p in parts]) if parts else np.zeros((0, 2), dtype=np.uint8)
+    weights = cover.astype(np.float32) / 255
+    return (rows, cols), weights[:, 0:1], weights[:, 1:2]
+
+
+def _distance(p: Point, a: Point, b: Point) -> float:
+    """Distance from ``p`` to the segment ``a``-``b``."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    length2 = dx * dx + dy * dy
+    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length2))
+    return float(((p[0] - a[0] - t * dx) ** 2 + (p[1] - a[1] - t * dy) ** 2) ** 0.5)
+
+
+@lru_cache(maxsize=24)
+def _palette_lut(k: Kit) -> tuple[np.ndarray, np.ndarray]:
+    """The kit's palette as float RGB rows, and the nearest palette index of every 15-bit colour."""
+    holder = k.palette.getpalette() or []
+    palette = np.array(holder[: 256 * 3], dtype=np.float32).reshape(-1, 3)
+    levels = (np.arange(32, dtype=np.uint8) << 3) | 4  # the middle of each 5-bit step
+    r, g, b = np.meshgrid(levels, levels, levels, indexing="ij")
+    grid = Image.fromarray(np.stack([r, g, b], axis=-1).reshape(1, -1, 3), mode="RGB")
+    lut = np.asarray(grid.quantize(palette=k.palette, dither=Image.Dither.NONE)).reshape(-1)
+    return palette, lut
+
+
+def _checkers(img: Image.Image, k: Kit, shown: TavliPosition, perspective: int, tos: frozenset[int]) -> None:
+    """Every point's stack; a pinned checker at the edge in a red ring, its pinner's stack above it."""
+    theme, geom = k.theme, k.geom
+    u, r = geom.unit, geom.radius
+    for index, signed in enumerate(shown.board):
+        point, pin = index + 1, shown.pins[index]
+        if pin:
+            owner = perspective if pin > 0 else 1 - perspective
+            box = slot_box(k, point, PINNED_SLOT)
+            make = partial(tavli_sprites.pinned, theme.checkers[owner], u, r)
+            img.paste(k.sprite_on(("pinned", owner), box, make), box[:2])
+        if not signed:
+            continue
+        owner = perspective if signed > 0 else 1 - perspective
+        first, drawn, numbered = stack_slots(abs(signed), bool(pin))
+        for i in range(drawn):
+            number = abs(signed) if numbered and i == drawn - 1 else None
+            ring = theme.highlight if (point in tos and i == drawn - 1) else None
+            box = slot_box(k, point, first + i)
+            make = partial(sprites.checker, theme.checkers[owner], u, r, count=number, ring=ring)
+            img.paste(k.sprite_on(("checker", owner, number, ring), box, make), box[:2])
+
+
+def _bar(img: Image.Image, k: Kit, shown: TavliPosition, perspective: int) -> None:
+    """The checkers on the bar: the viewer's in its top half, the opponent's in the bottom half."""
+    tile = tavli_sprites.bar_tile(k.geom)
+    for side, count in ((0, shown.me_bar), (1, shown.opp_bar)):
+        owner = perspective if side == 0 else 1 - perspective
+        drawn, numbered = bar_slots(count)
+        for slot in range(drawn):
+            number = count if numbered and slot == drawn - 1 else None
+            cx, cy = bar_centre(k.geom, side, slot)
+            x, y = int(cx - tile / 2), int(cy - tile / 2)
+            box = (x, y, x + tile, y + tile)
+            make = partial(tavli_sprites.bar_checker, k.theme.checkers[owner], tile, number)
+            img.paste(k.sprite_on(("bar", owner, number), box, make), box[:2])
+
+
+def slot_box(k: Kit, point: int, slot: int) -> Box:
+    """The square of the ``slot``-th checker on the viewer's point ``point``."""
+    cx, cy = checker_centre(k.geom, point, slot)
+    half = k.geom.unit // 2
+    x, y = int(cx) - half, int(cy) - half
+    return x, y, x + k.geom.unit, y + k.geom.unit
+
+
+def top_slot(shown: TavliPosition, point: int, sign: int) -> int:
+    """The slot of the mover's top checker on ``point`` (0 if he has none there now)."""
+    signed, pin = shown.board[point - 1], shown.pins[point - 1]
+    count = max(0, sign * signed)
+    first, drawn, _numbered = stack_slots(count, pin != 0 and sign * signed > 0)
+    return first + max(drawn, 1) - 1
+
+
+def star_point(k: Kit, shown: TavliPosition, point: int, side: int) -> Point:
+    """Where the star of a hit or pin on ``point`` goes: on the mover's top checker, towards the middle."""
+    sign = 1 if side == 0 else -1
+    cx, cy = checker_centre(k.geom, point, top_slot(shown, point, sign))
+    if sign * shown.board[point - 1] <= 0:  # the checker moved on: the star alone marks the landing
+        return cx, cy
+    off = k.geom.unit * 0.3
+    return cx + off, cy + (off if point <= 12 else -off)
+
+
+def endpoints(k: Kit, shown: TavliPosition, steps: Sequence[tuple[int, int]], side: int) -> list[tuple[Point, Point]]:
+    """Pixel (start, end) of each step in the viewer's numbering (0 = the mover's bar, 25 = off)."""
+    sign = 1 if side == 0 else -1
+    bar_count = shown.me_bar if side == 0 else shown.opp_bar
+    out: list[tuple[Point, Point]] = []
+    for src, dst in steps:
+        if src == 0:
+            start = bar_centre(k.geom, side, min(bar_count, 4))
+        else:
+            signed, pin = shown.board[src - 1], shown.pins[src - 1]
+            left = max(0, sign * signed)
+            first = 1 if pin and left else 0
+            start = checker_centre(k.geom, src, min(first + left, 4))
+        if dst == OFF:
+            x0, y0, x1, y1 = k.geom.trays[side]
+            end: Point = ((x0 + x1) / 2, (y0 + y1) / 2)
+        else:
+            cx, cy = checker_centre(k.geom, dst, top_slot(shown, dst, sign))
+            end = _short_of((cx, cy), start, k.geom.unit * 0.3)
+        out.append((start, end))
+    return out
+
+
+def _star(img: Image.Image, k: Kit, centre: Point, _end: Point) -> None:
+    """Paint the hit/pin star centred at ``centre`` onto the palette picture (in place)."""
+    side = tavli_sprites.star_side(k.geom)
+    x, y = int(centre[0] - side / 2), int(centre[1] - side / 2)
+    box = (max(0, x), max(0, y), min(img.width, x + side), min(img.height, y + side))
+    piece = k.cached(("star", side), partial(tavli_sprites.star, side, k.theme.frame_edge))
+    region = img.crop(box).convert("RGBA")
+    region.alpha_composite(piece.crop((box[0] - x, box[1] - y, box[2] - x, box[3] - y)))
+    img.paste(k.to_p(region), box[:2])
+
+
+def draw_match_line(img: Image.Image, k: Kit, scene: BoardScene, perspective: int) -> None:
+    """The match line in the middle band, on the half without dice (centred while the game is over)."""
+    geom, theme = k.geom, k.theme
+    _l, my0, _r, my1 = geom.middle
+    if scene.winner is not None or scene.drawn:
+        return
+    half = geom.left_half if scene.turn == perspective else geom.right_half
+    text = scene.match_line(perspective)
+    room = half[2] - half[0] - geom.unit // 3
+    size = max(9, int(geom.unit * 0.36))
+    while size > 9 and font(size, bold=True).getlength(text) > room:
+        size -= 1
+    tile = k.text(text, size, theme.frame_edge, theme.felt, bold=True)
+    x = (half[0] + half[2] - tile.width) // 2
+    img.paste(tile, (x, (my0 + my1 - tile.height) // 2))
