@@ -31,7 +31,9 @@ def redis_url(redis_server: LocalRedis) -> str:
 
 async def make_core(redis_url: str) -> Any:
     """The real BotCore on the test's Redis database (call again for a second instance or a restart)."""
-    return await BotCore.create(redis_url=redis_url)
+    core = await BotCore.create(redis_url=redis_url)
+    core.ping_after = 0.0  # pings at once unless a test sets the idle time (tests/discord/test_fast_group.py)
+    return core
 
 
 @pytest.fixture
