@@ -63,7 +63,7 @@ class PlaceBudgets:
             finally:
                 lane.urgent -= 1
         else:
-            pause = min(self.spacing / 4, 0.25)
+            pause = max(min(self.spacing / 4, 0.25), 0.005)
             while lane.urgent or not lane.limiter.has_capacity():
                 await asyncio.sleep(pause)
             await lane.limiter.acquire()  # free now: returns at once, no board can step in between
