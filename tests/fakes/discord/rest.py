@@ -116,6 +116,7 @@ class RestApi(InteractionRoutes):
         body = {"message": "You are being rate limited.", "retry_after": after, "global": False}
         return web.Response(status=429, body=json.dumps(body).encode(), headers={
             "Content-Type": "application/json", "Retry-After": str(after), "X-RateLimit-Scope": "shared",
+            "Via": "1.1 google",  # as Discord answers (discord.py takes a 429 without it for a Cloudflare ban)
             "X-RateLimit-Remaining": "0", "X-RateLimit-Reset-After": str(after)})
 
     # ---- identity -----------------------------------------------------------------------------
