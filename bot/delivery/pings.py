@@ -166,6 +166,8 @@ class Pinger:
         if plan is None:
             return Outcome.GONE
         if plan.version <= state.version and not (look and state.armed is not None):
+            if look:  # a timer with nothing armed (its ping went out): it is not needed any more
+                await self.timers(plan.place.platform).disarm(game_id)
             return Outcome.CURRENT
         board = await self._board_ref(game_id)
         sent = state
@@ -179,11 +181,11 @@ class Pinger:
                     self.sent += 1
                 sent = await self._save(game_id, state, replace(sent, ended=plan.finished, ref=None))
                 state = sent
+            armed = sent.armed is not None
             if plan.turn is not None and plan.turn != sent.turn:
                 sent = await self._arm(game_id, plan, state, sent)
                 state = sent
-            elif sent.armed is not None:  # the game ended, or nobody is to be pinged now
-                await self.timers(plan.place.platform).disarm(game_id)
+            else:  # the game ended, or this turn was pinged already
                 sent = replace(sent, armed=None)
             if plan.turn is not None and plan.turn != sent.turn and sent.armed is None:
                 await self._retire(sent.ref)
@@ -197,6 +199,8 @@ class Pinger:
                 if plan.direct is not None and plan.mover is not None:
                     await self.surface.direct_ping(plan.mover, plan.direct, board)
                     self.sent += 1
+            if armed and sent.armed is None:  # sent (or moot): its timer goes only now, so a refusal keeps it
+                await self.timers(plan.place.platform).disarm(game_id)
         except RetryLater:
             return Outcome.LATER  # what was sent is saved; the outbox consumer tries the rest again
         except Undeliverable as exc:
@@ -206,7 +210,7 @@ class Pinger:
 
     async def _arm(self, game_id: str, plan: PingPlan, state: PingState, sent: PingState) -> PingState:
         """A turn not pinged yet: armed (it waits for its player to be idle ``plan.after`` s, its ping timer
-        set), or, once he has been idle that long (or nothing is to be sent), disarmed so it is sent now."""
+        set), or, once he has been idle that long (or nothing is to be sent), returned unarmed: send it now."""
         now = self.clock()
         armed = sent if sent.armed == plan.turn else replace(sent, armed=plan.turn, since=now)
         due = armed.since + plan.after
@@ -216,8 +220,6 @@ class Pinger:
                 armed = await self._save(game_id, state, armed)
             await timers.arm(game_id, due)
             return armed
-        if sent.armed is not None:
-            await timers.disarm(game_id)
         return replace(armed, armed=None)
 
     async def _retire(self, ref: str | None) -> None:

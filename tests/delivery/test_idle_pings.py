@@ -8,6 +8,7 @@ import asyncio
 
 from bot.core import BotCore
 from bot.delivery import Outcome, Pinger
+from bot.delivery.ping_timers import CLAIM_LEASE
 from bot.service import keys
 
 from .kit import ALICE, BOB, GROUP, play, start_game, stored_version
@@ -129,4 +130,19 @@ async def test_a_move_racing_the_timer_pings_nobody_for_the_old_turn(core: BotCo
     await settle(IDLE + 0.1)
     await pinger.sweep("telegram")  # (the new turn's own wake-up may have fired it already)
     assert [ids for _, ids, _ in log.posts] == [(await mover(core, game),)]
+    pinger.close()
+
+
+async def test_an_idle_ping_the_platform_refuses_is_sent_by_a_later_sweep(core: BotCore) -> None:
+    core.ping_after = IDLE
+    game = await start_game(core)
+    log = PingLog(outage=True)
+    pinger = Pinger(core.store, core.ping_plan, log)
+    await pinger.ping(game, await stored_version(core, game))
+    await settle(IDLE + 0.2)  # the wake-up fired; the platform refused (429): the timer stays, claimed
+    assert log.posts == [] and await core.store.due(keys.ping_timers(game), 1e18, 10) == [f"p:{game}:telegram"]
+    log.outage = False
+    await settle(CLAIM_LEASE)  # the claim runs out
+    assert await pinger.sweep("telegram") == 1
+    assert len(log.posts) == 1 and await core.store.due(keys.ping_timers(game), 1e18, 10) == []
     pinger.close()
