@@ -53,10 +53,12 @@ class Outcome:
     pings_later: int = 0  # pings in the 2.2 idle times after the last move (exactly one expected)
 
     def p(self, q: float) -> float:
+        """The ``q`` quantile of the board lags (real seconds)."""
         ordered = sorted(self.lags)
         return ordered[min(len(ordered) - 1, int(len(ordered) * q))] if ordered else float("nan")
 
     def summary(self) -> str:
+        """One line for the test's output and the benchmark."""
         return (f"{self.plies} plies: {self.calls / max(self.changes, 1):.2f} calls per change, board lag "
                 f"p50 {statistics.median(self.lags):.2f} s, p95 {self.p(0.95):.2f} s, pings while moving "
                 f"{self.pings_while_moving}, idle ping after {self.ping_after or float('nan'):.1f} s "
@@ -70,6 +72,7 @@ async def warm_up() -> None:
 
 
 async def until(check: Callable[[], Awaitable[bool]], timeout: float, what: str) -> None:
+    """Wait until ``check()`` is true (AssertionError naming ``what`` after ``timeout`` s)."""
     deadline = time.monotonic() + timeout
     while not await check():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
@@ -126,4 +129,5 @@ async def play_fast_game(chat: Chat, plies: int, scale: Scale) -> Outcome:
 
 
 async def _at_least(value: Callable[[], Awaitable[int]], version: int) -> bool:
+    """True once the awaited ``value()`` has reached ``version``."""
     return await value() >= version

@@ -96,6 +96,7 @@ class PingTimers:
         self._wakes.clear()
 
     def _wake_at(self, game_id: str, due: float) -> None:
+        """Wake this instance at ``due`` to take the game's timer (replacing an earlier wake-up)."""
         self._cancel(game_id)
         try:
             task = asyncio.get_running_loop().create_task(self._wake(game_id, due))
@@ -105,6 +106,7 @@ class PingTimers:
         task.add_done_callback(lambda done: self._forget(game_id, done))
 
     async def _wake(self, game_id: str, due: float) -> None:
+        """Sleep until ``due``, then take the timer (another instance may have taken it: then nothing)."""
         await asyncio.sleep(max(0.0, due - self.clock()))
         try:
             await self.take(game_id)
@@ -112,11 +114,13 @@ class PingTimers:
             log.warning("the ping timer of %s is left to the sweep", game_id, exc_info=True)
 
     def _cancel(self, game_id: str) -> None:
+        """Drop the game's local wake-up (not the one running this code)."""
         task = self._wakes.pop(game_id, None)
         if task is not None and task is not asyncio.current_task():
             task.cancel()
 
     def _forget(self, game_id: str, done: asyncio.Task[None]) -> None:
+        """A wake-up ended: forget it (if it is still the game's) and consume its outcome."""
         if self._wakes.get(game_id) is done:
             del self._wakes[game_id]
         with contextlib.suppress(asyncio.CancelledError):
