@@ -27,3 +27,10 @@ async def test_a_fast_group_game_sends_no_pings_and_boards_keep_up(redis_url: st
     assert outcome.pings_later == 1 and outcome.ping_after is not None
     assert IDLE <= outcome.ping_after <= IDLE + 8.0, outcome.ping_after  # after the idle time, not much later
     assert outcome.calls <= outcome.changes * 1.1  # about one edit per change: the budget is not spent on pings
+
+
+async def test_two_instances_ping_the_idle_player_exactly_once(redis_url: str) -> None:
+    outcome, refused = await telegram_fast_game(redis_url, instances=2, plies=6, scale=SCALE)
+    print(outcome.summary(), f"429s: {refused}")
+    assert outcome.plies == 6 and outcome.pings_while_moving == 0
+    assert outcome.pings_later == 1 and outcome.ping_after is not None and outcome.ping_after >= IDLE
