@@ -86,7 +86,7 @@ async def test_the_place_setting_sets_the_idle_time(core: BotCore) -> None:
     core.ping_after = 3600.0  # the default would never fire within the test
     refused = await core.handle_text(BOB, GROUP, "ping after 0.3")
     assert [r.code for r in refused.replies] == ["setting_admin_only"]
-    admin = await core.handle_text(ALICE, GROUP, "ping after 0.3", is_admin=True)  # the group's own ping_after
+    admin = await core.handle_text(ALICE, GROUP, "ping after 0.3s", is_admin=True)  # the group's ping_after
     assert not any(r.error for r in admin.replies), admin.replies
     for bad in ("soon", "-1", "nan", "3601"):
         answer = await core.handle_text(ALICE, GROUP, f"ping after {bad}", is_admin=True)
