@@ -48,7 +48,6 @@ class Background:
         if bot is None:
             raise RetryLater(1.0)
         if chat_id is not None and reply.text:
-            await self.delivery.pace(notice.place, None, urgent=False)  # the group's budget, boards first
             try:
                 await self.delivery.post(bot, chat_id, replace(reply, game_id=None, image=None, buttons=()))
             except TelegramError as error:

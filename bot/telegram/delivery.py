@@ -387,7 +387,9 @@ class Delivery:
             log.debug("telegram_old_board_kept", error=error.message)
 
     async def post(self, bot: Bot, chat_id: int, reply: Reply, *, reply_to: int | None = None) -> None:
-        """A reply that is not a board: a document, an animation or picture, or text (split if long)."""
+        """A reply that is not a board: a document, an animation or picture, or text (split if long). In a group
+        it waits for the group's budget, after any board that is waiting."""
+        await self.pace(Place("telegram", str(chat_id), str(chat_id)), None, urgent=False)
         answer = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to is not None else None
         markup = await self._markup(bot, chat_id, reply)
         if reply.pictures:
