@@ -9,6 +9,15 @@ outage of the edit endpoint (the board shown after the platform recovers).
 
     python benchmarks/bench_delivery.py                  # 100 plies, a 30 s outage
     python benchmarks/bench_delivery.py --outage 3       # quick run
+
+The fast-group case (``--fast-group``) plays tests/fastgroup.py's game through the real chat stacks (PTB and
+discord.py, 1 and 2 instances on one Redis; Discord's 2 instances run one shard each) against the stand-ins
+enforcing each place's budget (Telegram 20 calls a minute per group, Discord 5 per 5 s per channel): 60 plies
+at a move every 4 s, then the player to move stays idle. Prints calls per change, board lag p50/p95 (move
+sent -> board shown), pings sent while moving and the idle ping's delay. ``--scale 8`` runs it 8 times faster
+(as the tests do); the default is real time.
+
+    python benchmarks/bench_delivery.py --fast-group             # real time: about 5 minutes per run
 """
 
 from __future__ import annotations
@@ -105,6 +114,8 @@ async def run(url: str, instances: int, plies: int, outage: float, settle: float
     stores = [RedisStore.from_url(url) for _ in range(instances)]
     await stores[0].client.flushall()
     cores = [await BotCore.create(store=s, draw=False) for s in stores]
+    for core in cores:
+        core.ping_after = 0.0  # this case counts a ping per turn (the fast-group case counts idle pings)
     platform = Platform()
     consumers = [c.delivery("telegram", platform, platform, group="telegram:bench", consumer=f"i{n}",
                             pinger=c.pinger(platform)) for n, c in enumerate(cores)]
@@ -150,16 +161,40 @@ async def run(url: str, instances: int, plies: int, outage: float, settle: float
         await core.close()
 
 
+async def fast_group(url: str, plies: int, factor: float, chats: tuple[str, ...]) -> None:
+    """The fast group game through the real stacks (imported from the tests, which run it scaled)."""
+    from tests.discord.fast_group import discord_fast_game
+    from tests.fastgroup import Scale
+    from tests.telegram.fast_group import telegram_fast_game
+
+    scale = Scale(factor)
+    print(f"fast group, {plies} plies at a move every 4 s, idle ping after 30 s (time x{factor:g}):")
+    for chat in chats:
+        for instances in (1, 2):
+            store = RedisStore.from_url(url)
+            await store.client.flushall()
+            await store.close()
+            game = telegram_fast_game if chat == "telegram" else discord_fast_game
+            outcome, refused = await game(url, instances=instances, plies=plies, scale=scale)
+            print(f"  {chat}, {instances} instance(s): {outcome.summary()}; 429s answered: {refused}", flush=True)
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--plies", type=int, default=100)
     parser.add_argument("--outage", type=float, default=30.0, help="seconds the edit endpoint is down")
     parser.add_argument("--settle", type=float, default=4.0, help="seconds the consumers get after the plies")
     parser.add_argument("--smoke", action="store_true", help="the smallest run: 6 plies, a 0.5 s outage")
+    parser.add_argument("--fast-group", action="store_true", help="the fast group game through the real stacks")
+    parser.add_argument("--scale", type=float, default=1.0, help="fast group: time runs this many times faster")
+    parser.add_argument("--chats", default="telegram,discord", help="fast group: which chat stacks")
     args = parser.parse_args()
     if args.smoke:
         args.plies, args.outage, args.settle = 6, 0.5, 0.5
     with tempfile.TemporaryDirectory() as tmp, LocalRedis(Path(tmp)) as server:
+        if args.fast_group:
+            await fast_group(server.url, 60, args.scale, tuple(args.chats.split(",")))
+            return
         for instances in (1, 2):
             await run(server.url, instances, args.plies, args.outage, args.settle)
 

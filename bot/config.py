@@ -59,6 +59,7 @@ EXPECTS: dict[str, str] = {
     "fevga_challenge_ttl_minutes": f"a number greater than 0 (at most {MAX_CHALLENGE_TTL_MINUTES})",
     "fevga_ai_level": "one of: easy, medium, hard, expert",
     "fevga_tick_seconds": "a number greater than 0 (at most 3600)",
+    "fevga_ping_after_seconds": "a number of seconds from 0 to 3600",
     "fevga_analysis_workers": "a whole number from 1 to 32",
     "fevga_analysis_ply": "one of: 0, 1, 2 (or empty for the hard level's search)",
     "log_level": "one of: DEBUG, INFO, WARNING, ERROR, CRITICAL",
@@ -142,6 +143,8 @@ class Settings(BaseSettings):
     fevga_ai_level: Literal["easy", "medium", "hard", "expert"] = "medium"
     # How often each instance looks for due timers (challenge expiry, reminders, deadlines).
     fevga_tick_seconds: Annotated[float, Field(gt=0, le=3600, allow_inf_nan=False)] = 30.0
+    # How long the player to move is idle before his turn ping, where the place has no ping_after setting.
+    fevga_ping_after_seconds: Annotated[float, Field(ge=0, le=3600, allow_inf_nan=False)] = 30.0
     fevga_analysis_workers: Annotated[int, Field(ge=1, le=32)] = 1  # worker processes for `analyze`
     fevga_analysis_ply: Annotated[int, Field(ge=0, le=2)] | None = None  # None: judge with the hard level's search
 

@@ -32,6 +32,7 @@ from bot.replies import Handled, Notice, Reply
 from bot.service import GameService, Place, PlayerRef, keys
 from bot.service.migrate import migrate_to_homes
 from bot.service.models import Msg, Result
+from bot.service.settings import PING_AFTER
 from bot.storage import Commit, DamagedKey, LocalRedis, RedisStore, Store, open_store
 from fevga import DEFAULT_RULES, Position, Rules, format_play, legal_plays
 
@@ -59,6 +60,7 @@ class BotCore:
         self.sinks: dict[str, NoticeSink] = {}  # per platform: where follow-ups (a game's analysis) are posted
         self._follow_ups: set[asyncio.Task[None]] = set()
         self.you: PlayerRef | None = None  # the terminal's own player, addressed as "you" ("You start")
+        self.ping_after = PING_AFTER  # seconds a player is idle before his turn ping, where no place says
 
     # --- construction ------------------------------------------------------------------------
     @classmethod
@@ -88,7 +90,8 @@ class BotCore:
 
     @classmethod
     async def create_from_settings(cls, settings: Settings) -> BotCore:
-        return await cls.create(
+        """A core configured from the environment (``bot.config.Settings``)."""
+        core = await cls.create(
             redis_url=settings.redis_url,
             redis_wait_replicas=settings.redis_wait_replicas,
             redis_wait_ms=settings.redis_wait_ms,
@@ -99,6 +102,8 @@ class BotCore:
             analysis_workers=settings.fevga_analysis_workers,
             analysis_ply=settings.fevga_analysis_ply,
         )
+        core.ping_after = settings.fevga_ping_after_seconds
+        return core
 
     async def close(self) -> None:
         """Stop follow-ups and the analysis workers, close the store and stop a private redis-server."""
@@ -360,7 +365,7 @@ class BotCore:
 
     async def ping_plan(self, game_id: str) -> PingPlan | None:
         """Who to ping and what to say at a game's stored version (see ``bot.delivery.Pinger``)."""
-        return await ping_plan(self.service, self.store, self.language, game_id)
+        return await ping_plan(self.service, self.store, self.language, game_id, self.ping_after)
 
     def pinger(self, surface: PingSurface) -> Pinger:
         """The turn pings of one frontend (shared by its handlers and its outbox consumer)."""

@@ -1,6 +1,7 @@
 """What a game's players should have been told at its stored version (``bot.delivery.Pinger`` sends it):
 the player to move pinged in a game between two people (unless his ``ping`` setting is off; privately too
-with ``ping_dm on``), and a new message when a game is over (an edit of the board notifies nobody)."""
+with ``ping_dm on``) once he has been idle for the place's ``ping_after`` seconds, and a new message when a
+game is over (an edit of the board notifies nobody)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from bot.presenter import caption
 from bot.replies import Reply
 from bot.service import GameService, Place, PlayerRef, keys
 from bot.service.models import GameView
-from bot.service.reads import read_one
+from bot.service.reads import Reads, read_one
 from bot.storage import Store
 
 log = logging.getLogger(__name__)
@@ -48,6 +49,18 @@ async def player_prefs(store: Store, player: PlayerRef) -> dict[str, str]:
     return {name: str(values.get(name, default)) for name, default in PING_DEFAULTS.items()}
 
 
+async def ping_after(store: Store, place: Place, default: float) -> float:
+    """The place's ``ping_after`` setting (seconds a player must be idle before his turn ping), else ``default``."""
+    reads = Reads()
+    values = reads.hgetall(keys.place_settings(place))
+    try:
+        await reads.run(store)
+        return max(0.0, float(values.value.get("ping_after", default)))
+    except Exception:  # a damaged settings key must not stop the game's pings
+        log.exception("reading the ping_after setting of %s failed", place.channel_id)
+        return default
+
+
 def end_text(view: GameView, lang: str) -> str:
     """The new message when a game is over: the match result, or the game's and the score so far."""
     if view.status == "aborted":
@@ -58,8 +71,10 @@ def end_text(view: GameView, lang: str) -> str:
     return translate("group_game_over", lang, result=caption(view, lang))
 
 
-async def ping_plan(service: GameService, store: Store, language: LanguageOf, game_id: str) -> PingPlan | None:
-    """The plan for a game at its stored version; None when the game is gone."""
+async def ping_plan(service: GameService, store: Store, language: LanguageOf, game_id: str,
+                    default_after: float = 0.0) -> PingPlan | None:
+    """The plan for a game at its stored version; None when the game is gone. ``default_after``: seconds
+    of idleness before a turn ping where the place has no ``ping_after`` setting."""
     result = await service.view_of(game_id)
     view, place = result.view, result.place
     if not result.ok or view is None or place is None:
@@ -76,5 +91,6 @@ async def ping_plan(service: GameService, store: Store, language: LanguageOf, ga
     ping = Reply(translate("group_your_turn", lang, player=mover.name, dice=dice), mention=(mover,))
     direct = Reply(translate("group_your_turn_direct", lang, dice=dice, players=" – ".join(view.names)))
     return PingPlan(view.version, place, turn_key(view), ping if prefs["ping"] == "on" else None,
-                    direct if prefs["ping_dm"] == "on" else None, mover, finished, end)
+                    direct if prefs["ping_dm"] == "on" else None, mover, finished, end,
+                    await ping_after(store, place, default_after))
 

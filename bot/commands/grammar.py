@@ -231,12 +231,15 @@ def _settings(words: list[str]) -> i.Intent | i.CommandError:
 
 
 def _ping(words: list[str]) -> i.Intent | i.CommandError:
-    """``ping on|off`` (pinged in groups when it is your turn), ``ping dm on|off`` (also privately)."""
+    """``ping on|off`` (pinged in groups when it is your turn), ``ping dm on|off`` (also privately),
+    ``ping after <seconds>`` (the place's idle time before a ping)."""
     low = [w.lower() for w in words]
     if len(low) == 1 and low[0] in ("on", "off"):
         return i.Settings("ping", low[0])
     if len(low) == 2 and low[0] in ("dm", "private", "pm") and low[1] in ("on", "off"):
         return i.Settings("ping_dm", low[1])
+    if len(low) == 2 and low[0] in ("after", "delay"):  # the place's idle time before a ping (admins)
+        return i.Settings("ping_after", low[1][:40])
     return i.CommandError("cmd_ping_usage")
 
 

@@ -234,6 +234,8 @@ class OutboxConsumer:
             try:
                 if loop.time() >= next_upkeep:
                     await self.reclaim(idle_ms)
+                    if self.pinger is not None:  # ping timers whose instance is gone (bot/delivery/ping_timers.py)
+                        await self.pinger.sweep(self.platform)
                     idle_ms, next_upkeep = reclaim_idle_ms, loop.time() + UPKEEP_SECONDS
                 if loop.time() >= next_repair:
                     await self.repair()
@@ -253,6 +255,8 @@ class OutboxConsumer:
     async def stop(self, timeout: float = 10.0) -> None:
         """Stop reading; let deliveries in flight finish (bounded); unfinished ones stay pending."""
         self.stopping.set()
+        if self.pinger is not None:
+            self.pinger.close()
         if self._tasks:
             _, late = await asyncio.wait(set(self._tasks), timeout=timeout)
             for task in late:

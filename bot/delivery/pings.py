@@ -5,6 +5,11 @@ turn last pinged, the number of games announced as over and where the last ping 
 when the next one goes out). :meth:`Pinger.ping` (the handler after drawing its board, the outbox consumer
 after each board entry, the repair) takes a lease, asks the core for the :class:`PingPlan` of the stored
 version, sends what was not sent yet and records it, so a second caller finds it done.
+
+A turn ping waits until the player to move has been idle for the plan's ``after`` seconds (the place's
+``ping_after``): the turn is *armed* (noted with the time it was first seen) and a ping timer is set
+(``ping_timers.py``); when it fires the Pinger looks again and pings only if that turn is still to be played.
+A move changes the turn, so its ping is never sent. Game-end messages are news, sent at once.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import asyncio
 import json
 import logging
 import secrets
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Protocol
@@ -21,6 +27,7 @@ from bot.replies import Reply
 from bot.service import Place, PlayerRef, keys
 from bot.storage.base import Commit, Store, split_versioned
 
+from .ping_timers import PingTimers
 from .tracker import Outcome, RetryLater, Undeliverable
 
 log = logging.getLogger(__name__)
@@ -51,6 +58,7 @@ class PingPlan:
     mover: PlayerRef | None = None
     finished: int = 0  # how many games of this match are over (or aborted)
     end: Reply | None = None  # the new message saying a game is over
+    after: float = 0.0  # seconds the player to move must be idle before he is pinged (the place's ping_after)
 
 
 @dataclass(frozen=True)
@@ -61,9 +69,12 @@ class PingState:
     turn: str | None = None
     ended: int = -1  # -1: never looked at (the first look records the games already over, quietly)
     ref: str | None = None  # the last ping message, deleted when the next one is posted
+    armed: str | None = None  # the turn waiting for its ping (its player has not been idle long enough yet)
+    since: float = 0.0  # when the armed turn was first seen (wall clock)
 
     def blob(self) -> bytes:
-        return json.dumps({"turn": self.turn, "ended": self.ended, "ref": self.ref}).encode()
+        return json.dumps({"turn": self.turn, "ended": self.ended, "ref": self.ref, "armed": self.armed,
+                           "since": self.since}).encode()
 
 
 class PingSurface(Protocol):
@@ -86,11 +97,34 @@ Planner = Callable[[str], Awaitable[PingPlan | None]]
 class Pinger:
     """Sends each game's turn pings and game-end messages once, whichever instance gets there first."""
 
-    def __init__(self, store: Store, plan: Planner, surface: PingSurface) -> None:
+    def __init__(self, store: Store, plan: Planner, surface: PingSurface, *,
+                 clock: Callable[[], float] = time.time) -> None:
         self.store = store
         self.plan = plan  # game id -> what should have been said at its stored version
         self.surface = surface
+        self.clock = clock
         self.sent = 0  # messages posted (pings, ends, direct), for tests
+        self.pinged = 0  # turn pings posted in a place, for tests and the benchmark
+        self._timers: dict[str, PingTimers] = {}
+
+    def timers(self, platform: str) -> PingTimers:
+        """The ping timers of ``platform``'s games (made on first use)."""
+        if platform not in self._timers:
+            self._timers[platform] = PingTimers(self.store, platform, self.look, clock=self.clock)
+        return self._timers[platform]
+
+    async def sweep(self, platform: str) -> int:
+        """Fire the due ping timers of ``platform`` (those of an instance that is gone); the number fired."""
+        return await self.timers(platform).sweep()
+
+    def close(self) -> None:
+        """Stop this instance's local wake-ups (the timers stay stored for any instance's sweep)."""
+        for timers in self._timers.values():
+            timers.close()
+
+    async def look(self, game_id: str, *, wait: float = 10.0) -> Outcome:
+        """A ping timer fired: send the turn ping if its player has been idle long enough (once)."""
+        return await self.ping(game_id, 0, wait=wait, look=True)
 
     async def state(self, game_id: str) -> PingState:
         """What was sent so far for the game."""
@@ -100,23 +134,25 @@ class Pinger:
         try:
             version, blob = split_versioned(raw)
             data = json.loads(blob)
-            return PingState(version, data.get("turn"), int(data.get("ended", -1)), data.get("ref"))
+            return PingState(version, data.get("turn"), int(data.get("ended", -1)), data.get("ref"),
+                             data.get("armed"), float(data.get("since", 0.0)))
         except (ValueError, TypeError, AttributeError):
             log.error("damaged ping state of %s", game_id)
             return PingState()
 
-    async def ping(self, game_id: str, version: int, *, wait: float = 10.0) -> Outcome:
-        """Make sure what the game's version ``version`` (or a newer one) calls for was sent. CURRENT when
-        it was already; BUSY when another instance holds the game that long; LATER on a refusal."""
+    async def ping(self, game_id: str, version: int, *, wait: float = 10.0, look: bool = False) -> Outcome:
+        """Make sure what the game's version ``version`` (or a newer one) calls for was sent (``look``: look
+        again even so: a ping timer fired). CURRENT when it was already; BUSY when another instance holds the
+        game that long; LATER on a refusal."""
         loop = asyncio.get_running_loop()
         until = loop.time() + wait
         while True:
-            if (await self.state(game_id)).version >= version:
+            if not look and (await self.state(game_id)).version >= version:
                 return Outcome.CURRENT
             token = await self._acquire(game_id)
             if token is not None:
                 try:
-                    return await self._ping(game_id)
+                    return await self._ping(game_id, look)
                 finally:
                     lease = ping_lease_key(game_id)
                     await self.store.commit(Commit().expect(lease, token).delete(lease))
@@ -124,12 +160,14 @@ class Pinger:
                 return Outcome.BUSY
             await asyncio.sleep(BUSY_PAUSE)
 
-    async def _ping(self, game_id: str) -> Outcome:
+    async def _ping(self, game_id: str, look: bool = False) -> Outcome:
         state = await self.state(game_id)
         plan = await self.plan(game_id)
         if plan is None:
             return Outcome.GONE
-        if plan.version <= state.version:
+        if plan.version <= state.version and not (look and state.armed is not None):
+            if look:  # a timer with nothing armed (its ping went out): it is not needed any more
+                await self.timers(plan.place.platform).disarm(game_id)
             return Outcome.CURRENT
         board = await self._board_ref(game_id)
         sent = state
@@ -143,23 +181,46 @@ class Pinger:
                     self.sent += 1
                 sent = await self._save(game_id, state, replace(sent, ended=plan.finished, ref=None))
                 state = sent
+            armed = sent.armed is not None
             if plan.turn is not None and plan.turn != sent.turn:
+                sent = await self._arm(game_id, plan, state, sent)
+                state = sent
+            else:  # the game ended, or this turn was pinged already
+                sent = replace(sent, armed=None)
+            if plan.turn is not None and plan.turn != sent.turn and sent.armed is None:
                 await self._retire(sent.ref)
                 ref = None
                 if plan.ping is not None:
                     ref = await self.surface.post_ping(plan.place, plan.ping, board)
                     self.sent += 1
+                    self.pinged += 1
                 sent = await self._save(game_id, state, replace(sent, turn=plan.turn, ref=ref))
                 state = sent
                 if plan.direct is not None and plan.mover is not None:
                     await self.surface.direct_ping(plan.mover, plan.direct, board)
                     self.sent += 1
+            if armed and sent.armed is None:  # sent (or moot): its timer goes only now, so a refusal keeps it
+                await self.timers(plan.place.platform).disarm(game_id)
         except RetryLater:
             return Outcome.LATER  # what was sent is saved; the outbox consumer tries the rest again
         except Undeliverable as exc:
             log.info("pings of %s cannot be delivered (%s)", game_id, exc)
         await self._save(game_id, state, replace(sent, version=plan.version))
         return Outcome.SHOWN
+
+    async def _arm(self, game_id: str, plan: PingPlan, state: PingState, sent: PingState) -> PingState:
+        """A turn not pinged yet: armed (it waits for its player to be idle ``plan.after`` s, its ping timer
+        set), or, once he has been idle that long (or nothing is to be sent), returned unarmed: send it now."""
+        now = self.clock()
+        armed = sent if sent.armed == plan.turn else replace(sent, armed=plan.turn, since=now)
+        due = armed.since + plan.after
+        timers = self.timers(plan.place.platform)
+        if now < due and (plan.ping is not None or plan.direct is not None):
+            if sent.armed != plan.turn:  # first seen: set its timer (a fired look re-sets it below)
+                armed = await self._save(game_id, state, armed)
+            await timers.arm(game_id, due)
+            return armed
+        return replace(armed, armed=None)
 
     async def _retire(self, ref: str | None) -> None:
         """Delete the previous ping (best effort: a message already gone is fine)."""

@@ -4,7 +4,9 @@ agrees), and :meth:`BoardTracker.converge`, which brings the shown board up to t
 One drawer per board at a time (a lease key with a TTL, taken with a version check); never an older version
 over a newer one (the shown version only grows); versions piled up behind a rate limit are coalesced (each
 round draws the newest stored version); 429/5xx/timeouts are retried with backoff; a board message that is
-gone is posted afresh. Frontends only supply the platform calls (:class:`BoardSurface`).
+gone is posted afresh. Frontends only supply the platform calls (:class:`BoardSurface`). A surface that keeps
+a per-place budget (:class:`PacedSurface`, ``budgets.py``) is waited on *before* the newest version is chosen,
+so the versions that pile up while the place has no room collapse into one edit of the newest.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from bot.replies import Reply
 from bot.service import Place, keys
@@ -28,6 +30,7 @@ LEASE_SECONDS = 30
 REF_TTL = 60 * 60 * 24 * 30
 BUSY_PAUSE = 0.05  # seconds between looks while another drawer holds a board
 BACKOFF = (0.5, 8.0)  # first and longest pause between attempts after a transient failure
+PACE_WAIT = 10.0  # longest wait for the place's budget before the board is left to the outbox (LATER)
 
 
 class RetryLater(Exception):
@@ -50,6 +53,14 @@ class BoardSurface(Protocol):
 
     async def post_board(self, place: Place, reply: Reply) -> str:
         """Post ``reply`` as a new board message in ``place``; its ref (``channel:message``)."""
+
+
+@runtime_checkable
+class PacedSurface(Protocol):
+    """A surface that keeps each place's message budget (``bot/delivery/budgets.py``)."""
+
+    async def pace(self, place: Place, ref: str | None, *, urgent: bool) -> None:
+        """Wait for room in the budget of the place of ``ref`` (else of ``place``); ``urgent``: a board."""
 
 
 class Outcome(enum.Enum):
@@ -89,6 +100,7 @@ class BoardTracker:
         self.surface = surface
         self.sleep = sleep
         self.edits = 0  # platform calls made (edits + posts), for tests and the benchmark
+        self.pace = surface.pace if isinstance(surface, PacedSurface) else None
 
     async def shown(self, game_id: str) -> tuple[int, str | None]:
         """``(version shown, ref)`` of a game's board; ``(0, None)`` when none was shown."""
@@ -167,6 +179,7 @@ class BoardTracker:
         pause = BACKOFF[0]
         outcome = Outcome.CURRENT
         fresh, first = request.fresh, request.first
+        paced: tuple[Place, Reply, int] | None = None  # drawn, the budget waited for: drawn unless newer came
         while True:
             shown, ref = await self.shown(game_id)
             stored = await self.stored(game_id)
@@ -174,12 +187,20 @@ class BoardTracker:
                 return Outcome.GONE
             if not fresh and stored <= shown:
                 return outcome
-            newest = await self._newest(game_id, request)
+            newest = paced if paced is not None and paced[2] == stored else await self._newest(game_id, request)
             if newest is None:
                 return Outcome.GONE
             place, reply, version = newest
             if version <= shown and not fresh:
                 return outcome
+            if self.pace is not None and paced is None:
+                try:  # then look again: versions stored meanwhile collapse into this one edit
+                    await asyncio.wait_for(self.pace(place, ref, urgent=True), max(budget, PACE_WAIT))
+                except TimeoutError:
+                    return Outcome.LATER
+                paced = newest
+                continue
+            paced = None
             try:
                 new_ref = await self._draw(place, reply, ref, fresh, first, request.first_ref)
                 first = None  # used once

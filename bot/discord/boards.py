@@ -15,6 +15,7 @@ import discord
 
 from bot.core import BotCore
 from bot.delivery import BoardTracker, Pinger, RetryLater, Undeliverable
+from bot.delivery.budgets import PlaceBudgets
 from bot.replies import Reply
 from bot.service.models import Place, PlayerRef
 
@@ -24,6 +25,7 @@ from .threads import GameThreads
 
 log = logging.getLogger(__name__)
 BOARD_FILE = "board.png"
+CHANNEL_BUDGET = (5, 5.0)  # Discord: 5 messages (sent, edited or deleted) per 5 s per channel
 
 
 def looks_like_board(message: discord.Message | None) -> bool:
@@ -80,6 +82,7 @@ class Boards:
         self._tracker: BoardTracker | None = None
         self._pinger: Pinger | None = None
         self.threads = GameThreads(self)
+        self.budgets = PlaceBudgets(*CHANNEL_BUDGET)  # each channel's budget, boards first (tests scale it)
         self.langs: dict[str, str] = {}  # game id -> language of its widgets (placeholders), best known
 
     @property
@@ -118,6 +121,12 @@ class Boards:
         """Link to the game's board message, if one is shown."""
         ref = (await self.tracker.shown(game_id))[1]
         return board_link(place, ref) if ref else None
+
+    async def pace(self, place: Place, ref: str | None, *, urgent: bool) -> None:
+        """Wait for room in the budget of the channel of ``ref`` (else of ``place``); ``urgent``: a board."""
+        where = split_ref(ref) if ref else None
+        channel = str(where[0]) if where is not None else place.channel_id
+        await self.budgets.take(channel, urgent=urgent)
 
     # ---- the tracker's surface -------------------------------------------------------------------
     async def edit_board(self, ref: str, reply: Reply) -> bool:
@@ -175,6 +184,7 @@ class Boards:
             raise Undeliverable(str(place))
         if where is not None and reply.mention:  # a turn ping: in the game's thread, or under a board in sight
             channel, where = await self.threads.ping_channel(place, where)
+        await self.budgets.take(str(channel), urgent=False)
         with platform_errors():
             out = ping_text(reply, board_link(place, f"{where[0]}:{where[1]}") if where is not None else None)
             message = await self.client.get_partial_messageable(channel).send(**out.send_kwargs())
@@ -185,6 +195,7 @@ class Boards:
         where = split_ref(ref)
         if where is None:
             return
+        await self.budgets.take(str(where[0]), urgent=False)
         try:
             with platform_errors():
                 await self.partial(*where).delete()

@@ -208,6 +208,7 @@ class DiscordFrontend:
         thread = self.boards.threads.open_thread(board) if board is not None else None
         channel = self.client.get_partial_messageable(thread or int(notice.place.channel_id))
         board_url = await self.boards.url(reply.game_id, notice.place) if reply.game_id else None
+        await self.boards.pace(notice.place, None, urgent=False)  # the channel's budget, boards first
         try:
             if reply.game_id:
                 if reply.mention or reply.text:

@@ -54,6 +54,15 @@ def timers_bucket(bucket: int) -> str:
 
 ALL_TIMERS = tuple(timers_bucket(b) for b in range(TIMER_BUCKETS))
 
+
+def ping_timers(gid: str) -> str:
+    """The zset (``p:<game>:<platform>`` -> when its turn ping is due) of the game's home: the player to move
+    is pinged only once he has been idle that long (``bot/delivery/ping_timers.py``)."""
+    return f"{home(id_bucket(gid))}:pings"
+
+
+ALL_PING_TIMERS = tuple(f"{home(b)}:pings" for b in range(BUCKETS))
+
 # Retention (seconds), refreshed on each write: see docs/service.md.
 LIVE_TTL = 35 * 86400  # a session: well past the longest turn deadline (14 days) and its claim window
 FINISHED_TTL = 3 * 86400  # a finished match's session (its last board, rematch); its records stay longer

@@ -21,6 +21,8 @@ LANGUAGES = ("en", "el")
 MIN_DEADLINE_HOURS = 0.05  # 3 minutes
 log = logging.getLogger(__name__)
 MAX_DEADLINE_HOURS = 24 * 14
+PING_AFTER = 30.0  # seconds the player to move is idle before his turn ping (default of ``ping_after``)
+MAX_PING_AFTER = 3600.0
 
 # name -> (where it lives, needs an admin)
 SETTINGS: dict[str, tuple[str, bool]] = {
@@ -30,6 +32,7 @@ SETTINGS: dict[str, tuple[str, bool]] = {
     "place_lang": ("place", True),
     "analysis": ("place", True),  # post an analysis after every game: on, off, ai (only in games against the AI)
     "threads": ("place", True),  # Discord: each game in its own thread (on), else the board is re-posted
+    "ping_after": ("place", True),  # seconds the player to move is idle before his turn ping (0: at once)
     "autoplay": ("player", False),
     "lang": ("player", False),
     "ping": ("player", False),  # pinged when it is his turn in a game between two people (groups)
@@ -84,6 +87,14 @@ def normalise(name: str, value: str) -> tuple[str, str] | Result:
         if not MIN_DEADLINE_HOURS <= hours <= MAX_DEADLINE_HOURS:
             return Result.error("setting_bad_value", name=name, allowed=f"{MIN_DEADLINE_HOURS}-{MAX_DEADLINE_HOURS}")
         return name, f"{hours:g}"
+    if name == "ping_after":
+        try:
+            seconds = float(raw.removesuffix("s"))
+        except ValueError:
+            seconds = -1.0
+        if not 0 <= seconds <= MAX_PING_AFTER:  # NaN fails too
+            return Result.error("setting_bad_value", name=name, allowed=f"0-{MAX_PING_AFTER:g}")
+        return name, f"{seconds:g}"
     if name == "unlock_point":
         if raw not in ("13", "14"):
             return Result.error("setting_bad_value", name=name, allowed="13, 14")
@@ -182,7 +193,8 @@ class Settings:
         await reads.run(self.store)
         defaults = {"deadline_hours": f"{self.options.turn_deadline / 3600:g}", "unlock_point": "13",
                     "strict_start_quarter": "off", "place_lang": "en", "autoplay": "off", "lang": "-",
-                    "analysis": "ai", "ping": "on", "ping_dm": "off", "threads": "on"}
+                    "analysis": "ai", "ping": "on", "ping_dm": "off", "threads": "on",
+                    "ping_after": f"{PING_AFTER:g}"}
         messages = []
         for name, (where, _admin) in SETTINGS.items():
             source = here.value if where == "place" else mine.value

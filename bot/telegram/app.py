@@ -16,6 +16,7 @@ from telegram.ext import AIORateLimiter, Application, CallbackQueryHandler, Mess
 
 from bot.config import Settings, instance_id
 from bot.core import BotCore
+from bot.delivery.budgets import PlaceBudgets
 from bot.logging_setup import get_logger
 
 from .background import Background
@@ -40,6 +41,7 @@ class RateLimits:
     overall_per_second: float = float(FloodLimit.MESSAGES_PER_SECOND)
     group_per_minute: float = float(FloodLimit.MESSAGES_PER_MINUTE_PER_GROUP)
     max_retries: int = 3
+    group_period: float = 60.0  # the "minute" of group_per_minute (tests scale time down)
 
 
 @dataclass
@@ -110,7 +112,8 @@ def build_application(
     tick_seconds = settings.fevga_tick_seconds if tick_seconds is None else tick_seconds
     limiter = AIORateLimiter(
         overall_max_rate=limits.overall_per_second, overall_time_period=1,
-        group_max_rate=limits.group_per_minute, group_time_period=60, max_retries=limits.max_retries,
+        group_max_rate=limits.group_per_minute, group_time_period=limits.group_period,
+        max_retries=limits.max_retries,
     )  # fmt: skip
     application = (
         Application.builder()
@@ -124,7 +127,8 @@ def build_application(
         .build()
     )
     web = board_links(settings)
-    delivery = Delivery(core, BoardLinks(core, web) if web is not None else None)
+    delivery = Delivery(core, BoardLinks(core, web) if web is not None else None,
+                        PlaceBudgets(limits.group_per_minute, limits.group_period))
     chats = ChatQueue()
     handlers = Handlers(core, delivery, chats)
     bot_id = settings.telegram_token.get_secret_value().partition(":")[0]

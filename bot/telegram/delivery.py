@@ -18,6 +18,7 @@ from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, Tele
 
 from bot.core import BotCore
 from bot.delivery import BoardTracker, Outcome, RetryLater, Undeliverable
+from bot.delivery.budgets import PlaceBudgets
 from bot.logging_setup import get_logger
 from bot.replies import Reply
 from bot.service.models import Place, PlayerRef
@@ -83,9 +84,10 @@ def platform_error(error: TelegramError) -> Exception:
 class Delivery:
     """Sends replies; boards go through the shared :class:`BoardTracker`, for which this is the surface."""
 
-    def __init__(self, core: BotCore, links: BoardLinks | None = None) -> None:
+    def __init__(self, core: BotCore, links: BoardLinks | None = None, budgets: PlaceBudgets | None = None) -> None:
         self.core = core
         self.links = links  # the "Open board" button (WEB_BASE_URL set)
+        self.budgets = budgets  # each group's budget: boards, pings and notices (bot/delivery/budgets.py)
         self.bot: Bot | None = None  # set by attach (the Application's bot)
         self.tracker = BoardTracker(core.store, core.board_reply, self)
         self.pinger = core.pinger(self)  # turn pings and game ends, shared with the outbox consumer
@@ -136,6 +138,15 @@ class Delivery:
             if await self.core.board_message(game_id) == ref:
                 return True
         return False
+
+    # ---- the group's budget (boards first) --------------------------------------------------------
+    async def pace(self, place: Place, ref: str | None, *, urgent: bool) -> None:
+        """Wait for room in the group's budget (about 20 calls a minute, edits included); other chats and
+        the terminal are not limited here (PTB's limiter still is)."""
+        target = parse_ref(ref)
+        chat_id = target[0] if target is not None else chat_id_of(place)
+        if self.budgets is not None and chat_id is not None and is_group(chat_id):
+            await self.budgets.take(str(chat_id), urgent=urgent)
 
     # ---- the tracker's surface -------------------------------------------------------------------
     def attach(self, bot: Bot) -> None:
@@ -193,6 +204,7 @@ class Delivery:
         answer = (ReplyParameters(board[1], allow_sending_without_reply=True)
                   if board is not None and board[0] == chat_id else None)
         text, entities = with_mentions(clip(reply.text, MAX_TEXT), reply.mention)
+        await self.pace(place, None, urgent=False)
         try:
             message = await self.bot.send_message(chat_id, text, entities=entities or None, reply_parameters=answer)
         except TelegramError as error:
@@ -204,6 +216,7 @@ class Delivery:
         target = parse_ref(ref)
         if target is None or self.bot is None:
             return
+        await self.pace(Place("telegram", str(target[0]), str(target[0])), ref, urgent=False)
         try:
             await self.bot.delete_message(*target)
         except TelegramError as error:
@@ -374,7 +387,9 @@ class Delivery:
             log.debug("telegram_old_board_kept", error=error.message)
 
     async def post(self, bot: Bot, chat_id: int, reply: Reply, *, reply_to: int | None = None) -> None:
-        """A reply that is not a board: a document, an animation or picture, or text (split if long)."""
+        """A reply that is not a board: a document, an animation or picture, or text (split if long). In a group
+        it waits for the group's budget, after any board that is waiting."""
+        await self.pace(Place("telegram", str(chat_id), str(chat_id)), None, urgent=False)
         answer = ReplyParameters(reply_to, allow_sending_without_reply=True) if reply_to is not None else None
         markup = await self._markup(bot, chat_id, reply)
         if reply.pictures:

@@ -21,5 +21,6 @@ async def core(redis_server: LocalRedis, clock: Clock) -> AsyncIterator[BotCore]
     store = RedisStore.from_url(redis_server.url)
     await store.client.flushall()
     bot = await BotCore.create(store=store, draw=False, clock=clock)
+    bot.ping_after = 0.0  # pings at once unless a test sets the idle time (test_idle_pings.py)
     yield bot
     await bot.close()

@@ -14,6 +14,7 @@ import redis
 
 from bot.config import Settings
 from bot.core import BotCore
+from bot.delivery.budgets import PlaceBudgets
 from bot.discord import AnyFevgaBot, build_bot
 from bot.discord.endpoints import point_discord_py
 from bot.storage import LocalRedis
@@ -31,7 +32,9 @@ def redis_url(redis_server: LocalRedis) -> str:
 
 async def make_core(redis_url: str) -> Any:
     """The real BotCore on the test's Redis database (call again for a second instance or a restart)."""
-    return await BotCore.create(redis_url=redis_url)
+    core = await BotCore.create(redis_url=redis_url)
+    core.ping_after = 0.0  # pings at once unless a test sets the idle time (tests/discord/test_fast_group.py)
+    return core
 
 
 @pytest.fixture
@@ -85,6 +88,7 @@ async def world(fake: FakeDiscord) -> World:
     return World(guild, general, alice, bob, carol)
 
 
+FAST = (10_000, 5.0)  # tests not about budgets are not slowed by a channel's 5 messages per 5 s
 BotFactory = Callable[..., contextlib.AbstractAsyncContextManager[AnyFevgaBot]]
 
 
@@ -94,9 +98,10 @@ async def start_bot(fake: FakeDiscord) -> AsyncIterator[BotFactory]:
     restore = await point_discord_py(settings_for(fake))
 
     @contextlib.asynccontextmanager
-    async def start(core: Any, **options: Any) -> AsyncIterator[AnyFevgaBot]:
+    async def start(core: Any, *, budgets: PlaceBudgets | None = None, **options: Any) -> AsyncIterator[AnyFevgaBot]:
         options.setdefault("guild_ready_timeout", 0.05)
         bot = build_bot(core, settings_for(fake), **options)
+        bot.frontend.boards.budgets = budgets or PlaceBudgets(*FAST)  # real budgets only where a test asks
         async with running_bot(bot, fake.token) as running:
             await running.commands_synced.wait()
             yield running

@@ -33,6 +33,7 @@ class Clock:
 async def timed(redis_url: str) -> AsyncIterator[tuple[Any, Clock]]:
     clock = Clock()
     core = await BotCore.create(redis_url=redis_url, clock=clock, ai=RandomAI(7), challenge_ttl=600)
+    core.ping_after = 0.0  # the first turn pings the mover at once (idle pings: tests/discord/test_fast_group.py)
     try:
         yield core, clock
     finally:

@@ -45,6 +45,7 @@ class BotProcess:
         self.env = {
             **os.environ, "TELEGRAM_TOKEN": fake.token, "TELEGRAM_API_BASE_URL": fake.base_url, "REDIS_URL": redis_url,
             "FEVGA_DATA_DIR": str(workdir / "data"), "LOG_LEVEL": "WARNING", "PYTHONPATH": str(Path.cwd()),
+            "FEVGA_PING_AFTER_SECONDS": "0",  # the player to move is told at once (these tests are about crashes)
         }  # fmt: skip
         self.workdir = workdir
         self.proc: asyncio.subprocess.Process | None = None

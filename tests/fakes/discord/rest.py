@@ -3,7 +3,9 @@ components, messages with attachments, threads, interaction callbacks and webhoo
 
 from __future__ import annotations
 
+import json
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
@@ -21,6 +23,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("fake_discord.rest")
 API = "/api/v10"
+MESSAGE_CALL = re.compile(r"/channels/(\d+)/messages(?:/\d+)?$")  # send, edit, delete: the channel's budget
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 
@@ -90,6 +93,9 @@ class RestApi(InteractionRoutes):
         elif (injected := await self.fake.faults.answer(request.method, request.path)) is not None:
             resp = injected
             del self._calls[id(request)]
+        elif (limited := self.over_budget(request)) is not None:
+            resp = limited
+            del self._calls[id(request)]
         else:
             try:
                 resp = await handler(request)
@@ -98,6 +104,20 @@ class RestApi(InteractionRoutes):
         call.status = resp.status
         await self.fake.notify()
         return resp
+
+    def over_budget(self, request: web.Request) -> web.Response | None:
+        """429 for a message call (send, edit, delete) in a channel past its budget, else None."""
+        found = MESSAGE_CALL.search(request.path)
+        if self.fake.budget is None or request.method == "GET" or found is None:
+            return None
+        after = self.fake.budget.take(found.group(1))
+        if after is None:
+            return None
+        body = {"message": "You are being rate limited.", "retry_after": after, "global": False}
+        return web.Response(status=429, body=json.dumps(body).encode(), headers={
+            "Content-Type": "application/json", "Retry-After": str(after), "X-RateLimit-Scope": "shared",
+            "Via": "1.1 google",  # as Discord answers (discord.py takes a 429 without it for a Cloudflare ban)
+            "X-RateLimit-Remaining": "0", "X-RateLimit-Reset-After": str(after)})
 
     # ---- identity -----------------------------------------------------------------------------
     async def get_me(self, request: web.Request) -> web.Response:

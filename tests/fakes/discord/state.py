@@ -10,6 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from ..budget import Budget
 from . import payloads
 from .faults import Faults
 from .gateway import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES, INTENT_MESSAGE_CONTENT, GatewaySession
@@ -68,6 +69,7 @@ class FakeState:
         self.synced_commands: dict[int | None, list[dict[str, Any]]] = {}
         self.sessions: list[GatewaySession] = []
         self.faults = Faults()  # injected errors (429 with retry_after, 5xx), see faults.py
+        self.budget: Budget | None = None  # each channel's message budget (enforce_budget), off by default
         self._cond = asyncio.Condition()
 
     # ---- waiting -------------------------------------------------------------------------
@@ -135,6 +137,12 @@ class FakeState:
     def calls(self, method: str | None = None, path_contains: str = "") -> list[RestCall]:
         """REST calls the bot made, optionally filtered by method and a path substring."""
         return [c for c in self.rest_log if (method is None or c.method == method.upper()) and path_contains in c.path]
+
+    def enforce_budget(self, limit: int = 5, window: float = 5.0) -> Budget:
+        """From now on a channel takes at most ``limit`` message calls (send, edit, delete) in any ``window``
+        seconds; beyond, 429 with ``retry_after`` (seconds, fractional, as Discord answers)."""
+        self.budget = Budget(limit, window)
+        return self.budget
 
     def failed_calls(self) -> list[RestCall]:
         """REST calls the fake answered with an error (bad bodies, unknown routes, unknown messages...)."""

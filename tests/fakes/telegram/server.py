@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 import aiohttp
 from aiohttp import web
 
+from ..budget import Budget
 from .methods import BotApiMethods
 from .objects import JSON
 from .requests import ApiError, Call, read_request
@@ -55,6 +56,7 @@ class FakeTelegram(BotApiMethods):
         self.open_polls = 0  # getUpdates requests currently held open
         self.webhook_errors: list[str] = []
         self._injected: dict[str, list[_Injected]] = {}
+        self.budget: Budget | None = None  # each group's budget (enforce_budget), off by default
         self._runner: web.AppRunner | None = None
         self._session: aiohttp.ClientSession | None = None
         self._pump: asyncio.Task[None] | None = None
@@ -129,6 +131,19 @@ class FakeTelegram(BotApiMethods):
         """Make the next `times` calls of method answer 429 "Too Many Requests" with retry_after."""
         self.fail_next(method, times, 429, f"Too Many Requests: retry after {retry_after}", retry_after)
 
+    def enforce_budget(self, limit: int = 20, window: float = 60.0) -> Budget:
+        """From now on a group takes at most ``limit`` calls (sends, edits, deletions: any call naming the
+        chat) in any ``window`` seconds; beyond, 429 "Too Many Requests" with a whole-second retry_after."""
+        self.budget = Budget(limit, window, whole_seconds=True)
+        return self.budget
+
+    def _over_budget(self, params: JSON) -> ApiError | None:
+        chat = str(params.get("chat_id", ""))
+        if self.budget is None or not chat.startswith("-"):
+            return None
+        after = self.budget.take(chat)
+        return None if after is None else ApiError(429, f"Too Many Requests: retry after {after:g}", after)
+
     def _take_injected(self, method: str) -> ApiError | None:
         queue = self._injected.get(method.lower())
         if not queue:
@@ -158,7 +173,7 @@ class FakeTelegram(BotApiMethods):
             self._in_flight += 1
             self._last_activity = time.monotonic()
         try:
-            injected = self._take_injected(method)
+            injected = self._take_injected(method) or (None if polling else self._over_budget(params))
             if injected is not None:
                 raise injected
             if polling:
