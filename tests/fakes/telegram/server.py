@@ -39,6 +39,7 @@ async def _wait(event: asyncio.Event, timeout: float) -> None:
 class _Injected:
     remaining: int
     error: ApiError
+    delay: float = 0.0  # the request is held this long (in flight) before the error is answered
 
 
 class FakeTelegram(BotApiMethods):
@@ -112,11 +113,12 @@ class FakeTelegram(BotApiMethods):
     # ---- fault injection ---------------------------------------------------------------------------
     def fail_next(
         self, method: str, times: int = 1, error_code: int = 400, description: str = "Bad Request: injected",
-        retry_after: float | None = None,
+        retry_after: float | None = None, delay: float = 0.0,
     ) -> None:  # fmt: skip
-        """Make the next `times` calls of method answer this error instead of running."""
+        """Make the next `times` calls of method answer this error instead of running (after holding each
+        request `delay` seconds: a platform call in flight, e.g. while the bot is killed)."""
         error = ApiError(error_code, description, retry_after)
-        self._injected.setdefault(method.lower(), []).append(_Injected(times, error))
+        self._injected.setdefault(method.lower(), []).append(_Injected(times, error, delay))
 
     def clear_failures(self, method: str | None = None) -> None:
         """Stop injecting errors (into one method, or all): the platform has recovered."""
@@ -129,15 +131,15 @@ class FakeTelegram(BotApiMethods):
         """Make the next `times` calls of method answer 429 "Too Many Requests" with retry_after."""
         self.fail_next(method, times, 429, f"Too Many Requests: retry after {retry_after}", retry_after)
 
-    def _take_injected(self, method: str) -> ApiError | None:
+    def _take_injected(self, method: str) -> _Injected | None:
         queue = self._injected.get(method.lower())
         if not queue:
             return None
         queue[0].remaining -= 1
-        error = queue[0].error
+        injected = queue[0]
         if queue[0].remaining <= 0:
             queue.pop(0)
-        return error
+        return injected
 
     # ---- HTTP --------------------------------------------------------------------------------------
     async def _handle(self, request: web.Request) -> web.Response:
@@ -160,7 +162,9 @@ class FakeTelegram(BotApiMethods):
         try:
             injected = self._take_injected(method)
             if injected is not None:
-                raise injected
+                if injected.delay:
+                    await asyncio.sleep(injected.delay)
+                raise injected.error
             if polling:
                 call.result = await self._get_updates(call)
             elif handler is None:
