@@ -74,8 +74,8 @@ async def test_kill_9_mid_edit_then_restart_shows_and_tells_within_10_s(world: A
     alice, _bob, room, board = await group_game_on(fake, bot)
     await until(lambda: [m for m in fake.bot_messages(room) if "your turn" in m.content], 15, "the first ping")
     after, mark = await move_with_edit_held(fake, core, alice, room, lambda who, text: fake.send_text(who, room, text))
-    bot.proc.kill()  # kill -9 while the edit is in flight  # type: ignore[union-attr]
-    await bot.proc.wait()  # type: ignore[union-attr]
+    bot.proc.kill()  # kill -9 while the edit is in flight
+    await bot.proc.wait()
 
     started = time.monotonic()
     await bot.start("pod-b")  # restarted at once
