@@ -252,8 +252,10 @@ def ping_lease(gid: str) -> str:
 
 
 def legacy_ping_state(gid: str) -> str:
-    """Where the ping state was kept before it moved to the game's home: read when the new key is missing, so a
-    rollout sends no second ping for a turn already pinged. Drop after 30 days (the old state's TTL)."""
+    """Where the ping state was kept before it moved to the game's home. On one Redis the start-up migration
+    (``migrate.py``) renames it to :func:`ping_state`; it is also read when the new key is missing (instances of the
+    previous version still write it during a rollout; a Redis Cluster is not migrated), so no turn is pinged
+    twice. Drop after 30 days (the old state's TTL)."""
     return f"{PREFIX}:{{g:{gid}}}:ping"
 
 

@@ -13,6 +13,7 @@ from bot.delivery import BoardTracker, Outcome, Pinger
 from bot.delivery.lease import LEASE_SECONDS, hold
 from bot.delivery.outbox import RECLAIM_IDLE_MS, OutboxConsumer
 from bot.service import keys
+from bot.service.migrate import new_name
 from bot.storage import RedisStore
 from bot.storage.base import Commit
 
@@ -148,4 +149,5 @@ async def test_ping_state_left_under_the_old_key_is_still_honoured(core: BotCore
     await store.client.rename(keys.ping_state(game), keys.legacy_ping_state(game))  # as the old version kept it
     after = Pinger(core.store, core.ping_plan, log)
     assert (await after.state(game)).version == version
+    assert new_name(keys.legacy_ping_state(game)) == keys.ping_state(game)  # where the start-up migration moves it
     assert await after.ping(game, version) is Outcome.CURRENT and len(log.posts) == 1
