@@ -5,6 +5,7 @@ restart. Never two edits of the same version (the stand-in's recorded calls)."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 import signal
 import time
@@ -12,6 +13,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
+import aiohttp
 import pytest
 
 from bot.storage.local_redis import LocalRedis
@@ -123,7 +125,14 @@ async def test_kill_9_mid_edit_a_second_live_instance_shows_and_tells_within_10_
     async def to_pod_a(user: Any, text: str) -> None:
         update_id = await fake.send_text(user, room, text)
         update = next(u for u in fake.pending_updates if u["update_id"] == update_id)
-        assert await fake.deliver_webhook(urls[0], update, SECRET) == 200
+        deadline = time.monotonic() + 30
+        while True:  # the listener may open a moment after the pod set its webhook
+            try:
+                assert await fake.deliver_webhook(urls[0], update, SECRET) == 200
+                return
+            except aiohttp.ClientConnectorError:
+                assert time.monotonic() < deadline, "pod-a never listened"
+                await asyncio.sleep(0.2)
 
     await to_pod_a(bob, "/rules")  # the bot learns Bob's username
     await until(lambda: fake.bot_messages(room), 15, "the rules")
