@@ -220,8 +220,14 @@ class OutboxConsumer:
 
     async def _heartbeat(self) -> None:
         """Touch the entries in hand every second, until stopped and the deliveries in flight are over."""
-        while not self.stopping.is_set() or any(self._in_hand.values()):
-            await asyncio.sleep(TOUCH_SECONDS)
+        while True:
+            if not self.stopping.is_set():
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.stopping.wait(), TOUCH_SECONDS)  # a stop ends the wait at once
+            if self.stopping.is_set():
+                if not any(self._in_hand.values()):
+                    return
+                await asyncio.sleep(TOUCH_SECONDS)  # stopping: the deliveries in flight stay touched until done
             try:
                 await self.touch()
             except Exception as exc:  # the store is away: the next beat tries again
@@ -261,12 +267,20 @@ class OutboxConsumer:
         """Consume until :meth:`stop`: new entries as they come (each in its own task, so one slow board
         does not hold the others), dead consumers' entries and a repair now and then."""
         await self.start()
-        loop = asyncio.get_running_loop()
-        next_upkeep = next_repair = loop.time()
-        idle_ms = START_IDLE_MS
         heartbeat = asyncio.create_task(self._heartbeat(), name=f"outbox-heartbeat:{self.platform}")
         self._tasks.add(heartbeat)
         heartbeat.add_done_callback(self._tasks.discard)
+        try:
+            await self._consume(block_ms, reclaim_idle_ms)
+        finally:
+            if not self.stopping.is_set():  # cancelled without stop(): no heartbeat left behind
+                heartbeat.cancel()
+
+    async def _consume(self, block_ms: int, reclaim_idle_ms: int) -> None:
+        """The loop of :meth:`run`: reclaim and retry busy boards every upkeep, repair, read new entries."""
+        loop = asyncio.get_running_loop()
+        next_upkeep = next_repair = loop.time()
+        idle_ms = START_IDLE_MS
         while not self.stopping.is_set():
             try:
                 if loop.time() >= next_upkeep:
