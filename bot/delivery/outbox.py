@@ -1,7 +1,9 @@
 """The outbox consumer: every game commit and timer effect wrote an entry to its platform's stream in the
 same atomic commit; each entry is handled by exactly one instance of the consumer group (one group per
-platform and bot; consumer = instance id) and acked only once delivered. Entries of a dead instance are
-reclaimed; a periodic repair converges every live game whose board is behind.
+platform and bot; consumer = instance id) and acked only once delivered. A live consumer touches the entries
+it has in hand every second, so entries idle for a few seconds belong to a dead instance: they are reclaimed
+within seconds (with the short board and ping leases, ``lease.py``, a crash is taken over in seconds); a periodic
+repair converges every live game whose board is behind, and retries soon the boards it found busy.
 
 Board entries converge the game's board through the :class:`BoardTracker` (so the instance that handled the
 command and drew the board already finds it current: exactly one edit per change). Notice entries (timer
@@ -30,9 +32,10 @@ from .pings import Pinger
 from .tracker import BoardTracker, Outcome, RetryLater
 
 log = logging.getLogger(__name__)
-RECLAIM_IDLE_MS = 15_000  # an entry pending this long with another consumer: its instance is gone
+RECLAIM_IDLE_MS = 5_000  # an entry not touched this long: its instance is gone (live ones touch every second)
 START_IDLE_MS = 5_000  # at start-up: entries of the instance this one replaces (kill -9, rollout)
-UPKEEP_SECONDS = 5.0
+TOUCH_SECONDS = 1.0  # how often a live consumer marks the entries it has in hand (see Store.touch)
+UPKEEP_SECONDS = 2.0  # reclaim, and retry the boards a repair found busy
 GRACE_SECONDS = 3.0  # a new entry is left this long to the instance whose command made it (it draws first)
 LATE_SECONDS = 10.0  # a board entry delivered this late also pings the player to move
 RETRY_PAUSE = (0.5, 8.0)  # first and longest pause before an undelivered entry is tried again
@@ -81,6 +84,8 @@ class OutboxConsumer:
         self.stopping = asyncio.Event()
         self.handled = 0  # entries acked by this consumer
         self._tasks: set[asyncio.Task[None]] = set()
+        self._in_hand: dict[str, set[str]] = {}  # stream -> ids of entries being handled here (touched)
+        self._busy: set[str] = set()  # games a repair found busy (another drawer, maybe dead): retried soon
         self._ready = False
 
     async def start(self) -> None:
@@ -149,6 +154,14 @@ class OutboxConsumer:
     async def _handle_and_ack(self, stream: str, entry: Entry, *, persist: bool = False) -> None:
         """Handle, then ack. ``persist``: keep retrying (with backoff) until delivered or stopping; an entry
         left unacked stays pending and is reclaimed after a restart."""
+        in_hand = self._in_hand.setdefault(stream, set())
+        in_hand.add(entry[0])
+        try:
+            await self._deliver(stream, entry, persist)
+        finally:
+            in_hand.discard(entry[0])
+
+    async def _deliver(self, stream: str, entry: Entry, persist: bool) -> None:
         pause = RETRY_PAUSE[0]
         if persist and entry[1].get("k") in (b"board", b"challenge") and entry[1].get("kind") != b"timer":
             await self._grace(entry[0])  # a timer's change has no handler to draw it first
@@ -199,14 +212,38 @@ class OutboxConsumer:
             await self._handle_and_ack(stream, entry)
         return self.handled - before
 
-    async def repair(self) -> int:
-        """Converge every live game whose board is behind (after a crash, a rollout, an outage) and tell the
-        player to move (a ping that was not sent is sent); a game whose board was never shown is left to
-        its outbox entry."""
-        if self.live_games is None:
-            return 0
+    async def touch(self) -> None:
+        """Mark the entries in hand as alive (so no other instance reclaims them while this one works on them)."""
+        for stream, ids in list(self._in_hand.items()):
+            if ids:
+                await self.store.touch(stream, self.group, self.consumer, *ids)
+
+    async def _heartbeat(self) -> None:
+        """Touch the entries in hand every second, until stopped and the deliveries in flight are over."""
+        while True:
+            if not self.stopping.is_set():
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.stopping.wait(), TOUCH_SECONDS)  # a stop ends the wait at once
+            if self.stopping.is_set():
+                if not any(self._in_hand.values()):
+                    return
+                await asyncio.sleep(TOUCH_SECONDS)  # stopping: the deliveries in flight stay touched until done
+            try:
+                await self.touch()
+            except Exception as exc:  # the store is away: the next beat tries again
+                log.warning("touching the outbox entries in hand failed (%s)", exc)
+
+    async def repair(self, games: list[str] | None = None) -> int:
+        """Converge every live game (or ``games``) whose board is behind (after a crash, a rollout, an outage) and
+        tell the player to move (a ping that was not sent is sent); a game whose board was never shown is left to
+        its outbox entry. A board another drawer holds is retried at the next upkeep (its holder may be dead)."""
+        if games is None:
+            if self.live_games is None:
+                return 0
+            games = await self.live_games()
         fixed = 0
-        for game_id in await self.live_games():
+        for game_id in games:
+            self._busy.discard(game_id)
             try:
                 shown = (await self.tracker.shown(game_id))[0]
                 stored = await self.tracker.stored(game_id)
@@ -215,7 +252,10 @@ class OutboxConsumer:
                 if stored <= shown:  # the board is current; a ping lost with its instance is sent now
                     await self._ping(game_id, str(stored).encode(), 2.0)
                     continue
-                if await self.tracker.converge(game_id, budget=2.0) is Outcome.SHOWN:
+                outcome = await self.tracker.converge(game_id, budget=2.0)
+                if outcome is Outcome.BUSY:
+                    self._busy.add(game_id)
+                if outcome is Outcome.SHOWN:
                     fixed += 1
                     await self._tell_mover(game_id)
                     await self._ping(game_id, str(stored).encode(), 2.0)
@@ -227,6 +267,17 @@ class OutboxConsumer:
         """Consume until :meth:`stop`: new entries as they come (each in its own task, so one slow board
         does not hold the others), dead consumers' entries and a repair now and then."""
         await self.start()
+        heartbeat = asyncio.create_task(self._heartbeat(), name=f"outbox-heartbeat:{self.platform}")
+        self._tasks.add(heartbeat)
+        heartbeat.add_done_callback(self._tasks.discard)
+        try:
+            await self._consume(block_ms, reclaim_idle_ms)
+        finally:
+            if not self.stopping.is_set():  # cancelled without stop(): no heartbeat left behind
+                heartbeat.cancel()
+
+    async def _consume(self, block_ms: int, reclaim_idle_ms: int) -> None:
+        """The loop of :meth:`run`: reclaim and retry busy boards every upkeep, repair, read new entries."""
         loop = asyncio.get_running_loop()
         next_upkeep = next_repair = loop.time()
         idle_ms = START_IDLE_MS
@@ -234,6 +285,8 @@ class OutboxConsumer:
             try:
                 if loop.time() >= next_upkeep:
                     await self.reclaim(idle_ms)
+                    if self._busy:
+                        await self.repair(sorted(self._busy))
                     if self.pinger is not None:  # ping timers whose instance is gone (bot/delivery/ping_timers.py)
                         await self.pinger.sweep(self.platform)
                     idle_ms, next_upkeep = reclaim_idle_ms, loop.time() + UPKEEP_SECONDS

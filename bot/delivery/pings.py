@@ -1,10 +1,10 @@
 """Turn pings and game-end messages, delivered exactly once across instances, like board edits.
 
-Per game the store keeps ``fevga:{g:<id>}:ping`` = the game version last looked at (it only grows), the
+Per game the store keeps ``keys.ping_state`` (in the game's home) = the game version last looked at (it only grows), the
 turn last pinged, the number of games announced as over and where the last ping message is (to delete it
 when the next one goes out). :meth:`Pinger.ping` (the handler after drawing its board, the outbox consumer
 after each board entry, the repair) takes a lease, asks the core for the :class:`PingPlan` of the stored
-version, sends what was not sent yet and records it, so a second caller finds it done.
+version, sends what was not sent yet and records it (fenced by the lease), so a second caller finds it done.
 
 A turn ping waits until the player to move has been idle for the plan's ``after`` seconds (the place's
 ``ping_after``): the turn is *armed* (noted with the time it was first seen) and a ping timer is set
@@ -17,7 +17,6 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
@@ -27,23 +26,17 @@ from bot.replies import Reply
 from bot.service import Place, PlayerRef, keys
 from bot.storage.base import Commit, Store, split_versioned
 
+from .lease import Lease, hold
 from .ping_timers import PingTimers
 from .tracker import Outcome, RetryLater, Undeliverable
 
 log = logging.getLogger(__name__)
-LEASE_SECONDS = 30
 STATE_TTL = 60 * 60 * 24 * 30
 BUSY_PAUSE = 0.05
 
 
-def ping_state_key(game_id: str) -> str:
-    """Versioned string: the game version last pinged for, then the JSON of :class:`PingState`."""
-    return f"{keys.PREFIX}:{{g:{game_id}}}:ping"
-
-
-def ping_lease_key(game_id: str) -> str:
-    """Versioned string with a TTL: who is pinging for the game now (one at a time)."""
-    return f"{keys.PREFIX}:{{g:{game_id}}}:pinging"
+class LeaseLost(Exception):
+    """The ping lease ran out under this instance (the store stalled): the new holder carries on."""
 
 
 @dataclass(frozen=True)
@@ -63,7 +56,7 @@ class PingPlan:
 
 @dataclass(frozen=True)
 class PingState:
-    """What was already sent for a game (stored under :func:`ping_state_key`)."""
+    """What was already sent for a game (stored under ``keys.ping_state``)."""
 
     version: int = 0
     turn: str | None = None
@@ -128,7 +121,9 @@ class Pinger:
 
     async def state(self, game_id: str) -> PingState:
         """What was sent so far for the game."""
-        raw = (await self.store.read([("get", ping_state_key(game_id))]))[0]
+        state_keys = [keys.ping_state(game_id), keys.legacy_ping_state(game_id)]
+        raw, legacy = await self.store.read([("get", key) for key in state_keys])
+        raw = raw or legacy
         if not raw:
             return PingState()
         try:
@@ -149,18 +144,17 @@ class Pinger:
         while True:
             if not look and (await self.state(game_id)).version >= version:
                 return Outcome.CURRENT
-            token = await self._acquire(game_id)
-            if token is not None:
-                try:
-                    return await self._ping(game_id, look)
-                finally:
-                    lease = ping_lease_key(game_id)
-                    await self.store.commit(Commit().expect(lease, token).delete(lease))
+            async with hold(self.store, keys.ping_lease(game_id)) as lease:
+                if lease is not None:
+                    try:
+                        return await self._ping(game_id, lease, look)
+                    except LeaseLost:
+                        return Outcome.BUSY
             if loop.time() > until:
                 return Outcome.BUSY
             await asyncio.sleep(BUSY_PAUSE)
 
-    async def _ping(self, game_id: str, look: bool = False) -> Outcome:
+    async def _ping(self, game_id: str, lease: Lease, look: bool = False) -> Outcome:
         state = await self.state(game_id)
         plan = await self.plan(game_id)
         if plan is None:
@@ -176,14 +170,15 @@ class Pinger:
                 sent = replace(sent, ended=plan.finished if plan.turn is not None else plan.finished - 1)
             if plan.finished > sent.ended:
                 if plan.end is not None:
+                    self._still_held(lease)
                     await self._retire(sent.ref)
                     await self.surface.post_ping(plan.place, plan.end, board)
                     self.sent += 1
-                sent = await self._save(game_id, state, replace(sent, ended=plan.finished, ref=None))
+                sent = await self._save(lease, game_id, state, replace(sent, ended=plan.finished, ref=None))
                 state = sent
             armed = sent.armed is not None
             if plan.turn is not None and plan.turn != sent.turn:
-                sent = await self._arm(game_id, plan, state, sent)
+                sent = await self._arm(lease, game_id, plan, state, sent)
                 state = sent
             else:  # the game ended, or this turn was pinged already
                 sent = replace(sent, armed=None)
@@ -191,10 +186,11 @@ class Pinger:
                 await self._retire(sent.ref)
                 ref = None
                 if plan.ping is not None:
+                    self._still_held(lease)
                     ref = await self.surface.post_ping(plan.place, plan.ping, board)
                     self.sent += 1
                     self.pinged += 1
-                sent = await self._save(game_id, state, replace(sent, turn=plan.turn, ref=ref))
+                sent = await self._save(lease, game_id, state, replace(sent, turn=plan.turn, ref=ref))
                 state = sent
                 if plan.direct is not None and plan.mover is not None:
                     await self.surface.direct_ping(plan.mover, plan.direct, board)
@@ -205,10 +201,10 @@ class Pinger:
             return Outcome.LATER  # what was sent is saved; the outbox consumer tries the rest again
         except Undeliverable as exc:
             log.info("pings of %s cannot be delivered (%s)", game_id, exc)
-        await self._save(game_id, state, replace(sent, version=plan.version))
+        await self._save(lease, game_id, state, replace(sent, version=plan.version))
         return Outcome.SHOWN
 
-    async def _arm(self, game_id: str, plan: PingPlan, state: PingState, sent: PingState) -> PingState:
+    async def _arm(self, lease: Lease, game_id: str, plan: PingPlan, state: PingState, sent: PingState) -> PingState:
         """A turn not pinged yet: armed (it waits for its player to be idle ``plan.after`` s, its ping timer
         set), or, once he has been idle that long (or nothing is to be sent), returned unarmed: send it now."""
         now = self.clock()
@@ -217,10 +213,16 @@ class Pinger:
         timers = self.timers(plan.place.platform)
         if now < due and (plan.ping is not None or plan.direct is not None):
             if sent.armed != plan.turn:  # first seen: set its timer (a fired look re-sets it below)
-                armed = await self._save(game_id, state, armed)
+                armed = await self._save(lease, game_id, state, armed)
             await timers.arm(game_id, due)
             return armed
         return replace(armed, armed=None)
+
+    @staticmethod
+    def _still_held(lease: Lease) -> None:
+        """Raise :class:`LeaseLost` before a message is sent when the lease is no longer ours (never sent twice)."""
+        if lease.lost:
+            raise LeaseLost(lease.key)
 
     async def _retire(self, ref: str | None) -> None:
         """Delete the previous ping (best effort: a message already gone is fine)."""
@@ -230,11 +232,12 @@ class Pinger:
             except (RetryLater, Undeliverable) as exc:
                 log.info("an old ping %s stays (%s)", ref, exc)
 
-    async def _save(self, game_id: str, old: PingState, new: PingState) -> PingState:
-        """Record progress (under the lease; the version only grows)."""
-        key = ping_state_key(game_id)
+    async def _save(self, lease: Lease, game_id: str, old: PingState, new: PingState) -> PingState:
+        """Record progress (only while the lease is ours, else :class:`LeaseLost`; the version only grows)."""
+        key = keys.ping_state(game_id)
         version = max(old.version, new.version)
-        await self.store.commit(Commit().put_versioned(key, version, new.blob(), STATE_TTL))
+        if not await self.store.commit(lease.fence(Commit()).put_versioned(key, version, new.blob(), STATE_TTL)):
+            raise LeaseLost(game_id)
         return replace(new, version=version)
 
     async def _board_ref(self, game_id: str) -> str | None:
@@ -245,9 +248,3 @@ class Pinger:
             return split_versioned(raw)[1].decode() or None
         except (ValueError, UnicodeError):
             return None
-
-    async def _acquire(self, game_id: str) -> int | None:
-        token = secrets.randbelow(10**15) + 1
-        lease = ping_lease_key(game_id)
-        commit = Commit().expect(lease, 0).put_versioned(lease, token, b"", LEASE_SECONDS)
-        return token if await self.store.commit(commit) else None

@@ -1,12 +1,14 @@
 """The board tracker: which version of a game's board is shown where (in the store, so every instance
 agrees), and :meth:`BoardTracker.converge`, which brings the shown board up to the stored version.
 
-One drawer per board at a time (a lease key with a TTL, taken with a version check); never an older version
-over a newer one (the shown version only grows); versions piled up behind a rate limit are coalesced (each
-round draws the newest stored version); 429/5xx/timeouts are retried with backoff; a board message that is
-gone is posted afresh. Frontends only supply the platform calls (:class:`BoardSurface`). A surface that keeps
-a per-place budget (:class:`PacedSurface`, ``budgets.py``) is waited on *before* the newest version is chosen,
-so the versions that pile up while the place has no room collapse into one edit of the newest.
+One drawer per board at a time (a short lease renewed while held, ``lease.py``: a dead drawer's lease is free
+within seconds, a live one keeps it through any platform call, and the shown version is written under it);
+never an older version over a newer one (the shown version only grows); versions piled up behind a rate limit
+are coalesced (each round draws the newest stored version); 429/5xx/timeouts are retried with backoff; a board
+message that is gone is posted afresh. Frontends only supply the platform calls (:class:`BoardSurface`).
+A surface that keeps a per-place budget (:class:`PacedSurface`, ``budgets.py``) is waited on *before* the
+newest version is chosen, so the versions that pile up while the place has no room collapse into one edit of
+the newest.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import enum
 import logging
-import secrets
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -25,8 +26,9 @@ from bot.service import Place, keys
 from bot.service.models import Msg
 from bot.storage.base import Commit, Store, split_versioned
 
+from .lease import Lease, hold
+
 log = logging.getLogger(__name__)
-LEASE_SECONDS = 30
 REF_TTL = 60 * 60 * 24 * 30
 BUSY_PAUSE = 0.05  # seconds between looks while another drawer holds a board
 BACKOFF = (0.5, 8.0)  # first and longest pause between attempts after a transient failure
@@ -125,13 +127,10 @@ class BoardTracker:
         an interaction, or by turning a challenge into the board). Transient platform failures are retried
         for at most ``budget`` s."""
         request = Request(hint, place, tuple(messages), for_version, fresh, first, first_ref)
-        token = await self._acquire(game_id)
-        if token is None:
-            return Outcome.BUSY
-        try:
-            return await self._converge(game_id, request, budget, token)
-        finally:
-            await self.store.commit(Commit().expect(keys.board_lease(game_id), token).delete(keys.board_lease(game_id)))
+        async with hold(self.store, keys.board_lease(game_id)) as lease:
+            if lease is None:
+                return Outcome.BUSY
+            return await self._converge(game_id, request, budget, lease)
 
     async def show(
         self, game_id: str, version: int, *, hint: Reply | None = None, place: Place | None = None,
@@ -174,7 +173,7 @@ class BoardTracker:
             return None
         return drawn[0], drawn[1], drawn[1].version
 
-    async def _converge(self, game_id: str, request: Request, budget: float, token: int) -> Outcome:
+    async def _converge(self, game_id: str, request: Request, budget: float, lease: Lease) -> Outcome:
         deadline = time.monotonic() + budget
         pause = BACKOFF[0]
         outcome = Outcome.CURRENT
@@ -201,6 +200,8 @@ class BoardTracker:
                 paced = newest
                 continue
             paced = None
+            if lease.lost:  # another drawer has the board now (this one stalled past the lease): never draw twice
+                return Outcome.BUSY
             try:
                 new_ref = await self._draw(place, reply, ref, fresh, first, request.first_ref)
                 first = None  # used once
@@ -209,7 +210,6 @@ class BoardTracker:
                 if time.monotonic() + wait > deadline:
                     return Outcome.LATER
                 pause = min(pause * 2, BACKOFF[1])
-                await self._renew(game_id, token)
                 await self.sleep(wait)
                 continue
             except Undeliverable:
@@ -222,12 +222,13 @@ class BoardTracker:
                 await self.sleep(pause)
                 pause = min(pause * 2, BACKOFF[1])
                 continue
-            commit = Commit().expect(keys.board_shown(game_id), shown)
+            commit = lease.fence(Commit().expect(keys.board_shown(game_id), shown))
             commit.put_versioned(keys.board_shown(game_id), version, new_ref.encode())
             if new_ref != ref:  # where the board is, for replies to it and links (see BotCore.board_message)
                 commit.put(keys.board_ref(game_id), new_ref.encode(), REF_TTL)
                 commit.put(keys.board_game(new_ref), game_id.encode(), REF_TTL)
-            await self.store.commit(commit)
+            if not await self.store.commit(commit):  # the lease was lost meanwhile: the new drawer records it
+                return Outcome.BUSY
             outcome, fresh, pause = Outcome.SHOWN, False, BACKOFF[0]
 
     async def _draw(self, place: Place, reply: Reply, ref: str | None, fresh: bool, first: First | None,
@@ -241,14 +242,3 @@ class BoardTracker:
         if ref is not None and not fresh:
             self.edits += 1
         return await self.surface.post_board(place, reply)
-
-    async def _acquire(self, game_id: str) -> int | None:
-        token = secrets.randbelow(10**15) + 1
-        commit = Commit().expect(keys.board_lease(game_id), 0)
-        commit.put_versioned(keys.board_lease(game_id), token, b"", LEASE_SECONDS)
-        return token if await self.store.commit(commit) else None
-
-    async def _renew(self, game_id: str, token: int) -> None:
-        commit = Commit().expect(keys.board_lease(game_id), token)
-        await self.store.commit(commit.put_versioned(keys.board_lease(game_id), token, b"", LEASE_SECONDS))
-

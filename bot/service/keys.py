@@ -251,5 +251,33 @@ def board_shown(gid: str) -> str:
 
 
 def board_lease(gid: str) -> str:
-    """Versioned string with a TTL: who is drawing the game's board now (one drawer at a time)."""
+    """Versioned string with a short TTL, renewed while held: who is drawing the game's board now (one drawer at
+    a time; ``bot/delivery/lease.py``)."""
     return f"{game(gid)}:drawing"
+
+
+def ping_state(gid: str) -> str:
+    """Versioned string: the game version last pinged for, then what was sent (``bot/delivery/pings.py``)."""
+    return f"{game(gid)}:ping"
+
+
+def ping_lease(gid: str) -> str:
+    """Versioned string with a short TTL, renewed while held: who is pinging for the game now (one at a time)."""
+    return f"{game(gid)}:pinging"
+
+
+def legacy_ping_state(gid: str) -> str:
+    """Where the ping state was kept before it moved to the game's home. On one Redis the start-up migration
+    (``migrate.py``) renames it to :func:`ping_state`; it is also read when the new key is missing (instances of the
+    previous version still write it during a rollout; a Redis Cluster is not migrated), so no turn is pinged
+    twice. Drop after 30 days (the old state's TTL)."""
+    return f"{PREFIX}:{{g:{gid}}}:ping"
+
+
+def update_claim(platform: str, bot_id: object, kind: str, ident: object) -> str:
+    """Versioned string with a TTL: one platform update (webhook re-deliveries included) is being handled or was
+    handled (``bot/delivery/updates.py``), scoped like idempotency keys by the bot's identity, so two bots (two
+    tokens) on one Redis that see the same update id each handle their own. The keys of the older scheme
+    (``fevga:{u:<platform>}:upd:<id>``) need no migration: claims live 30 s and handled marks an hour, and a
+    command re-delivered across the rollout is still answered once by its idempotency record."""
+    return f"{PREFIX}:{{u:{platform}}}:upd:{update_key(bot_id, kind, ident)}"

@@ -201,6 +201,11 @@ class Store(abc.ABC):
         """Take over up to ``count`` entries pending (unacked) for longer than ``min_idle_ms`` with any
         consumer of ``group`` (a dead one), now pending for ``consumer``."""
 
+    @abc.abstractmethod
+    async def touch(self, stream: str, group: str, consumer: str, *ids: str) -> None:
+        """Mark entries pending for ``consumer`` as in hand now (their idle time restarts): a live consumer's
+        heartbeat, so :meth:`reclaim` with a short idle time takes only a dead consumer's entries."""
+
     async def consume_many(self, streams: Sequence[str], group: str, consumer: str, count: int = 10,
                            block_ms: int = 0) -> list[tuple[str, Entry]]:
         """:meth:`consume` over several streams (e.g. one outbox per home): (stream, entry) pairs, up to

@@ -234,6 +234,11 @@ class MemoryStore(Store):
             raise ValueError(f"NOGROUP no stream {stream!r}")
         return self.streams[stream].reclaim(group, consumer, min_idle_ms, count)
 
+    async def touch(self, stream: str, group: str, consumer: str, *ids: str) -> None:
+        self._need(stream, "stream")
+        if stream in self.streams:
+            self.streams[stream].touch(group, consumer, ids)
+
     async def scan(self, pattern: str) -> list[str]:
         every = {*self.strings, *self.hashes, *self.zsets, *self.streams}
         return sorted(k for k in every if fnmatch.fnmatchcase(k, pattern) and self._type(k) != "none")

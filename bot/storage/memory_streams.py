@@ -84,6 +84,14 @@ class MemoryStream:
         state = self.group(group)
         return sum(state.pending.pop(_pos(i), None) is not None for i in ids)
 
+    def touch(self, group: str, consumer: str, ids: tuple[str, ...]) -> None:
+        """Pending entries now pending for ``consumer`` with their idle time restarted (XCLAIM ... JUSTID)."""
+        state = self.group(group)
+        now = float(self.clock_ms())
+        for pos in map(_pos, ids):
+            if pos in state.pending:
+                state.pending[pos] = (consumer, now)
+
     def reclaim(self, group: str, consumer: str, min_idle_ms: int, count: int) -> list[Entry]:
         """Pending entries idle for ``min_idle_ms`` or more, now pending for ``consumer``; entries trimmed
         away meanwhile leave the pending list (as XAUTOCLAIM does)."""

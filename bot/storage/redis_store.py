@@ -372,6 +372,10 @@ class RedisStore(Store):
                 break
         return out
 
+    async def touch(self, stream: str, group: str, consumer: str, *ids: str) -> None:
+        if ids:  # XCLAIM to the same consumer with JUSTID: idle time reset, delivery count unchanged
+            await self._keyed_call(stream, "XCLAIM", stream, group, consumer, 0, *ids, "JUSTID")
+
     async def close(self) -> None:
         await self.client.aclose()
         if self._sub_client is not None:

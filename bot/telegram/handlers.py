@@ -122,11 +122,12 @@ class Handlers:
         message = update.effective_message
         if message is None or message.from_user is None:
             return
-        if not await self.gate.claim(str(update.update_id)):
+        bot_id = context.bot.token.partition(":")[0]  # two bots (two tokens) on one Redis share update ids
+        if not await self.gate.claim(bot_id, update.update_id):
             return  # a re-delivered webhook update, handled (or being handled) already
         async with self.chats.turn(message.chat.id):
             await self._text(update, message, context)
-        await self.gate.done(str(update.update_id))
+        await self.gate.done(bot_id, update.update_id)
 
     async def _text(self, update: Update, message: Message, context: ContextTypes.DEFAULT_TYPE) -> None:
         assert message.from_user is not None
@@ -228,12 +229,13 @@ class Handlers:
         query = update.callback_query
         if query is None:
             return
-        if not await self.gate.claim(str(update.update_id)):
+        bot_id = context.bot.token.partition(":")[0]
+        if not await self.gate.claim(bot_id, update.update_id):
             return  # a re-delivered webhook update, handled (or being handled) already
         chat_id = query.message.chat.id if query.message is not None else 0
         async with self.chats.turn(chat_id):
             await self._press(query, context)
-        await self.gate.done(str(update.update_id))
+        await self.gate.done(bot_id, update.update_id)
 
     async def _press(self, query: CallbackQuery, context: ContextTypes.DEFAULT_TYPE) -> None:
         answered = False

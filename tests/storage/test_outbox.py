@@ -61,6 +61,22 @@ async def test_a_dead_consumers_entries_are_reclaimed_after_min_idle(store: Stor
     assert await store.reclaim(OUT, "g", "other", min_idle_ms=100) == []
 
 
+async def test_touched_entries_stay_with_their_live_consumer(store: Store, clock: Clock) -> None:
+    await store.ensure_group(OUT, "g")
+    await _add(store, 2)
+    taken = await store.consume(OUT, "g", "live", 2)
+    await asyncio.sleep(0.15)
+    clock.now += 0.15
+    await store.touch(OUT, "g", "live", taken[0][0])  # the live consumer's heartbeat: only the first is in hand
+    reclaimed = await store.reclaim(OUT, "g", "other", min_idle_ms=100)
+    assert [i for i, _ in reclaimed] == [taken[1][0]]  # the untouched one only
+    assert await store.ack(OUT, "g", taken[1][0]) == 1
+    await asyncio.sleep(0.15)
+    clock.now += 0.15
+    assert [i for i, _ in await store.reclaim(OUT, "g", "other", min_idle_ms=100)] == [taken[0][0]]  # touch stopped
+    await store.touch(OUT, "g", "live")  # nothing in hand: nothing to do
+
+
 async def test_acked_entries_are_not_redelivered(store: Store, clock: Clock) -> None:
     await store.ensure_group(OUT, "g")
     await _add(store, 2)

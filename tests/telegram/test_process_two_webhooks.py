@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 
-from bot.delivery.updates import update_key
+from bot.service.keys import update_claim
 from bot.storage.base import split_versioned
 from bot.storage.local_redis import LocalRedis
 from tests.fakes.telegram import FakeTelegram
@@ -141,7 +141,8 @@ async def test_two_webhook_processes_30_moves_one_edit_per_change_no_duplicates(
     assert (await game_view(core, *where)).version == end.version  # and no re-delivery applied one again
     assert edits(fake) - edits_before == end.version - start.version  # exactly one board edit per change
     async def all_handled() -> bool:
-        handled = [await client.get(update_key("telegram", str(u))) for u in balancer.sent]
+        bot_id = fake.token.partition(":")[0]
+        handled = [await client.get(update_claim("telegram", bot_id, "u", u)) for u in balancer.sent]
         return all(raw is not None and split_versioned(raw)[0] == 2 for raw in handled)
 
     for _ in range(600):  # a handler may still wait for the group's rate limit (20 a minute, pings included)

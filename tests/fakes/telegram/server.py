@@ -40,6 +40,7 @@ async def _wait(event: asyncio.Event, timeout: float) -> None:
 class _Injected:
     remaining: int
     error: ApiError
+    delay: float = 0.0  # the request is held this long (in flight) before the error is answered
 
 
 class FakeTelegram(BotApiMethods):
@@ -114,11 +115,12 @@ class FakeTelegram(BotApiMethods):
     # ---- fault injection ---------------------------------------------------------------------------
     def fail_next(
         self, method: str, times: int = 1, error_code: int = 400, description: str = "Bad Request: injected",
-        retry_after: float | None = None,
+        retry_after: float | None = None, delay: float = 0.0,
     ) -> None:  # fmt: skip
-        """Make the next `times` calls of method answer this error instead of running."""
+        """Make the next `times` calls of method answer this error instead of running (after holding each
+        request `delay` seconds: a platform call in flight, e.g. while the bot is killed)."""
         error = ApiError(error_code, description, retry_after)
-        self._injected.setdefault(method.lower(), []).append(_Injected(times, error))
+        self._injected.setdefault(method.lower(), []).append(_Injected(times, error, delay))
 
     def clear_failures(self, method: str | None = None) -> None:
         """Stop injecting errors (into one method, or all): the platform has recovered."""
@@ -144,15 +146,15 @@ class FakeTelegram(BotApiMethods):
         after = self.budget.take(chat)
         return None if after is None else ApiError(429, f"Too Many Requests: retry after {after:g}", after)
 
-    def _take_injected(self, method: str) -> ApiError | None:
+    def _take_injected(self, method: str) -> _Injected | None:
         queue = self._injected.get(method.lower())
         if not queue:
             return None
         queue[0].remaining -= 1
-        error = queue[0].error
+        injected = queue[0]
         if queue[0].remaining <= 0:
             queue.pop(0)
-        return error
+        return injected
 
     # ---- HTTP --------------------------------------------------------------------------------------
     async def _handle(self, request: web.Request) -> web.Response:
@@ -173,9 +175,14 @@ class FakeTelegram(BotApiMethods):
             self._in_flight += 1
             self._last_activity = time.monotonic()
         try:
-            injected = self._take_injected(method) or (None if polling else self._over_budget(params))
+            injected = self._take_injected(method)
             if injected is not None:
-                raise injected
+                if injected.delay:
+                    await asyncio.sleep(injected.delay)
+                raise injected.error
+            over = None if polling else self._over_budget(params)
+            if over is not None:
+                raise over
             if polling:
                 call.result = await self._get_updates(call)
             elif handler is None:
