@@ -5,9 +5,11 @@ cross-check of the compiled generator against the pure-Python reference. Prints 
 
 Targets (issue 2): median ≤ 100 µs per (position, roll), p99 ≤ 2 ms, ≥ 50 self-play games/s.
 Issue 16: the compiled core ≥ 10× faster than the pure path at the median and at p99; 0 mismatches.
+Issue 26: Portes and Plakoto (benchmarks/tavli_timing.py) compiled medians within 2× of Fevga's; 100,000
+random self-play cases per game compared with the pure path, 0 mismatches.
 
-    python benchmarks/bench_engine.py                    # everything (about two minutes)
-    python benchmarks/bench_engine.py --crosscheck 0     # timings only
+    python benchmarks/bench_engine.py                    # everything (about ten minutes)
+    python benchmarks/bench_engine.py --crosscheck 0 --tavli-crosscheck 0    # timings only
 """
 
 from __future__ import annotations
@@ -27,6 +29,9 @@ from pathlib import Path
 from fevga import Game, Play, Position, RandomDice, Rules, accel
 from fevga.movegen import legal_plays, legal_plays_reference
 from fevga.play import apply_steps
+
+sys.path.insert(0, str(Path(__file__).parent))
+import tavli_timing  # the Portes/Plakoto part, next to this script
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
 Generator = Callable[[Position, tuple[int, int], Rules], list[Play]]
@@ -153,6 +158,7 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=3000, help="(position, roll) pairs to time")
     parser.add_argument("--selfplay", type=int, default=200, help="games for the games/s figure")
     parser.add_argument("--crosscheck", type=int, default=100_000, help="cases compared with the reference")
+    parser.add_argument("--tavli-crosscheck", type=int, default=100_000, help="Portes/Plakoto cases each")
     parser.add_argument("--seed", type=int, default=12345)
     args = parser.parse_args()
 
@@ -177,6 +183,9 @@ def main() -> None:
         print(f"{line}   n={len(values)}")
     if not compiled:
         print("  (compiled core not in use: only the pure-Python path was timed)")
+    print(f"Portes and Plakoto legal_plays, µs per call ({len(pairs)} pairs per game)")
+    fevga_median = statistics.median(fast_times["all"]) if fast_times is not None else None
+    tavli_timing.report(args.games, len(pairs), args.seed, 0, fevga_median)
 
     with accel.pure_python():
         rate, turns = selfplay_rate(args.selfplay, args.seed)
@@ -197,6 +206,8 @@ def main() -> None:
         bad = crosscheck(args.crosscheck, args.seed + 1, positions)
         elapsed = time.perf_counter() - start
         print(f"cross-check compiled vs reference: {args.crosscheck} cases, {bad} mismatches ({elapsed:.0f} s)")
+    if compiled and args.tavli_crosscheck:
+        tavli_timing.print_crosschecks(args.tavli_crosscheck, args.seed + 2)
     print("targets: median ≤ 100 µs, p99 ≤ 2000 µs, ≥ 50 games/s; compiled ≥ 10× faster; 0 mismatches")
 
 
