@@ -10,6 +10,11 @@ random self-play cases per game compared with the pure path, 0 mismatches.
 
     python benchmarks/bench_engine.py                    # everything (about ten minutes)
     python benchmarks/bench_engine.py --crosscheck 0 --tavli-crosscheck 0    # timings only
+    python benchmarks/bench_engine.py --variants-only    # Portes and Plakoto only (pure Python)
+
+Portes and Plakoto (issue 26) are timed on the pure-Python path per game, the same way: µs per
+``legal_plays`` over seeded self-play positions of that game, and random self-play games/s; then
+compiled and pure side by side (benchmarks/tavli_timing.py).
 """
 
 from __future__ import annotations
@@ -152,6 +157,40 @@ def cli_time(pairs: list[tuple[Position, tuple[int, int]]], pure: bool) -> float
         return elapsed
 
 
+def variant_figures(game: str, games: int, sample: int, seed: int) -> None:
+    """Print the pure-Python ``legal_plays`` median/p99 (µs) and self-play games/s of Portes or Plakoto,
+    in CPU time of this process (the machine may be shared: wall time would count the others' work)."""
+    from fevga.variants import default_rules
+
+    rules = default_rules(game)
+    rng = random.Random(seed)
+    positions: list[Position] = []
+    start = time.process_time()
+    turns = 0
+    for n in range(games):
+        played = Game.new(rules, RandomDice(seed + n))
+        while not played.is_over():
+            positions.append(played.position)
+            played.play(rng.choice(played.legal_plays()))
+            turns += 1
+    rate = games / (time.process_time() - start)
+    pairs = [(rng.choice(positions), rng.choice(ROLLS)) for _ in range(sample)]
+    times: dict[str, list[float]] = {"all": [], "doubles": []}
+    for position, dice in pairs:
+        begin = time.process_time()
+        legal_plays(position, dice)
+        micros = (time.process_time() - begin) * 1e6
+        times["all"].append(micros)
+        if dice[0] == dice[1]:
+            times["doubles"].append(micros)
+    for name, values in times.items():
+        print(
+            f"  {game:8} {name:8} median {statistics.median(values):7.1f} µs  p99 {pct(values, 0.99):8.1f} µs"
+            f"  n={len(values)}"
+        )
+    print(f"  {game:8} random self-play: {rate:.1f} games/s on one core ({turns / games:.0f} turns/game)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=60, help="self-play games to draw positions from")
@@ -160,7 +199,16 @@ def main() -> None:
     parser.add_argument("--crosscheck", type=int, default=100_000, help="cases compared with the reference")
     parser.add_argument("--tavli-crosscheck", type=int, default=100_000, help="Portes/Plakoto cases each")
     parser.add_argument("--seed", type=int, default=12345)
+    parser.add_argument("--variant-games", type=int, default=40, help="Portes/Plakoto self-play games")
+    parser.add_argument("--variants-only", action="store_true", help="time Portes and Plakoto only")
     args = parser.parse_args()
+
+    print(f"Portes and Plakoto, pure Python, CPU time: legal_plays over {args.sample} (position, roll) pairs")
+    with accel.pure_python():
+        for game in ("portes", "plakoto"):
+            variant_figures(game, args.variant_games, args.sample, args.seed)
+    if args.variants_only:
+        return
 
     positions = sample_positions(args.games, args.seed)
     rng = random.Random(args.seed)

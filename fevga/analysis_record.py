@@ -31,7 +31,7 @@ def read_record(record: GameRecord) -> Record:
     """The record of a Game, its dict or its JSON; a running game's dict without the dice seed is
     read from its written turns (each play is still checked for legality when it is judged)."""
     if isinstance(record, Game):
-        return Record(record.rules, tuple(record.history), record.outcome)
+        return Record(_fevga_rules(record), tuple(record.history), record.outcome)
     if isinstance(record, str):
         try:
             data = json.loads(record)
@@ -45,7 +45,14 @@ def read_record(record: GameRecord) -> Record:
     if isinstance(dice, dict) and dice.get("kind") == "fair" and not dice.get("seed"):
         return _public_record(data)
     game = game_from_dict(data)
-    return Record(game.rules, tuple(game.history), game.outcome)
+    return Record(_fevga_rules(game), tuple(game.history), game.outcome)
+
+
+def _fevga_rules(game: Game) -> Rules:
+    """The game's rules; the analysis judges Fevga games only (Portes and Plakoto have no network yet)."""
+    if not isinstance(game.rules, Rules):
+        raise SerializationError(f"only Fevga games can be analysed, not {game.game}", key="analysis_fevga_only")
+    return game.rules
 
 
 def _public_record(data: dict[str, Any]) -> Record:

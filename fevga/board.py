@@ -11,28 +11,40 @@ from .movegen import check_dice, legal_plays
 from .notation import parse_play
 from .play import Play, format_play
 from .position import Position
-from .rules import CHECKERS, DEFAULT_RULES, Rules
+from .rules import CHECKERS, DEFAULT_RULES
+from .variants import AnyRules, PlakotoRules, PortesRules, TavliPosition, game_of, rules_for
+from .variants.plakoto import plakoto_outcome
+from .variants.portes import portes_outcome
 
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
-    """How a game ended: the winner (0 or 1), his points (1, or 2 for mars) and whether by resignation."""
+    """How a game ended: the winner (0 or 1), his points (1, or 2 for mars; Portes may give 3) and
+    whether by resignation. A drawn Plakoto game (both mothers pinned) has no winner and 0 points."""
 
-    winner: int
+    winner: int | None
     points: int
     mars: bool
     resigned: bool = False
+
+    @property
+    def is_draw(self) -> bool:
+        """True for a drawn game (no winner, 0 points)."""
+        return self.winner is None
 
 
 class Board:
     """Players 0 and 1; ``position`` is always seen by the player to move (``turn``)."""
 
-    def __init__(self, position: Position | None = None, turn: int = 0, rules: Rules = DEFAULT_RULES) -> None:
+    def __init__(self, position: Position | None = None, turn: int = 0, rules: AnyRules = DEFAULT_RULES) -> None:
+        """A Fevga board by default; a Portes or Plakoto position makes a board of that game (its
+        ``rules`` then are that game's options, the game's defaults when Fevga's are given)."""
         if turn not in (0, 1):
             raise GameStateError("turn is 0 or 1", key="bad_turn")
         self.position = position if position is not None else Position.start()
         self.turn = turn
-        self.rules = rules
+        self.game = game_of(self.position)
+        self.rules = rules_for(self.game, rules)
         self.move_stack: list[Play] = []
         self._cache: tuple[Position, tuple[int, int], list[Play]] | None = None
 
@@ -86,10 +98,16 @@ class Board:
         return play
 
     def is_game_over(self) -> bool:
+        """All 15 of a player are off, or (Plakoto) the mother rule ended the game."""
+        if self.game == "plakoto":
+            return self.outcome() is not None
         return self.position.is_over()
 
     def outcome(self) -> Outcome | None:
-        """The winner and his points (2 for mars: the loser has borne off none), or None."""
+        """The winner and his points (2 for mars: the loser has borne off none), or None.
+        Portes and Plakoto score by their own module (backgammon, the mother, a draw)."""
+        if self.game != "fevga":
+            return self._variant_outcome()
         pos = self.position
         if pos.me_off == CHECKERS:
             winner, loser_off = self.turn, pos.opp_off
@@ -99,6 +117,22 @@ class Board:
             return None
         mars = loser_off == 0
         return Outcome(winner, 2 if mars else 1, mars)
+
+    def _variant_outcome(self) -> Outcome | None:
+        """The end of a Portes or Plakoto game, from the position seen by the player to move."""
+        pos = self.position
+        assert isinstance(pos, TavliPosition)
+        if isinstance(self.rules, PortesRules):
+            end: tuple[int | None, int] | None = portes_outcome(pos, self.rules)
+        else:
+            assert isinstance(self.rules, PlakotoRules)
+            end = plakoto_outcome(pos, self.rules)
+        if end is None:
+            return None
+        relative, points = end
+        if relative is None:
+            return Outcome(None, 0, False)
+        return Outcome(self.turn if relative == 0 else self.turn ^ 1, points, points >= 2)
 
     def __repr__(self) -> str:
         return f"Board({self.position!r}, turn={self.turn}, rules={self.rules!r})"

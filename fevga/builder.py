@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .errors import IllegalStepError
 from .play import Play
 from .position import Position
-from .rules import Rules
 from .steps import Step, apply_step, next_steps
 
 PendingStep = tuple[int, int]  # (from point, die) as clicked
@@ -27,6 +27,8 @@ class StepState:
     dice_left: tuple[int, ...]
     options: dict[int, list[int]]  # from point -> dice that can be used from it now
     play: Play | None  # the legal play the pending steps make, once complete
+    hits: tuple[bool, ...] = ()  # per pending step: its landing hit or pinned (Portes, Plakoto; empty in Fevga)
+    hitting: frozenset[tuple[int, int]] = frozenset()  # offered (from point, die) steps that would hit or pin
 
 
 def _dice_list(dice: tuple[int, int]) -> list[int]:
@@ -35,10 +37,15 @@ def _dice_list(dice: tuple[int, int]) -> list[int]:
 
 
 def step_options(
-    position: Position, dice: tuple[int, int], rules: Rules, legal: list[Play], pending: Sequence[PendingStep]
+    position: Position, dice: tuple[int, int], rules: Any, legal: list[Play], pending: Sequence[PendingStep]
 ) -> StepState:
     """Apply the pending (from, die) steps and list the next possible ones; raise IllegalStepError
-    for a pending step that no legal play (``legal``: the plays of ``position`` and ``dice``) can use."""
+    for a pending step that no legal play (``legal``: the plays of ``position`` and ``dice``) can use.
+    Portes and Plakoto positions go to their builder (``fevga.variants.builder``; bar = point 0)."""
+    if type(position) is not Position:
+        from .variants.builder import tavli_step_options  # the variants import this module
+
+        return tavli_step_options(position, dice, legal, pending)  # type: ignore[arg-type]
     if not legal or legal[0].is_pass:
         return StepState((), (), {}, None)
     n = len(legal[0].steps)

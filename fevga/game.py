@@ -11,7 +11,17 @@ from .dice import DiceSource, FairDice, Roll
 from .errors import GameStateError
 from .play import Play, Step, format_steps
 from .position import Position
-from .rules import DEFAULT_RULES, Rules
+from .rules import DEFAULT_RULES
+from .variants import (
+    AnyRules,
+    PortesRules,
+    TavliPosition,
+    check_game,
+    game_of_rules,
+    rules_for,
+    start_position,
+)
+from .variants.portes import portes_resign_points
 
 MAX_AUTO_PASSES = 500  # both sides shut in for this long cannot happen under R3; a guard, not a rule
 
@@ -24,23 +34,28 @@ class TurnRecord:
     dice: Roll
     steps: tuple[Step, ...]
     at: float | None = None
+    hits: tuple[bool, ...] = ()  # Portes/Plakoto: which landings hit or pinned (empty: none)
 
     @property
     def is_pass(self) -> bool:
         return not self.steps
 
     def text(self) -> str:
-        """The steps as written (``1/7 7/12``), or ``pass``."""
-        return format_steps(self.steps)
+        """The steps as written (``1/7 7/12``, ``bar/3* 12/18``), or ``pass``."""
+        return format_steps(self.steps, self.hits)
 
 
 class Game:
-    """A game between players 0 and 1. Every roll comes from ``dice`` (fair dice by default)."""
+    """A game between players 0 and 1. Every roll comes from ``dice`` (fair dice by default).
 
-    def __init__(self, rules: Rules = DEFAULT_RULES, dice: DiceSource | None = None) -> None:
-        self.rules = rules
+    ``game`` is "fevga" (default), "portes" or "plakoto"; ``rules`` are that game's variant options
+    (Fevga's ``Rules``, ``PortesRules``, ``PlakotoRules``); given alone they also name the game."""
+
+    def __init__(self, rules: AnyRules | None = None, dice: DiceSource | None = None, game: str | None = None) -> None:
+        self.game = check_game(game) if game is not None else game_of_rules(rules or DEFAULT_RULES)
+        self.rules: AnyRules = rules_for(self.game, rules)
         self.dice_source: DiceSource = dice if dice is not None else FairDice()
-        self.board = Board(rules=rules)
+        self.board = Board(start_position(self.game), rules=self.rules)
         self.roll_index = 0
         self.opening: list[Roll] = []
         self.first: int | None = None  # set when the starter was given (a match's previous winner)
@@ -55,15 +70,16 @@ class Game:
     @classmethod
     def new(
         cls,
-        rules: Rules = DEFAULT_RULES,
+        rules: AnyRules | None = None,
         dice: DiceSource | None = None,
         first: int | None = None,
         at: float | None = None,
+        game: str | None = None,
     ) -> Game:
         """Start a game: opening roll (ties rolled again) unless ``first`` is given; the starter rolls."""
-        game = cls(rules, dice)
-        game._start(first, at)
-        return game
+        game_ = cls(rules, dice, game)
+        game_._start(first, at)
+        return game_
 
     def _next_roll(self) -> Roll:
         roll = self.dice_source.roll(self.roll_index)
@@ -82,7 +98,7 @@ class Game:
             if first not in (0, 1):
                 raise GameStateError("the first player is 0 or 1", key="bad_turn")
             self.first = self.starter = first
-        self.board = Board(Position.start(), self.starter, self.rules)
+        self.board = Board(start_position(self.game), self.starter, self.rules)
         self._roll_for_turn(at)
 
     def _roll_for_turn(self, at: float | None) -> None:
@@ -151,7 +167,7 @@ class Game:
             raise GameStateError("that play is for other dice", key="wrong_dice")
         mover = self.turn
         self.board.push(play)
-        added = [TurnRecord(mover, self.dice, play.steps, at)]
+        added = [TurnRecord(mover, self.dice, play.steps, at, play.hits if any(play.hits) else ())]
         self.history.append(added[0])
         outcome = self.board.outcome()
         if outcome is not None:
@@ -169,10 +185,15 @@ class Game:
         return next((r for r in reversed(self.history) if not r.is_pass), None)
 
     def resign_points(self, seat: int) -> int:
-        """Points the opponent gets if ``seat`` resigns now: 2 (mars) while he has borne off none, else 1."""
+        """Points the opponent gets if ``seat`` resigns now: 2 (mars) while he has borne off none, else 1;
+        in Portes under ``backgammon_value`` 3, 3 while he also has a checker on the bar or in 19-24
+        of the opponent (M-2)."""
         if seat not in (0, 1):
             raise GameStateError("player is 0 or 1", key="bad_turn")
-        return 2 if self.view(seat).me_off == 0 else 1
+        view = self.view(seat)
+        if isinstance(self.rules, PortesRules) and isinstance(view, TavliPosition):
+            return portes_resign_points(view, self.rules)
+        return 2 if view.me_off == 0 else 1
 
     def resign(self, player: int) -> Outcome:
         """``player`` gives up: the opponent gets 2 points while he has borne off none, else 1."""
@@ -182,7 +203,7 @@ class Game:
             raise GameStateError("player is 0 or 1", key="bad_turn")
         points = self.resign_points(player)
         self.resigned_by = player
-        self._outcome = Outcome(player ^ 1, points, points == 2, resigned=True)
+        self._outcome = Outcome(player ^ 1, points, points >= 2, resigned=True)
         self.dice = None
         return self._outcome
 
@@ -195,5 +216,6 @@ class Game:
         return self._outcome
 
     def __repr__(self) -> str:
-        return f"<Game turn={self.turn} dice={self.dice} position={self.position.id()} over={self.is_over()}>"
+        kind = "" if self.game == "fevga" else f" {self.game}"
+        return f"<Game{kind} turn={self.turn} dice={self.dice} position={self.position.id()} over={self.is_over()}>"
 

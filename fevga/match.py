@@ -1,15 +1,25 @@
-"""A match to N points (1-25): games in a row, the previous winner starting the next one."""
+"""A match to N points (1-25): games in a row, the previous winner starting the next one (after a
+draw, the opening roll). A match is of one game ("fevga", "portes", "plakoto") or "tavli": Portes,
+Plakoto, Fevga in turn (RULES-TAVLI.md "The tavli match")."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 from .dice import DiceSource, FairDice
 from .errors import GameStateError
 from .game import Game
-from .rules import DEFAULT_RULES, Rules
+from .rules import DEFAULT_RULES
+from .variants import GAMES, AnyRules, game_of_rules, rules_for
 
 MAX_LENGTH = 25
+MATCH_KINDS = (*GAMES, "tavli")
+TAVLI_ROTATION = ("fevga", "portes", "plakoto")  # game k (from 1) is TAVLI_ROTATION[k % 3]
+
+
+def game_kind(kind: str, number: int) -> str:
+    """The game played as game ``number`` (counting from 1) of a match of ``kind``."""
+    return TAVLI_ROTATION[number % 3] if kind == "tavli" else kind
 
 
 class Match:
@@ -18,24 +28,48 @@ class Match:
     def __init__(
         self,
         length: int = 1,
-        rules: Rules = DEFAULT_RULES,
+        rules: AnyRules = DEFAULT_RULES,
         dice_factory: Callable[[], DiceSource] = FairDice,
+        kind: str | None = None,
+        variants: Mapping[str, AnyRules] | None = None,
     ) -> None:
+        """``kind`` defaults to the game ``rules`` belong to; a tavli match takes each game's options
+        from ``variants`` (game name -> rules; missing ones are that game's defaults)."""
         if not isinstance(length, int) or isinstance(length, bool) or not 1 <= length <= MAX_LENGTH:
             raise GameStateError(f"a match is played to 1-{MAX_LENGTH} points", key="bad_length", max=MAX_LENGTH)
+        kind = kind if kind is not None else game_of_rules(rules)
+        if kind not in MATCH_KINDS:
+            raise GameStateError(f"unknown kind of match {kind!r}", key="bad_match_kind", kind=str(kind))
         self.length = length
-        self.rules = rules
+        self.kind = kind
+        chosen = dict(variants or {})
+        if kind == "tavli" and game_of_rules(rules) == "fevga":
+            chosen.setdefault("fevga", rules)
+        if kind != "tavli":
+            chosen = {kind: rules}
+        self.variants: dict[str, AnyRules] = {g: rules_for(g, chosen.get(g)) for g in GAMES}
+        self.rules = self.variants["fevga" if kind == "tavli" else kind]  # a tavli match's Fevga options
         self.dice_factory = dice_factory
         self.games: list[Game] = []
         self.match_resigned_by: int | None = None
 
     @classmethod
     def new(
-        cls, length: int = 1, rules: Rules = DEFAULT_RULES, dice_factory: Callable[[], DiceSource] = FairDice
+        cls,
+        length: int = 1,
+        rules: AnyRules = DEFAULT_RULES,
+        dice_factory: Callable[[], DiceSource] = FairDice,
+        kind: str | None = None,
+        variants: Mapping[str, AnyRules] | None = None,
     ) -> Match:
-        match = cls(length, rules, dice_factory)
-        match.games.append(Game.new(rules, dice_factory()))
+        """Make the match and start its first game (the opening roll decides who starts)."""
+        match = cls(length, rules, dice_factory, kind, variants)
+        match.games.append(Game.new(match.rules_of(1), dice_factory()))
         return match
+
+    def rules_of(self, number: int) -> AnyRules:
+        """The game and options of game ``number`` (from 1): the rotation in a tavli match."""
+        return self.variants[game_kind(self.kind, number)]
 
     @property
     def game(self) -> Game:
@@ -46,7 +80,7 @@ class Match:
     def score(self) -> tuple[int, int]:
         points = [0, 0]
         for game in self.games:
-            if game.outcome is not None:
+            if game.outcome is not None and game.outcome.winner is not None:  # a draw scores nothing
                 points[game.outcome.winner] += game.outcome.points
         return points[0], points[1]
 
@@ -62,13 +96,14 @@ class Match:
         return self.winner() is not None
 
     def next_game(self) -> Game:
-        """Start the next game once the current one is over; its winner starts (rolls both dice)."""
+        """Start the next game once the current one is over; its winner starts (rolls both dice),
+        after a draw the opening roll decides."""
         if self.is_over():
             raise GameStateError("the match is over", key="match_over")
         outcome = self.game.outcome
         if outcome is None:
             raise GameStateError("the current game is not over", key="game_not_over")
-        game = Game.new(self.rules, self.dice_factory(), first=outcome.winner)
+        game = Game.new(self.rules_of(len(self.games) + 1), self.dice_factory(), first=outcome.winner)
         self.games.append(game)
         return game
 
@@ -82,4 +117,5 @@ class Match:
             self.match_resigned_by = player
 
     def __repr__(self) -> str:
-        return f"<Match to {self.length} score={self.score} games={len(self.games)}>"
+        kind = "" if self.kind == "fevga" else f" {self.kind}"
+        return f"<Match{kind} to {self.length} score={self.score} games={len(self.games)}>"

@@ -13,7 +13,8 @@ from .movegen import check_dice, legal_plays
 from .play import Play, Step, apply_moves_unordered, format_play
 from .position import Position
 from .rules import DEFAULT_RULES, OFF, Rules
-from .variants import TavliPosition, game_of
+from .variants import AnyRules, TavliPosition, game_of
+from .variants.diagnose import explain_tavli
 from .variants.tavli import dice_pool, play_sequence
 
 __all__ = ["ACCEPTED_FORMS", "GREEK_POINTS", "format_play", "parse_moves", "parse_play"]
@@ -102,7 +103,7 @@ def parse_play(
     text: str,
     position: Position,
     dice: tuple[int, int],
-    rules: Rules = DEFAULT_RULES,
+    rules: AnyRules = DEFAULT_RULES,
     *,
     plays: list[Play] | None = None,
 ) -> Play:
@@ -131,6 +132,7 @@ def parse_play(
         )
     if game != "fevga":
         return _match_tavli(position, dice, moves, plays)
+    assert isinstance(rules, Rules), "a Fevga position takes Fevga rules"
     result = apply_moves_unordered(position, tuple(moves))
     if result is not None:
         for play in plays:
@@ -149,4 +151,4 @@ def _match_tavli(position: Position, dice: tuple[int, int], moves: list[Step], p
             result, _code, _done = play_sequence(position, seq)
             if result is not None and result in by_result:
                 return by_result[result]
-    raise explain_illegal(position, dice, DEFAULT_RULES, moves, plays)
+    raise explain_tavli(position, dice, moves, plays)

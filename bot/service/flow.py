@@ -82,7 +82,7 @@ class MatchFlow:
     def game_over(self, s: Session, change: Change, whole_match: bool = False, end: str = "won") -> None:
         """Score the finished game, keep its record, then end the match or start its next game."""
         outcome = s.game.outcome
-        assert outcome is not None
+        assert outcome is not None and outcome.winner is not None  # the bot plays Fevga: no draws yet
         now = self.clock()
         before = list(s.score)
         s.score[outcome.winner] += outcome.points

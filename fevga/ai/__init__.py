@@ -34,12 +34,17 @@ def has_weights() -> bool:
     return WEIGHTS_PATH.exists()
 
 
-def get_player(level: str) -> Player:
+def get_player(level: str, game: str = "fevga") -> Player:
     """A player for a level (easy/medium/hard) or a player name; ValueError for anything else.
 
     Without the weights file (a development checkout before training) the neural levels fall
-    back to the hand-made heuristic player.
+    back to the hand-made heuristic player. Portes and Plakoto have their own players
+    (``tavli_heuristic.tavli_player``: random, greedy, heuristic) until they get networks.
     """
+    if game != "fevga":
+        from .tavli_heuristic import tavli_player  # imported on use: Fevga's path stays as it is
+
+        return tavli_player(game, level)
     key = level.strip().lower() if isinstance(level, str) else ""
     name = LEVELS.get(key, key)
     if name == "neural":

@@ -26,7 +26,11 @@ __all__ = [
     "TavliPlay",
     "TavliPosition",
     "check_game",
+    "default_rules",
     "game_of",
+    "game_of_rules",
+    "position_from_id",
+    "rules_for",
     "rules_from_dict",
     "start_position",
     "tavli_legal_plays",
@@ -50,6 +54,16 @@ def start_position(game: str) -> Position:
     return Position.start() if check_game(game) == "fevga" else TavliPosition.start(game)
 
 
+def position_from_id(game: str, text: str) -> Position:
+    """Parse a position id of ``game`` (Fevga's ids carry no name; Portes/Plakoto ids start with it)."""
+    if check_game(game) == "fevga":
+        return Position.from_id(text)
+    position = TavliPosition.from_id(text)
+    if position.game != game:
+        raise FevgaError(f"that is a {position.game} position, not {game}", key="bad_position_id")
+    return position
+
+
 def rules_from_dict(game: str, data: dict[str, Any]) -> AnyRules:
     """The variant options of ``game`` from a dict (unknown keys are ignored, missing ones default)."""
     if check_game(game) == "portes":
@@ -62,3 +76,18 @@ def rules_from_dict(game: str, data: dict[str, Any]) -> AnyRules:
 def default_rules(game: str) -> AnyRules:
     """The default variant options of ``game``."""
     return rules_from_dict(game, {})
+
+
+def game_of_rules(rules: AnyRules) -> str:
+    """The game a set of variant options belongs to."""
+    return "portes" if isinstance(rules, PortesRules) else "plakoto" if isinstance(rules, PlakotoRules) else "fevga"
+
+
+def rules_for(game: str, rules: AnyRules | None) -> AnyRules:
+    """``rules`` checked to be ``game``'s options; None or Fevga's defaults for another game give
+    that game's defaults. Raises FevgaError for another game's options."""
+    if rules is None or (game != "fevga" and rules == Rules()):
+        return default_rules(game)
+    if game_of_rules(rules) != game:
+        raise FevgaError(f"those are not {game} rules", key="bad_variant", name="game")
+    return rules

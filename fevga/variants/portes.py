@@ -108,6 +108,12 @@ class PortesSteps:
         return (tuple(s.board), s.bar, s.obar, s.off)
 
     @staticmethod
+    def from_key(key: tuple[Any, ...], start: TavliPosition) -> TavliPosition:
+        """The position a ``key`` stands for (the mover's view, as ``start``)."""
+        board, bar, obar, off = key
+        return TavliPosition._make("portes", board, start.pins, bar, obar, off, start.opp_off)
+
+    @staticmethod
     def position(s: StepState, start: TavliPosition) -> TavliPosition:
         """The state as a position (still the mover's view)."""
         return TavliPosition._make("portes", tuple(s.board), start.pins, s.bar, s.obar, s.off, start.opp_off)

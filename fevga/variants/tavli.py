@@ -34,18 +34,17 @@ def dice_pool(dice: tuple[int, int]) -> tuple[int, ...]:
     return (a, a, a, a) if a == b else (a, b)
 
 
-Ends = dict[tuple[Any, ...], list[Any]]  # key -> [steps, bitmask of the dice of 1-step plays, position]
+Ends = dict[tuple[Any, ...], list[Any]]  # position key -> [steps, bitmask of the dice of 1-step plays]
 
 
 def explore(position: TavliPosition, dice: tuple[int, int], rule: StepRule) -> Ends:
-    """Every position reachable with 1..n legal steps: key -> [steps, dice mask of 1-step ways, position]."""
+    """Every position reachable with 1..n legal steps: key -> [steps, dice mask of 1-step ways]."""
     a, b = dice
     s = StepState(position)
     ends: Ends = {}
     seen: set[tuple[tuple[Any, ...], tuple[int, ...]]] = set()
     steps: list[Step] = []
     facts_of, landing, apply, undo, key_of = rule.facts, rule.landing, rule.apply, rule.undo, rule.key
-    to_position = rule.position
     board = s.board
 
     def walk(left: tuple[int, ...]) -> None:
@@ -65,7 +64,7 @@ def explore(position: TavliPosition, dice: tuple[int, int], rule: StepRule) -> E
             depth = len(steps)
             prev = ends.get(key)
             if prev is None:
-                ends[key] = [tuple(steps), 1 << d if depth == 1 else 0, to_position(s, position)]
+                ends[key] = [tuple(steps), 1 << d if depth == 1 else 0]
             elif depth == 1:
                 prev[1] |= 1 << d
             elif len(prev[0]) < depth:  # overshooting bear-offs can leave one position in fewer steps
@@ -102,14 +101,15 @@ def tavli_legal_plays(position: TavliPosition, dice: tuple[int, int]) -> list[Pl
     best = max((len(v[0]) for v in ends.values()), default=0)
     if not best:
         return [passing]
-    allowed = [v for v in ends.values() if len(v[0]) == best]
+    allowed = [(k, v) for k, v in ends.items() if len(v[0]) == best]
     a, b = dice
     if best == 1 and a != b:
         high = 1 << max(a, b)
-        higher = [v for v in allowed if v[1] & high]
+        higher = [(k, v) for k, v in allowed if v[1] & high]
         if higher:
             allowed = higher
-    return [TavliPlay._trusted(position, dice, steps, result, rule) for steps, _mask, result in allowed]
+    from_key = rule.from_key
+    return [TavliPlay._trusted(position, dice, v[0], from_key(k, position), rule) for k, v in allowed]
 
 
 def replay(
