@@ -61,10 +61,9 @@ def _side(mine: FloatArray, pinned: FloatArray, other: FloatArray, off: IntArray
     out[:, 130] = ahead.sum(axis=1) / 12.0
     run, _ = longest_run(ahead)
     out[:, 131] = run / 6.0
-    trapped = np.zeros(n, dtype=np.float64)
-    for i in range(POINTS - 6):
-        trapped += mine[:, i] * blocked[:, i + 1 : i + 7].all(axis=1)
-    out[:, 132] = trapped / 15.0
+    total = np.concatenate([np.zeros((n, 1), dtype=np.int64), np.cumsum(blocked, axis=1)], axis=1)
+    walled = (total[:, 7:] - total[:, 1:-6]) == 6  # row i: points i+1..i+6 all blocked, i < 18
+    out[:, 132] = (mine[:, : POINTS - 6] * walled).sum(axis=1) / 15.0
     out[:, 133] = mine[:, 18:].sum(axis=1) / 15.0
     out[:, 134] = (mine[:, :6].sum(axis=1) + pinned[:, :6].sum(axis=1)) / 15.0
     out[:, 135] = (mine >= 2).sum(axis=1) / 12.0

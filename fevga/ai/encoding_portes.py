@@ -11,18 +11,13 @@ Then one flag: a race (no contact left).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
-
-from fevga import Position
 
 from .encoding_tavli import (
     POINTS,
     FloatArray,
     IntArray,
     TavliArrays,
-    arrays_of,
     foremost_other,
     longest_run,
     pips,
@@ -76,8 +71,3 @@ def outcomes(a: TavliArrays) -> FloatArray:
     mars (``backgammon_value`` 2, the default); NaN while the game goes on."""
     won = a.me_off >= 15
     return np.where(won, np.where(a.opp_off == 0, 2.0, 1.0), np.nan)
-
-
-def encode(positions: Sequence[Position]) -> FloatArray:
-    """Inputs for Portes positions seen by the player on roll."""
-    return encode_arrays(arrays_of(positions))

@@ -27,6 +27,12 @@ for _r, (_a, _b) in enumerate(_ROLLS):
     for _d in (_a, 2 * _a, 3 * _a, 4 * _a) if _a == _b else (_a, _b, _a + _b):
         _REACH[_d, _r] = 1.0
 _ROLL_WEIGHTS = np.array([(1.0 if a == b else 2.0) / 36.0 for a, b in _ROLLS])
+# (blot index i, hitter index j) -> the rolls that travel j - i pips, as one matrix (600, 21)
+_PAIR_ROLLS = np.zeros((POINTS, POINTS + 1, len(_ROLLS)))
+for _i in range(POINTS):
+    for _j in range(_i + 1, POINTS + 1):
+        _PAIR_ROLLS[_i, _j] = _REACH[_j - _i]
+_PAIR_ROLLS = _PAIR_ROLLS.reshape(POINTS * (POINTS + 1), len(_ROLLS))
 
 
 @dataclass(frozen=True)
@@ -70,26 +76,20 @@ def shots(blots: BoolArray, hitters: FloatArray) -> FloatArray:
     """The share of the 36 rolls with which the other side can land on one of ``blots`` (n, 24), my
     numbering; ``hitters`` (n, 25) counts his checkers per my index, index 24 his bar (he moves down)."""
     n = blots.shape[0]
-    reach = np.zeros((n, POINTS + 1), dtype=np.float64)
-    has = hitters > 0
-    for d in range(1, POINTS + 1):
-        reach[:, d] = (blots[:, : POINTS + 1 - d] & has[:, d:]).any(axis=1)
-    hit = (reach @ _REACH) > 0
+    pairs = (blots[:, :, None] & (hitters > 0)[:, None, :]).reshape(n, POINTS * (POINTS + 1))
+    hit = (pairs.astype(np.float64) @ _PAIR_ROLLS) > 0
     return np.asarray(hit @ _ROLL_WEIGHTS, dtype=np.float64)
 
 
 def longest_run(flags: BoolArray) -> tuple[IntArray, IntArray]:
-    """(length, index of the last point) of the longest run of True in each row (n, 24)."""
-    n = flags.shape[0]
-    run = np.zeros(n, dtype=np.int64)
-    best = np.zeros(n, dtype=np.int64)
-    end = np.full(n, -1, dtype=np.int64)
-    for j in range(flags.shape[1]):
-        run = (run + 1) * flags[:, j]
-        better = run > best
-        best = np.where(better, run, best)
-        end = np.where(better, j, end)
-    return best, end
+    """(length, index of the last point) of the longest run of True in each row (n, 24); the
+    first such run when two are as long, index -1 when there is none."""
+    count = np.cumsum(flags, axis=1)
+    at_gap = np.maximum.accumulate(np.where(flags, 0, count), axis=1)
+    run = count - at_gap
+    best = run.max(axis=1)
+    end = np.where(best > 0, np.argmax(run, axis=1), -1)
+    return best.astype(np.int64), end.astype(np.int64)
 
 
 def rearmost(mine: FloatArray, bar: IntArray) -> IntArray:

@@ -20,6 +20,7 @@ from fevga.variants import TAVLI_GAMES, TavliPosition, check_game
 
 from . import encoding_plakoto, encoding_portes
 from .encoding_tavli import FloatArray, TavliArrays, arrays_of
+from .network import Network
 
 HERE = Path(__file__).parent
 
@@ -77,6 +78,23 @@ def kind(game: str) -> GameKind:
 def kind_of(position: Position) -> GameKind | None:
     """The kind of a Portes/Plakoto position, or None for a Fevga one."""
     return KINDS[position.game] if isinstance(position, TavliPosition) else None
+
+
+_NETWORKS: dict[str, Network] = {}
+
+
+def game_network(game: str) -> Network:
+    """The shipped network of ``game`` ("portes" or "plakoto"), loaded once and checked
+    (FileNotFoundError if the package has no weights for it, WeightsError naming a bad file)."""
+    k = kind(game)
+    if game not in _NETWORKS:
+        _NETWORKS[game] = Network.load(k.weights_path, k.n_inputs)
+    return _NETWORKS[game]
+
+
+def has_game_weights(game: str) -> bool:
+    """True when the trained network of ``game`` ships with the package."""
+    return kind(game).weights_path.exists()
 
 
 def result_points(result: Position) -> float | None:
