@@ -28,11 +28,11 @@ for _r, (_a, _b) in enumerate(_ROLLS):
         _REACH[_d, _r] = 1.0
 _ROLL_WEIGHTS = np.array([(1.0 if a == b else 2.0) / 36.0 for a, b in _ROLLS])
 # (blot index i, hitter index j) -> the rolls that travel j - i pips, as one matrix (600, 21)
-_PAIR_ROLLS = np.zeros((POINTS, POINTS + 1, len(_ROLLS)))
+_PAIRS = np.zeros((POINTS, POINTS + 1, len(_ROLLS)))
 for _i in range(POINTS):
     for _j in range(_i + 1, POINTS + 1):
-        _PAIR_ROLLS[_i, _j] = _REACH[_j - _i]
-_PAIR_ROLLS = _PAIR_ROLLS.reshape(POINTS * (POINTS + 1), len(_ROLLS))
+        _PAIRS[_i, _j] = _REACH[_j - _i]
+_PAIR_ROLLS: FloatArray = _PAIRS.reshape(POINTS * (POINTS + 1), len(_ROLLS))
 
 
 @dataclass(frozen=True)
@@ -86,8 +86,8 @@ def longest_run(flags: BoolArray) -> tuple[IntArray, IntArray]:
     first such run when two are as long, index -1 when there is none."""
     count = np.cumsum(flags, axis=1)
     at_gap = np.maximum.accumulate(np.where(flags, 0, count), axis=1)
-    run = count - at_gap
-    best = run.max(axis=1)
+    run: IntArray = count - at_gap
+    best: IntArray = run.max(axis=1)
     end = np.where(best > 0, np.argmax(run, axis=1), -1)
     return best.astype(np.int64), end.astype(np.int64)
 
