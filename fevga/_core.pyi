@@ -8,7 +8,19 @@ from numpy.typing import NDArray
 from .play import Play
 from .position import Position
 from .rules import Rules
+from .variants.plakoto import PlakotoSteps
+from .variants.portes import PortesSteps
+from .variants.position import TavliPosition
+from .variants.tavli import TavliPlay
 
 def init(position_cls: type[Position], play_cls: type[Play], /) -> None: ...
 def legal_plays(position: Position, dice: tuple[int, int], rules: Rules, /) -> list[Play]: ...
 def encode(positions: Sequence[Position], flip: bool, out: NDArray[np.float64], /) -> None: ...
+def init_tavli(
+    position_cls: type[TavliPosition],
+    play_cls: type[TavliPlay],
+    portes: type[PortesSteps],
+    plakoto: type[PlakotoSteps],
+    /,
+) -> None: ...
+def tavli_legal_plays(position: TavliPosition, dice: tuple[int, int], /) -> list[Play]: ...

@@ -1,4 +1,5 @@
-"""Loads fevga's optional compiled core (fevga._core, built from fevga/_core.c by ``pip install``).
+"""Loads fevga's optional compiled core (fevga._core, built from fevga/_core.c by ``pip install``):
+the move generators of Fevga, Portes and Plakoto and the network input encoder.
 
 ``core`` is the extension module when it is built and wanted, else None (the pure-Python path).
 ``FEVGA_PURE_PYTHON=1`` forces the pure-Python path; a missing build logs one warning.
@@ -53,6 +54,12 @@ def compiled() -> ModuleType:
     if _built is None:
         raise ImportError(f"fevga._core is not built: {_BUILD_ERROR}")
     _built.init(Position, Play)
+    from .variants.plakoto import PlakotoSteps  # the variants need fevga.movegen, which imports this
+    from .variants.portes import PortesSteps
+    from .variants.position import TavliPosition
+    from .variants.tavli import TavliPlay
+
+    _built.init_tavli(TavliPosition, TavliPlay, PortesSteps, PlakotoSteps)
     return _built
 
 
