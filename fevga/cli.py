@@ -16,6 +16,8 @@ USAGE = """usage: python -m fevga plays|bestplay < positions.jsonl
 
 Each input line: {"me": [24 ints], "opp": [24 ints], "me_off": n, "opp_off": n, "dice": [a, b],
                   "unlock_point": 13, "strict_start_quarter": false}   (bestplay also takes "level")
+Portes/Plakoto: add "game": "portes" (with "me_bar", "opp_bar") or "plakoto" (with "me_pin", "opp_pin":
+                  points of pinned checkers in their owner's numbering); each play then has the same fields
 plays    answers {"plays": [{"steps": "1/7 7/12", "me": [...], "me_off": n, "opp": [...], "opp_off": n}, ...]}
 bestplay answers {"play": {...one entry of plays...}} (or {"play": null} when nothing is legal)
 Invalid input answers {"error": "..."}."""

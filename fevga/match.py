@@ -10,7 +10,7 @@ from .dice import DiceSource, FairDice
 from .errors import GameStateError
 from .game import Game
 from .rules import DEFAULT_RULES
-from .variants import GAMES, AnyRules, default_rules, game_of_rules, rules_for
+from .variants import GAMES, AnyRules, game_of_rules, rules_for
 
 MAX_LENGTH = 25
 MATCH_KINDS = (*GAMES, "tavli")
@@ -42,12 +42,13 @@ class Match:
             raise GameStateError(f"unknown kind of match {kind!r}", key="bad_match_kind", kind=str(kind))
         self.length = length
         self.kind = kind
-        self.rules = rules if kind == "tavli" else rules_for(kind, rules)
         chosen = dict(variants or {})
-        self.variants: dict[str, AnyRules] = {
-            g: rules_for(g, chosen.get(g)) if kind == "tavli" else (self.rules if g == kind else default_rules(g))
-            for g in GAMES
-        }
+        if kind == "tavli" and game_of_rules(rules) == "fevga":
+            chosen.setdefault("fevga", rules)
+        if kind != "tavli":
+            chosen = {kind: rules}
+        self.variants: dict[str, AnyRules] = {g: rules_for(g, chosen.get(g)) for g in GAMES}
+        self.rules = self.variants["fevga" if kind == "tavli" else kind]  # a tavli match's Fevga options
         self.dice_factory = dice_factory
         self.games: list[Game] = []
         self.match_resigned_by: int | None = None

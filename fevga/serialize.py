@@ -10,9 +10,9 @@ from .board import Board
 from .dice import DiceSource, FairDice, FixedDice
 from .errors import FevgaError, SerializationError
 from .game import Game, TurnRecord
-from .match import Match
-from .position import Position
-from .rules import OFF, Rules
+from .match import MATCH_KINDS, Match, game_kind
+from .rules import OFF
+from .variants import AnyRules, check_game, position_from_id, rules_from_dict
 
 VERSION = 1
 
@@ -36,6 +36,7 @@ def game_to_dict(game: Game, *, reveal_seed: bool | None = None) -> dict[str, An
     return {
         "format": "fevga-game",
         "v": VERSION,
+        **({"game": game.game} if game.game != "fevga" else {}),
         "rules": game.rules.to_dict(),
         "dice": dice,
         "first": game.first,
@@ -74,8 +75,14 @@ def game_from_dict(data: Any, *, replay: bool = True) -> Game:
         raise SerializationError(f"stored game is corrupt or tampered with: {exc}") from None
 
 
+def _game_rules(data: dict[str, Any]) -> tuple[str, AnyRules]:
+    """The stored game's name ("game" absent = fevga) and its variant options."""
+    game = check_game(data.get("game", "fevga"))
+    return game, rules_from_dict(game, _need(data, "rules", dict))
+
+
 def _replay(data: dict[str, Any]) -> Game:
-    rules = Rules.from_dict(_need(data, "rules", dict))
+    kind, rules = _game_rules(data)
     dice_data = _need(data, "dice", dict)
     turns = _need(data, "turns", list)
     times = data.get("times") or [None] * len(turns)
@@ -117,24 +124,28 @@ def _replay(data: dict[str, Any]) -> Game:
         game.lose_on_time(resigned)
     elif resigned is not None:
         game.resign(resigned)
-    if game.position != Position.from_id(_need(data, "position", str)) or game.turn != data.get("turn"):
+    if game.position != position_from_id(kind, _need(data, "position", str)) or game.turn != data.get("turn"):
         raise SerializationError("stored game: the position does not follow from the record")
     return game
 
 
-def _parse_steps(text: str) -> tuple[tuple[int, int], ...]:
+def _parse_steps(text: str) -> tuple[tuple[tuple[int, int], ...], tuple[bool, ...]]:
+    """A turn as written by ``TurnRecord.text``: its steps (``bar`` = 0, ``off`` = 25) and hit marks."""
     if text == "pass":
-        return ()
+        return (), ()
     steps = []
+    hits = []
     for part in text.split(" "):
         a, b = part.split("/")
-        steps.append((int(a), OFF if b == "off" else int(b)))
-    return tuple(steps)
+        hits.append(b.endswith("*"))
+        b = b.rstrip("*")
+        steps.append((0 if a == "bar" else int(a), OFF if b == "off" else int(b)))
+    return tuple(steps), tuple(hits) if any(hits) else ()
 
 
 def _restore(data: dict[str, Any]) -> Game:
     """Snapshot load: trust the record's plays, but check rolls, shape and position."""
-    rules = Rules.from_dict(_need(data, "rules", dict))
+    kind, rules = _game_rules(data)
     dice_data = _need(data, "dice", dict)
     turns = _need(data, "turns", list)
     times = data.get("times") or [None] * len(turns)
@@ -159,9 +170,10 @@ def _restore(data: dict[str, Any]) -> Game:
     player = game.starter
     for k, turn in enumerate(turns):
         roll, text = str(turn).split(":", 1)
-        game.history.append(TurnRecord(player, (int(roll[0]), int(roll[1])), _parse_steps(text), times[k]))
+        steps, hits = _parse_steps(text)
+        game.history.append(TurnRecord(player, (int(roll[0]), int(roll[1])), steps, times[k], hits))
         player ^= 1
-    position = Position.from_id(_need(data, "position", str))
+    position = position_from_id(kind, _need(data, "position", str))
     turn_now = data.get("turn")
     if turn_now not in (0, 1) or turn_now != player:
         raise SerializationError("stored game: whose turn it is does not follow from the record")
@@ -184,9 +196,16 @@ def _restore(data: dict[str, Any]) -> Game:
 
 
 def match_to_dict(match: Match) -> dict[str, Any]:
+    """The match as plain JSON data; ``kind`` and a tavli match's ``variants`` only when not Fevga."""
+    extra: dict[str, Any] = {}
+    if match.kind != "fevga":
+        extra["kind"] = match.kind
+    if match.kind == "tavli":
+        extra["variants"] = {g: r.to_dict() for g, r in match.variants.items()}
     return {
         "format": "fevga-match",
         "v": VERSION,
+        **extra,
         "length": match.length,
         "rules": match.rules.to_dict(),
         "games": [game_to_dict(g, reveal_seed=True) for g in match.games],
@@ -201,12 +220,24 @@ def match_from_dict(data: Any) -> Match:
     if data.get("v") != VERSION:
         raise SerializationError(f"unknown stored match version {data.get('v')!r} (this code reads {VERSION})")
     try:
-        match = Match(_need(data, "length", int), Rules.from_dict(_need(data, "rules", dict)))
+        kind = data.get("kind", "fevga")
+        variants = data.get("variants") or {}
+        if kind not in MATCH_KINDS or not isinstance(variants, dict):
+            raise SerializationError(f"stored match: unknown kind {kind!r}")
+        rules = rules_from_dict("fevga" if kind == "tavli" else kind, _need(data, "rules", dict))
+        match = Match(
+            _need(data, "length", int),
+            rules,
+            kind=kind,
+            variants={g: rules_from_dict(g, r) for g, r in variants.items() if isinstance(r, dict)},
+        )
         games = _need(data, "games", list)
         if not games:
             raise SerializationError("stored match has no games")
         for n, g in enumerate(games):
             game = game_from_dict(g)
+            if game.game != game_kind(kind, n + 1):
+                raise SerializationError(f"stored match: game {n + 1} is not the {game_kind(kind, n + 1)} it should be")
             if n and game.first != match.games[-1].outcome.winner:  # type: ignore[union-attr]
                 raise SerializationError("stored match: a game was not started by the previous winner")
             if n and not match.games[-1].is_over():

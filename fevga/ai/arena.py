@@ -9,9 +9,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from fevga import DEFAULT_RULES, Position, Rules
+from fevga.variants import default_rules
 
-from .games import kind, result_points
 from .players import Player
+from .tavli_arena import play_tavli_game
 
 MAX_TURNS = 2000  # R3 keeps games finite; a guard, not a rule
 
@@ -24,7 +25,7 @@ def play_game(
     Returns (winner: 0 = first, 1 = second, None = a draw (Plakoto); points 1 or 2, 0 for a draw).
     """
     if game != "fevga":
-        return _play_tavli(first, second, seed, rules, game)
+        return play_tavli_game(first, second, seed, default_rules(game))  # type: ignore[arg-type]
     rng = random.Random(seed)
     players = (first, second)
     position = Position.start()
@@ -38,26 +39,6 @@ def play_game(
         position = result.flip()
         turn ^= 1
     raise RuntimeError(f"game with seed {seed} did not end in {MAX_TURNS} turns")
-
-
-def _play_tavli(first: Player, second: Player, seed: int, rules: Rules, game: str) -> tuple[int | None, int]:
-    """:func:`play_game` for Portes and Plakoto, ended by the game's own rules (a draw after
-    MAX_TURNS: both sides stuck)."""
-    rng = random.Random(seed)
-    players = (first, second)
-    position: Position = kind(game).start()
-    turn = 0
-    for _ in range(MAX_TURNS):
-        dice = (rng.randint(1, 6), rng.randint(1, 6))
-        result = players[turn].choose(position, dice, rules).result
-        points = result_points(result)
-        if points is not None:
-            if points == 0:
-                return None, 0
-            return (turn, int(points)) if points > 0 else (turn ^ 1, int(-points))
-        position = result.flip()
-        turn ^= 1
-    return None, 0
 
 
 @dataclass

@@ -6,6 +6,8 @@ from typing import Any
 
 from fevga.errors import FevgaError
 from fevga.jsonlines import play_entry, read_request
+from fevga.rules import DEFAULT_RULES, Rules
+from fevga.variants import game_of
 
 from . import get_player
 
@@ -22,10 +24,11 @@ def bestplay_line(obj: dict[str, Any]) -> dict[str, Any]:
     if not isinstance(level, str):
         raise FevgaError("'level' must be one of easy, medium, hard", key="bad_level")
     try:
-        player = get_player(level)
+        player = get_player(level, game_of(position))
     except ValueError as exc:
         raise FevgaError(str(exc), key="bad_level") from None
-    play = player.choose(position, dice, rules)
+    # a Portes/Plakoto game's options only score games: its legal plays do not depend on them
+    play = player.choose(position, dice, rules if isinstance(rules, Rules) else DEFAULT_RULES)
     if play.is_pass:
         return {"play": None}
     return {"play": play_entry(play)}

@@ -1,5 +1,5 @@
-"""The levels and hints of Portes and Plakoto: ``easy`` (race: pips and borne-off checkers),
-``medium`` (the hand-made heuristic), ``hard`` (the game's network, see HARD) and ``expert`` (the
+"""The levels and hints of Portes and Plakoto: ``easy`` and ``medium`` (the hand-made players of
+``tavli_heuristic``: race, heuristic), ``hard`` (the game's network, see HARD) and ``expert`` (the
 network searched wider and deeper, see EXPERT), plus ``random``, ``greedy``, ``heuristic`` and
 ``neural0/1/2``. Without the game's weights file the neural levels fall back to the heuristic."""
 
@@ -10,9 +10,9 @@ from typing import Any
 from fevga import DEFAULT_RULES, Play, Position
 
 from .games import game_network, has_game_weights
-from .heuristic_tavli import TavliScorePlayer
-from .players import Player, RandomPlayer
+from .players import Player
 from .search import NeuralPlayer
+from .tavli_heuristic import tavli_player as hand_made_player
 
 # The search of each level (NeuralPlayer settings), chosen by move time with the pure-Python move
 # generator (docs/ai-training.md): hard judges the 3 best 0-ply plays at 1-ply, expert the 8 best.
@@ -26,15 +26,11 @@ def tavli_player(name: str, game: str, level: object) -> Player:
     as given, for the error message); ValueError for an unknown one."""
     if name == "neural":
         name = "hard"
-    if name == "random":
-        return RandomPlayer()
-    if name == "greedy":
-        return TavliScorePlayer("greedy", race=True)
-    if name == "heuristic":
-        return TavliScorePlayer("heuristic")
+    if name in ("random", "greedy", "heuristic"):
+        return hand_made_player(game, name)
     if name in ("neural0", "neural1", "neural2", "hard", "expert"):
         if not has_game_weights(game):
-            return TavliScorePlayer("heuristic")
+            return hand_made_player(game, "heuristic")
         net = game_network(game)
         if name == "hard":
             return NeuralPlayer(net, name=name, **HARD)
@@ -50,7 +46,7 @@ def tavli_hint(position: Position, dice: tuple[int, int], n: int) -> list[tuple[
     the hard level's search widened to the ``n`` best 0-ply plays (all judged at its depth)."""
     game = getattr(position, "game", "fevga")
     if not has_game_weights(game):
-        return TavliScorePlayer("heuristic").rank(position, dice)[:n]
+        return hand_made_player(game, "heuristic").rank(position, dice, DEFAULT_RULES)[:n]
     net = game_network(game)
     ranked = NeuralPlayer(net, **{**HARD, "widen": n}).rank(position, dice, DEFAULT_RULES)[:n]
     return sorted(ranked, key=lambda item: -item[1])

@@ -23,12 +23,12 @@ from typing import Any
 from .arena import duplicate_match
 from .encoding import N_INPUTS
 from .games import kind
-from .heuristic_tavli import TavliScorePlayer
 from .network import V1_PATH, Network
 from .parallel import Block, mapper, schedule, train_round, widen
 from .players import RandomPlayer, heuristic_player
 from .search import NeuralPlayer
 from .selfplay import MAX_TURNS, lambda_returns, self_play_game
+from .tavli_heuristic import tavli_player
 
 __all__ = ["MAX_TURNS", "evaluate", "lambda_returns", "learning_rate", "main", "self_play_game"]
 
@@ -41,7 +41,7 @@ def evaluate(net: Network, games: int, seed: int, opponent: str = "heuristic", g
     elif opponent == "random":
         other = RandomPlayer(seed=seed)
     elif game != "fevga":
-        other = TavliScorePlayer("heuristic")
+        other = tavli_player(game, "heuristic")
     else:
         other = heuristic_player()
     stats = duplicate_match(NeuralPlayer(net, ply=0), other, games, seed=seed, game=game)

@@ -29,6 +29,7 @@ __all__ = [
     "default_rules",
     "game_of",
     "game_of_rules",
+    "position_from_id",
     "rules_for",
     "rules_from_dict",
     "start_position",
@@ -51,6 +52,16 @@ def game_of(position: Position) -> str:
 def start_position(game: str) -> Position:
     """The starting position of ``game``."""
     return Position.start() if check_game(game) == "fevga" else TavliPosition.start(game)
+
+
+def position_from_id(game: str, text: str) -> Position:
+    """Parse a position id of ``game`` (Fevga's ids carry no name; Portes/Plakoto ids start with it)."""
+    if check_game(game) == "fevga":
+        return Position.from_id(text)
+    position = TavliPosition.from_id(text)
+    if position.game != game:
+        raise FevgaError(f"that is a {position.game} position, not {game}", key="bad_position_id")
+    return position
 
 
 def rules_from_dict(game: str, data: dict[str, Any]) -> AnyRules:

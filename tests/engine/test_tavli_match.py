@@ -105,3 +105,4 @@ def test_tavli_variants_per_game() -> None:
     assert match.rules_of(2) == PlakotoRules()
     with pytest.raises(GameStateError):
         Match(5, kind="chess")
+
