@@ -65,7 +65,7 @@ def _public_record(data: dict[str, Any]) -> Record:
             dice = (int(roll[0]), int(roll[1]))
             if len(roll) != 2 or not all(1 <= d <= 6 for d in dice):
                 raise ValueError(f"bad dice {roll!r}")
-            steps = tuple(parse_moves(play) or ())
+            steps = tuple(parse_moves(play, kind) or ())
             turns.append(TurnRecord((int(first) + n) % 2, dice, steps))
     except (FevgaError, KeyError, IndexError, TypeError, ValueError) as exc:
         raise SerializationError(f"stored game is corrupt: {exc}") from None

@@ -8,7 +8,7 @@ import random
 import numpy as np
 import pytest
 
-from fevga import FairDice, Game, legal_plays
+from fevga import FairDice, Game, game_to_dict, legal_plays
 from fevga.ai import LEVELS, get_player, hint
 from fevga.ai.games import game_network, has_game_weights, kind
 from fevga.ai.network import WEIGHTS_PATH, Network, WeightsError
@@ -100,3 +100,7 @@ def test_analysis_of_a_short_random_game(game):
     assert report.players[0].error_rate + report.players[1].error_rate > 0  # random play errs
     assert any(loss > 0 for loss in report.losses)
     assert report.players[0].luck != 0.0  # luck is judged with the game's network
+    # a running game's stored record (dice seed still secret) reads its written plays back
+    stored = game_to_dict(record)
+    assert stored["game"] == game and not stored["dice"].get("seed")
+    assert analyse(stored, ply=0).marks == report.marks
