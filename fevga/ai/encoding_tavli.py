@@ -27,12 +27,8 @@ for _r, (_a, _b) in enumerate(_ROLLS):
     for _d in (_a, 2 * _a, 3 * _a, 4 * _a) if _a == _b else (_a, _b, _a + _b):
         _REACH[_d, _r] = 1.0
 _ROLL_WEIGHTS = np.array([(1.0 if a == b else 2.0) / 36.0 for a, b in _ROLLS])
-# (blot index i, hitter index j) -> the rolls that travel j - i pips, as one matrix (600, 21)
-_PAIRS = np.zeros((POINTS, POINTS + 1, len(_ROLLS)))
-for _i in range(POINTS):
-    for _j in range(_i + 1, POINTS + 1):
-        _PAIRS[_i, _j] = _REACH[_j - _i]
-_PAIR_ROLLS: FloatArray = _PAIRS.reshape(POINTS * (POINTS + 1), len(_ROLLS))
+_BITS = np.int64(1) << np.arange(POINTS + 1, dtype=np.int64)  # a point's bit in a bit set
+_DIST = (POINTS - np.arange(POINTS)).astype(np.float64)  # pips of a checker on each index
 
 
 @dataclass(frozen=True)
@@ -74,10 +70,14 @@ def units(out: FloatArray, counts: FloatArray) -> None:
 
 def shots(blots: BoolArray, hitters: FloatArray) -> FloatArray:
     """The share of the 36 rolls with which the other side can land on one of ``blots`` (n, 24), my
-    numbering; ``hitters`` (n, 25) counts his checkers per my index, index 24 his bar (he moves down)."""
-    n = blots.shape[0]
-    pairs = (blots[:, :, None] & (hitters > 0)[:, None, :]).reshape(n, POINTS * (POINTS + 1))
-    hit = (pairs.astype(np.float64) @ _PAIR_ROLLS) > 0
+    numbering; ``hitters`` (n, 25) counts his checkers per my index, index 24 his bar (he moves down).
+    Both sides are bit sets, so each distance is one shift and one AND."""
+    blot_bits = blots.astype(np.int64) @ _BITS[:POINTS]
+    hit_bits = (hitters > 0).astype(np.int64) @ _BITS
+    reach = np.zeros((blots.shape[0], POINTS + 1), dtype=np.float64)
+    for d in range(1, POINTS + 1):
+        reach[:, d] = ((blot_bits << d) & hit_bits) != 0
+    hit = (reach @ _REACH) > 0
     return np.asarray(hit @ _ROLL_WEIGHTS, dtype=np.float64)
 
 
@@ -109,5 +109,4 @@ def foremost_other(other: FloatArray, other_bar: IntArray) -> IntArray:
 
 def pips(mine: FloatArray, bar: IntArray) -> FloatArray:
     """Pip counts of the side whose checkers per own point are ``mine`` (the bar is 25 away)."""
-    dist = (POINTS - np.arange(POINTS)).astype(np.float64)
-    return np.asarray(mine @ dist + 25.0 * bar, dtype=np.float64)
+    return np.asarray(mine @ _DIST + 25.0 * bar, dtype=np.float64)
