@@ -89,6 +89,31 @@ def crosscheck(game: str, cases: int, seed: int) -> int:
     return bad
 
 
+def encoder_figures(game: str, positions: list[TavliPosition], seed: int) -> str:
+    """µs to encode the afterstates of one roll's legal plays (the AI's batch), numpy vs compiled."""
+    import numpy as np
+
+    from fevga.ai.encoding_tavli import arrays_of
+    from fevga.ai.games import kind
+
+    k = kind(game)
+    rng = random.Random(seed)
+    batches = [[p.result for p in tavli_legal_plays(rng.choice(positions), rng.choice(ROLLS))] for _ in range(300)]
+    slow, fast = [], []
+    for batch in batches:
+        start = time.perf_counter()
+        k.encode_arrays(arrays_of(batch).flipped())
+        slow.append((time.perf_counter() - start) * 1e6)
+        start = time.perf_counter()
+        out = np.empty((len(batch), k.n_inputs))
+        accel.compiled().encode_tavli(batch, True, out)
+        fast.append((time.perf_counter() - start) * 1e6)
+    return (
+        f"  {game:8} inputs of one roll's afterstates (median {statistics.median([len(b) for b in batches]):.0f}"
+        f" plays): numpy median {statistics.median(slow):7.1f} µs, compiled median {statistics.median(fast):6.2f} µs"
+    )
+
+
 def report(games: int, sample: int, seed: int, cases: int, fevga_median: float | None) -> None:
     """Print the timings per game (and the cross-check when ``cases``)."""
     compiled = accel.enabled()
@@ -107,6 +132,14 @@ def report(games: int, sample: int, seed: int, cases: int, fevga_median: float |
             if fevga_median:
                 line += f"   {median / fevga_median:4.2f}× Fevga's compiled median"
         print(f"{line}   n={len(pairs)} from {len(positions)} positions")
+        if core is not None:
+            moving = [k for k, (p, d) in enumerate(pairs) if not core.tavli_legal_plays(p, d)[0].is_pass]
+            slow, quick = [pure[k] for k in moving], [fast[k] for k in moving]
+            print(
+                f"  {game:8} without the passes: pure median {statistics.median(slow):7.1f}"
+                f"   compiled median {statistics.median(quick):6.2f} p99 {pct(quick, 0.99):7.2f}   n={len(moving)}"
+            )
+            print(encoder_figures(game, positions, seed))
     if compiled and cases:
         print_crosschecks(cases, seed + 1)
     print("target (issue 26): Portes and Plakoto compiled medians within 2× of Fevga's; 0 mismatches")
