@@ -6,7 +6,7 @@ cross-check of the compiled generator against the pure-Python reference. Prints 
 Targets (issue 2): median ≤ 100 µs per (position, roll), p99 ≤ 2 ms, ≥ 50 self-play games/s.
 Issue 16: the compiled core ≥ 10× faster than the pure path at the median and at p99; 0 mismatches.
 Issue 26: Portes and Plakoto (benchmarks/tavli_timing.py) compiled medians within 2× of Fevga's; 100,000
-random self-play cases per game compared with the pure path, 0 mismatches.
+random self-play cases that move per game compared with the pure path, 0 mismatches.
 
     python benchmarks/bench_engine.py                    # everything (about ten minutes)
     python benchmarks/bench_engine.py --crosscheck 0 --tavli-crosscheck 0    # timings only
