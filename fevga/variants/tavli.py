@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..dice import check_dice
 from ..errors import DiceError, IllegalPlayError
 from ..play import Play, Step
 from ..rules import CHECKERS, OFF
@@ -19,8 +20,8 @@ from .position import TavliPosition
 from .state import StepRule, StepState
 
 STEP_RULES: dict[str, StepRule] = {"portes": PortesSteps, "plakoto": PlakotoSteps}
-_POINTS = tuple(range(1, 25))
-_BAR = (0,)
+POINTS_1_24 = tuple(range(1, 25))  # where a step may start: the points...
+BAR_ONLY = (0,)  # ...or only the bar while a checker of the mover's is on it (Portes)
 
 
 def step_rule(position: TavliPosition) -> StepRule:
@@ -52,7 +53,7 @@ def explore(position: TavliPosition, dice: tuple[int, int], rule: StepRule) -> E
         d = left[0]
         rest = left[1:]
         facts = facts_of(s)
-        for p in _BAR if s.bar else _POINTS:
+        for p in BAR_ONLY if s.bar else POINTS_1_24:
             if p and board[p - 1] <= 0:  # no free checker here (the rule would say so too)
                 continue
             t = landing(s, p, d, facts)
@@ -82,13 +83,6 @@ def explore(position: TavliPosition, dice: tuple[int, int], rule: StepRule) -> E
     return ends
 
 
-def check_dice(dice: tuple[int, int]) -> tuple[int, int]:
-    """Return the dice as a pair of ints 1..6, or raise DiceError (as ``fevga.movegen.check_dice``)."""
-    from ..movegen import check_dice as fevga_check_dice  # movegen dispatches here: imported late
-
-    return fevga_check_dice(dice)
-
-
 def tavli_legal_plays(position: TavliPosition, dice: tuple[int, int]) -> list[Play]:
     """All legal plays of a Portes/Plakoto position for ``dice``, one per distinct position left
     (both sides); ``[pass]`` when nothing moves."""
@@ -116,21 +110,31 @@ def replay(
     start: TavliPosition, steps: tuple[Step, ...], dice: tuple[int, int]
 ) -> tuple[TavliPosition, tuple[bool, ...]]:
     """Play ``steps`` in the order given, each judged by the game's step rule with a die of the roll
-    (a bear-off may use a higher die): the position left and which landings hit or pinned.
-    Raises IllegalPlayError for a step that cannot be played then."""
+    (a bear-off may use a higher die; every choice of dice is tried): the position left and which
+    landings hit or pinned. Raises IllegalPlayError when no choice of dice plays them all."""
     rule = step_rule(start)
     s = StepState(start)
-    left = list(dice_pool(dice))
-    hits: list[bool] = []
-    for p, t in steps:
+
+    def walk(k: int, left: list[int]) -> list[bool] | None:
+        if k == len(steps):
+            return []
+        p, t = steps[k]
         facts = rule.facts(s)
         for d in _dice_for(p, t, left):
-            if rule.landing(s, p, d, facts) == t:
-                left.remove(d)
-                hits.append(bool(rule.apply(s, p, t) & 1))
-                break
-        else:
-            raise IllegalPlayError(f"the step {p}/{t} cannot be played", key="bad_step", rule="steps", point=p)
+            if rule.landing(s, p, d, facts) != t:
+                continue
+            flag = rule.apply(s, p, t)
+            rest = list(left)
+            rest.remove(d)
+            found = walk(k + 1, rest)
+            if found is not None:
+                return [bool(flag & 1), *found]
+            rule.undo(s, p, t, flag)
+        return None
+
+    hits = walk(0, list(dice_pool(dice)))
+    if hits is None:
+        raise IllegalPlayError("those steps cannot be played in this order", key="bad_step", rule="steps")
     return rule.position(s, start), tuple(hits)
 
 
