@@ -8,8 +8,9 @@ import random
 import numpy as np
 import pytest
 
-from fevga import FairDice, Game, game_to_dict, legal_plays
+from fevga import FairDice, Game, format_play, game_to_dict, legal_plays
 from fevga.ai import LEVELS, get_player, hint
+from fevga.ai.cli import bestplay_line
 from fevga.ai.games import game_network, has_game_weights, kind
 from fevga.ai.network import WEIGHTS_PATH, Network, WeightsError
 from fevga.ai.search import NeuralPlayer
@@ -104,3 +105,17 @@ def test_analysis_of_a_short_random_game(game):
     stored = game_to_dict(record)
     assert stored["game"] == game and not stored["dice"].get("seed")
     assert analyse(stored, ply=0).marks == report.marks
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_bestplay_uses_the_games_network(game):
+    position, dice = next((p, d) for p, d in random_tavli_positions(game, 30, seed=8) if len(legal_plays(p, d)) > 2)
+    request = {"game": game, "me": position.me, "opp": position.opp, "dice": list(dice), "level": "hard"}
+    request.update({"me_off": position.me_off, "opp_off": position.opp_off})
+    if game == "portes":
+        request.update(me_bar=position.me_bar, opp_bar=position.opp_bar)
+    else:
+        request.update(me_pin=position.me_pin, opp_pin=position.opp_pin)
+    answer = bestplay_line(request)["play"]
+    best = get_player("hard", game=game).choose(position, dice, None)  # type: ignore[arg-type]
+    assert answer is not None and answer["steps"] == format_play(best)

@@ -8,6 +8,8 @@ import pytest
 
 from fevga.ai.arena import MatchStats, duplicate_match
 from fevga.ai.games import kind
+from fevga.ai.imitate import fit, imitation_data
+from fevga.ai.imitate import main as imitate_main
 from fevga.ai.network import Network, WeightsError
 from fevga.ai.players import RandomPlayer
 from fevga.ai.selfplay import outcome_target, self_play_game
@@ -55,3 +57,17 @@ def test_duplicate_match_of_a_tavli_game():
     stats = duplicate_match(RandomPlayer(1), RandomPlayer(2), 4, seed=3, game="plakoto")
     assert stats.games == 4
     assert 0 <= stats.wins + stats.draws <= 4
+
+
+@pytest.mark.parametrize("game", ["portes", "plakoto"])
+def test_imitation_fits_the_heuristic_ranking(tmp_path, game):
+    x, win = imitation_data(game, games=1, seed=2, scale=20.0)
+    assert x.shape[1] == kind(game).n_inputs and len(x) == len(win) > 20
+    assert np.all((win >= 0) & (win <= 1)) and win.std() > 0.01
+    net = Network(hidden=6, seed=1, n_inputs=kind(game).n_inputs)
+    before = float(((net.forward(x)[:, 0] - win) ** 2).mean())
+    after = fit(net, x, win, epochs=3, lr=0.02, seed=1)
+    assert after < before
+    out = tmp_path / "init.npz"
+    assert imitate_main(["--game", game, "--games", "1", "--epochs", "1", "--hidden", "6", "--out", str(out)]) == 0
+    assert Network.load(out, kind(game).n_inputs).meta["imitation"]["rows"] > 20
