@@ -19,6 +19,11 @@ A pairing is ``A-B`` or, when a name holds a dash, ``A:B`` (``hard:hard-v1``).
     python benchmarks/bench_ai.py --no-strength --pure                 # speed only, both paths
     python benchmarks/bench_ai.py --pairings hard:hard-v1 --games 2000 --jobs 2 --no-speed
     python benchmarks/bench_ai.py --smoke                              # seconds: every part, tiny
+    python benchmarks/bench_ai.py --game portes --jobs 2   # Portes (or plakoto): its own targets
+
+Portes and Plakoto (issue 26; a Plakoto draw counts as half a win) have their own targets, each
+from 2,000 games: hard vs heuristic >= 90 %, hard vs random >= 99 %, expert vs hard >= 55 %, and
+hard p95 <= 50 ms a move.
 
 ``medium`` is the heuristic player, so ``hard-medium`` is the same games as ``hard-heuristic``
 and is reported from them rather than played twice.
@@ -42,9 +47,11 @@ from collections.abc import Callable  # noqa: E402
 from fevga import DEFAULT_RULES, Position, accel  # noqa: E402
 from fevga.ai import LEVELS, get_player  # noqa: E402
 from fevga.ai.arena import MatchStats, duplicate_match  # noqa: E402
+from fevga.ai.games import game_network, result_points  # noqa: E402
 from fevga.ai.network import default_network  # noqa: E402
 from fevga.ai.players import Player, RandomPlayer  # noqa: E402
 from fevga.ai.train import self_play_game  # noqa: E402
+from fevga.variants import start_position  # noqa: E402
 
 Target = Callable[[MatchStats], bool]
 TARGETS: dict[str, tuple[str, Target]] = {
@@ -57,10 +64,22 @@ TARGETS: dict[str, tuple[str, Target]] = {
     ),
 }
 SPEED_TARGETS_MS = {"hard": 300.0, "expert": 2500.0, "medium": 20.0}
+TAVLI_TARGETS: dict[str, tuple[str, Target]] = {
+    "hard-heuristic": (">= 90 %", lambda s: s.win_rate >= 0.90),
+    "hard-random": (">= 99 %", lambda s: s.win_rate >= 0.99),
+    "expert-hard": (">= 55 %", lambda s: s.win_rate >= 0.55),
+}
+TAVLI_SPEED_TARGETS_MS = {"hard": 50.0}
+GAME = "fevga"  # the game benchmarked (``--game``); read by the match processes too
 
 
 def make_player(name: str, seed: int) -> Player:
-    return RandomPlayer(seed) if name == "random" else get_player(name)
+    return RandomPlayer(seed) if name == "random" else get_player(name, GAME)
+
+
+def targets() -> dict[str, tuple[str, Target]]:
+    """The strength targets of the game benchmarked."""
+    return TARGETS if GAME == "fevga" else TAVLI_TARGETS
 
 
 def resolve(name: str) -> str:
@@ -74,12 +93,12 @@ def split_pairing(pairing: str) -> tuple[str, str]:
     return a_name.strip(), b_name.strip()
 
 
-def _match_part(job: tuple[str, str, int, int, int]) -> tuple[int, int, int]:
-    """One process's share of a split match: (games, A's wins, A's points)."""
+def _match_part(job: tuple[str, str, int, int, int]) -> tuple[int, int, int, int]:
+    """One process's share of a split match: (games, A's wins, A's points, draws)."""
     a_name, b_name, games, seed, first_pair = job
     a, b = make_player(a_name, seed), make_player(b_name, seed + 1)
-    stats = duplicate_match(a, b, games, seed=seed, first_pair=first_pair)
-    return stats.games, stats.wins, stats.points
+    stats = duplicate_match(a, b, games, seed=seed, first_pair=first_pair, game=GAME)
+    return stats.games, stats.wins, stats.points, stats.draws
 
 
 def split_match(a_name: str, b_name: str, games: int, seed: int, jobs: int) -> MatchStats:
@@ -91,7 +110,7 @@ def split_match(a_name: str, b_name: str, games: int, seed: int, jobs: int) -> M
     parts = [(a_name, b_name, 2 * min(per, pairs - j * per), seed, j * per) for j in range(jobs) if j * per < pairs]
     with multiprocessing.get_context("fork").Pool(len(parts)) as pool:
         results = pool.map(_match_part, parts, chunksize=1)
-    return MatchStats(sum(r[0] for r in results), sum(r[1] for r in results), sum(r[2] for r in results))
+    return MatchStats(*(sum(r[i] for r in results) for i in range(4)))
 
 
 def run_pairing(
@@ -123,11 +142,11 @@ def run_pairing(
     latest: list[MatchStats] = []
 
     def keep(stats: MatchStats) -> None:
-        latest[:] = [MatchStats(stats.games, stats.wins, stats.points)]  # whole pairs only
+        latest[:] = [MatchStats(stats.games, stats.wins, stats.points, stats.draws)]  # whole pairs only
         progress(stats)
 
     try:
-        stats = duplicate_match(a, b, games, seed=seed, progress=keep)
+        stats = duplicate_match(a, b, games, seed=seed, progress=keep, game=GAME)
     except KeyboardInterrupt:  # stopped early (Ctrl-C, timeout -s INT): report the pairs finished
         if not latest:
             raise
@@ -140,26 +159,27 @@ def run_pairing(
 
 
 def report(pairing: str, a_name: str, b_name: str, stats: MatchStats, elapsed: float) -> None:
-    target_text, met = TARGETS.get(pairing, ("(no target)", lambda s: True))
-    verdict = "" if pairing not in TARGETS else ("MET" if met(stats) else "NOT MET")
-    wanted = 2000 if pairing == "hard-hard-v1" else 1000
-    if pairing in TARGETS and stats.games < wanted:
+    target_text, met = targets().get(pairing, ("(no target)", lambda s: True))
+    verdict = "" if pairing not in targets() else ("MET" if met(stats) else "NOT MET")
+    wanted = 2000 if pairing == "hard-hard-v1" or GAME != "fevga" else 1000
+    if pairing in targets() and stats.games < wanted:
         verdict += f" (only {stats.games} games: the issue asks for {wanted:,})"
-    print(f"{a_name} vs {b_name}: {stats.summary()}; target {target_text}: {verdict} [{elapsed:.0f} s]", flush=True)
+    summary = stats.summary() + (f", {stats.draws} draws" if stats.draws else "")
+    print(f"{a_name} vs {b_name}: {summary}; target {target_text}: {verdict} [{elapsed:.0f} s]", flush=True)
 
 
 def sample_positions(games: int, seed: int) -> list[Position]:
     """Positions from seeded heuristic self-play games: a realistic mix of phases."""
-    player = get_player("heuristic")
+    player = get_player("heuristic", GAME)
     out: list[Position] = []
     for k in range(games):
         rng = random.Random(seed + k)
-        position = Position.start()
+        position = start_position(GAME)
         while True:
             out.append(position)
             dice = (rng.randint(1, 6), rng.randint(1, 6))
             result = player.choose(position, dice, DEFAULT_RULES).result
-            if result.me_off == 15:
+            if result.me_off == 15 if GAME == "fevga" else result_points(result) is not None:
                 break
             position = result.flip()
     return out
@@ -167,11 +187,11 @@ def sample_positions(games: int, seed: int) -> list[Position]:
 
 def run_selfplay(games: int, seed: int, label: str) -> None:
     """Self-play games/s of the network at 0-ply, as the training loop plays them (one core)."""
-    net = default_network()
+    net = default_network() if GAME == "fevga" else game_network(GAME)
     start = time.perf_counter()
     turns = 0
     for k in range(games):
-        rows, _, _ = self_play_game(net, seed + k)
+        rows, _, _ = self_play_game(net, seed + k, game=GAME)
         turns += len(rows)
     elapsed = time.perf_counter() - start
     rate = games / elapsed
@@ -185,9 +205,9 @@ def run_training(games: int, workers: int, label: str) -> None:
     from fevga.ai.parallel import Block, get_weights, mapper, train_round
 
     net = Network.__new__(Network)
-    net.w1, net.b1, net.w2, net.b2 = get_weights(default_network())
+    net.w1, net.b1, net.w2, net.b2 = get_weights(default_network() if GAME == "fevga" else game_network(GAME))
     net.meta = {}
-    settings = Block(seed=11, lam=0.7, lr=0.01, lr_final=0.01, total=games)
+    settings = Block(seed=11, lam=0.7, lr=0.01, lr_final=0.01, total=games, game=GAME)
     with mapper(workers) as run:
         start = time.perf_counter()
         done = 0
@@ -204,7 +224,7 @@ def run_speed(levels: list[str], samples: int, seed: int, label: str = "") -> No
     positions = sample_positions(6, seed)
     pairs = [(rng.choice(positions), (rng.randint(1, 6), rng.randint(1, 6))) for _ in range(samples)]
     for level in levels:
-        player = get_player(level)
+        player = get_player(level, GAME)
         times = []
         for position, dice in pairs:
             t = time.perf_counter()
@@ -212,7 +232,7 @@ def run_speed(levels: list[str], samples: int, seed: int, label: str = "") -> No
             times.append(1000 * (time.perf_counter() - t))
         times.sort()
         p95 = times[min(len(times) - 1, int(0.95 * len(times)))]
-        limit = SPEED_TARGETS_MS.get(level)
+        limit = (SPEED_TARGETS_MS if GAME == "fevga" else TAVLI_SPEED_TARGETS_MS).get(level)
         verdict = "" if limit is None else f"; target p95 <= {limit:.0f} ms: {'MET' if p95 <= limit else 'NOT MET'}"
         print(
             f"{level} ({player.name}){label} move time over {len(times)} positions: "
@@ -224,11 +244,13 @@ def run_speed(levels: list[str], samples: int, seed: int, label: str = "") -> No
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=1000, help="games per pairing (rounded up to even)")
+    parser.add_argument("--game", choices=("fevga", "portes", "plakoto"), default="fevga")
+    parser.add_argument("--games", type=int, default=None, help="games per pairing (1000; tavli 2000)")
     parser.add_argument(
         "--pairings",
-        default="hard-random,hard-heuristic,hard-medium",
-        help="comma-separated A-B pairs of levels or names, e.g. medium-heuristic,heuristic-random",
+        default=None,
+        help="comma-separated A-B pairs of levels or names, e.g. medium-heuristic,heuristic-random "
+        "(default: hard-random,hard-heuristic,hard-medium; tavli: hard-heuristic,hard-random,expert-hard)",
     )
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--speed-samples", type=int, default=300, help="positions timed per level")
@@ -245,6 +267,13 @@ def main() -> None:
     if args.smoke:
         args.games, args.pairings, args.speed_samples, args.speed_levels = 2, "hard-random", 3, "hard,medium"
         args.selfplay, args.train_games, args.train_workers = 1, 2, 1
+    global GAME
+    GAME = args.game
+    tavli = GAME != "fevga"
+    if args.pairings is None:
+        args.pairings = "hard-heuristic,hard-random,expert-hard" if tavli else "hard-random,hard-heuristic,hard-medium"
+    if args.games is None:
+        args.games = 2000 if tavli else 1000
     if not args.no_speed:
         levels = [name.strip() for name in args.speed_levels.split(",") if name.strip()]
         path = "compiled core" if accel.enabled() else "pure Python"

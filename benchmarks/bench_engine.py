@@ -8,14 +8,17 @@ pure-Python reference. Prints its figures.
 Targets (issue 2): median ≤ 100 µs per (position, roll), p99 ≤ 2 ms, ≥ 50 self-play games/s.
 Issue 16: the compiled core ≥ 10× faster than the pure path at the median and at p99; 0 mismatches.
 Issue 23: the corpus batch (≈3,000 positions, ≈60,000 plays written) ≤ 0.2 s on a quiet 2-core machine.
+Issue 26: Portes and Plakoto (benchmarks/tavli_timing.py) compiled medians within 2× of Fevga's; 100,000
+random self-play cases that move per game compared with the pure path, 0 mismatches.
 
-    python benchmarks/bench_engine.py                    # everything (about two minutes)
-    python benchmarks/bench_engine.py --crosscheck 0     # timings only
+    python benchmarks/bench_engine.py                    # everything (about ten minutes)
+    python benchmarks/bench_engine.py --crosscheck 0 --tavli-crosscheck 0    # timings only
     python benchmarks/bench_engine.py --variants-only    # Portes and Plakoto only (pure Python)
     python benchmarks/bench_engine.py --smoke            # seconds: every part, tiny
 
 Portes and Plakoto (issue 26) are timed on the pure-Python path per game, the same way: µs per
-``legal_plays`` over seeded self-play positions of that game, and random self-play games/s.
+``legal_plays`` over seeded self-play positions of that game, and random self-play games/s; then
+compiled and pure side by side (benchmarks/tavli_timing.py).
 """
 
 from __future__ import annotations
@@ -40,6 +43,9 @@ from fevga.jsonlines import play_entry
 from fevga.movegen import legal_plays, legal_plays_reference
 from fevga.play import apply_steps
 from tests.engine.plays_corpus import read_corpus
+
+sys.path.insert(0, str(Path(__file__).parent))
+import tavli_timing  # the Portes/Plakoto part, next to this script
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
 Generator = Callable[[Position, tuple[int, int], Rules], list[Play]]
@@ -239,6 +245,7 @@ def main() -> None:
     parser.add_argument("--sample", type=int, default=3000, help="(position, roll) pairs to time")
     parser.add_argument("--selfplay", type=int, default=200, help="games for the games/s figure")
     parser.add_argument("--crosscheck", type=int, default=100_000, help="cases compared with the reference")
+    parser.add_argument("--tavli-crosscheck", type=int, default=100_000, help="Portes/Plakoto cases each")
     parser.add_argument("--seed", type=int, default=12345)
     parser.add_argument("--variant-games", type=int, default=40, help="Portes/Plakoto self-play games")
     parser.add_argument("--variants-only", action="store_true", help="time Portes and Plakoto only")
@@ -248,11 +255,12 @@ def main() -> None:
     args = parser.parse_args()
     if args.smoke:
         args.games, args.sample, args.selfplay, args.crosscheck = 2, 50, 2, 300
-        args.batch_runs, args.batch_lines, args.variant_games = 1, 200, 2
+        args.batch_runs, args.batch_lines, args.variant_games, args.tavli_crosscheck = 1, 200, 2, 200
 
     print(f"Portes and Plakoto, pure Python, CPU time: legal_plays over {args.sample} (position, roll) pairs")
-    for game in ("portes", "plakoto"):
-        variant_figures(game, args.variant_games, args.sample, args.seed)
+    with accel.pure_python():
+        for game in ("portes", "plakoto"):
+            variant_figures(game, args.variant_games, args.sample, args.seed)
     if args.variants_only:
         return
 
@@ -277,6 +285,9 @@ def main() -> None:
         print(f"{line}   n={len(values)}")
     if not compiled:
         print("  (compiled core not in use: only the pure-Python path was timed)")
+    print(f"Portes and Plakoto legal_plays, µs per call ({len(pairs)} pairs per game)")
+    fevga_median = statistics.median(fast_times["all"]) if fast_times is not None else None
+    tavli_timing.report(args.games, len(pairs), args.seed, 0, fevga_median)
 
     with accel.pure_python():
         rate, turns = selfplay_rate(args.selfplay, args.seed)
@@ -298,6 +309,8 @@ def main() -> None:
         bad = crosscheck(args.crosscheck, args.seed + 1, positions)
         elapsed = time.perf_counter() - start
         print(f"cross-check compiled vs reference: {args.crosscheck} cases, {bad} mismatches ({elapsed:.0f} s)")
+    if compiled and args.tavli_crosscheck:
+        tavli_timing.print_crosschecks(args.tavli_crosscheck, args.seed + 2)
     print("targets: median ≤ 100 µs, p99 ≤ 2000 µs, ≥ 50 games/s; compiled ≥ 10× faster; 0 mismatches")
 
 

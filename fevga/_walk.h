@@ -157,7 +157,8 @@ static inline int key_holds_six(uint64_t lo, uint64_t hi) {
     return all_nibbles(lo, 6) || (all_nibbles(lo >> 52, 3) && all_nibbles(hi, 3));
 }
 
-static int add_end(uint64_t lo, uint64_t hi, Walk *w, int d) {
+/* Record the end (lo, hi) reached by `depth` steps, the last of die d (shared with _tavli_walk.h). */
+static int add_end(uint64_t lo, uint64_t hi, const signed char steps[4][2], int depth, int d) {
     int fresh;
     Slot *s = table_insert(lo, hi, &fresh);
     if (s == NULL) return -1;
@@ -172,18 +173,18 @@ static int add_end(uint64_t lo, uint64_t hi, Walk *w, int d) {
         End *e = &ends[ends_len];
         e->lo = lo;
         e->hi = hi;
-        memcpy(e->steps, w->steps, sizeof(w->steps));
-        e->nsteps = w->depth;
-        e->mask = w->depth == 1 ? 1 << d : 0;
+        memcpy(e->steps, steps, sizeof(e->steps));
+        e->nsteps = depth;
+        e->mask = depth == 1 ? 1 << d : 0;
         s->value = ends_len++;
         return 0;
     }
     End *e = &ends[s->value];
-    if (w->depth == 1) {
+    if (depth == 1) {
         e->mask |= 1 << d;
-    } else if (e->nsteps < w->depth) { /* overshooting bear-offs can leave one position in fewer steps */
-        memcpy(e->steps, w->steps, sizeof(w->steps));
-        e->nsteps = w->depth;
+    } else if (e->nsteps < depth) { /* overshooting bear-offs can leave one position in fewer steps */
+        memcpy(e->steps, steps, sizeof(e->steps));
+        e->nsteps = depth;
     }
     return 0;
 }
@@ -238,7 +239,7 @@ static void walk(Walk *w, int off, const int *left, int n) {
         uint64_t saved_lo = w->lo, saved_hi = w->hi;
         w->lo = lo;
         w->hi = hi;
-        if (add_end(lo, hi, w, d) < 0) {
+        if (add_end(lo, hi, (const signed char(*)[2])w->steps, w->depth, d) < 0) {
             w->error = 1;
         } else if (n > 1 && new_off < CHECKERS) {
             int rest_code = (n - 1) * 8 + left[1];

@@ -1,4 +1,5 @@
-"""Loads fevga's optional compiled core (fevga._core, built from fevga/_core.c by ``pip install``).
+"""Loads fevga's optional compiled core (fevga._core, built from fevga/_core.c by ``pip install``):
+the move generators of Fevga, Portes and Plakoto and the network input encoder.
 
 ``core`` is the extension module when it is built and wanted, else None (the pure-Python path).
 ``FEVGA_PURE_PYTHON=1`` forces the pure-Python path; a missing build logs one warning.
@@ -15,6 +16,10 @@ from typing import TYPE_CHECKING
 
 from .play import Play
 from .position import Position
+from .variants.plakoto import PlakotoSteps
+from .variants.portes import PortesSteps
+from .variants.position import TavliPosition
+from .variants.tavli import TavliPlay
 
 if TYPE_CHECKING:
     import logging
@@ -62,6 +67,7 @@ def compiled() -> ModuleType:
     if _built is None:
         raise ImportError(f"fevga._core is not built: {_BUILD_ERROR}")
     _built.init(Position, Play)
+    _built.init_tavli(TavliPosition, TavliPlay, PortesSteps, PlakotoSteps)
     return _built
 
 

@@ -19,6 +19,8 @@ from .analysis_record import GameRecord, Record, read_record
 from .errors import FevgaError, SerializationError
 from .play import Play, format_play
 from .position import Position
+from .rules import DEFAULT_RULES, Rules
+from .variants import TavliPlay, TavliPosition, start_position
 
 VERSION = 1
 ERROR = 0.020  # equity loss of an error
@@ -266,9 +268,10 @@ def judge_game(record: GameRecord | Record, ply: int | None = None, *, luck: boo
     """Every turn of the game's history judged: at ``ply`` (0, 1 or 2), or by the hard level's
     search when None. Luck (0-ply, see docs/analysis.md) is skipped with ``luck=False``."""
     game = record if isinstance(record, Record) else read_record(record)
-    judge = Judge(ply)
-    rules = game.rules
-    position = Position.start()
+    judge = Judge(ply, game.game)
+    # Portes/Plakoto options only score games; their legal plays (all the judge needs) ignore them
+    rules = game.rules if isinstance(game.rules, Rules) else DEFAULT_RULES
+    position = start_position(game.game)
     out: list[Decision] = []
     for index, turn in enumerate(game.turns):
         plays = judge.legal(position, turn.dice, rules)
@@ -290,7 +293,10 @@ def _find(plays: list[Play], position: Position, dice: tuple[int, int], steps: A
     if not steps:
         return plays[0]
     try:
-        result = Play(position, dice, tuple(steps), rules=rules).result
+        if isinstance(position, TavliPosition):
+            result = TavliPlay(position, dice, tuple(steps)).result
+        else:
+            result = Play(position, dice, tuple(steps), rules=rules).result
     except FevgaError:
         raise SerializationError("the game record holds a play that is not legal") from None
     for play in plays:

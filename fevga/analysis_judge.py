@@ -12,6 +12,7 @@ import numpy as np
 
 from .ai import Player, get_player, has_weights
 from .ai.evaluate import result_equities
+from .ai.games import has_game_weights
 from .ai.network import Network, default_network
 from .ai.search import ROLLS, one_ply, two_ply
 from .movegen import legal_plays
@@ -26,16 +27,17 @@ class Judge:
     """Ranks plays like the hard level (``ply=None``) or the network at 0, 1 or 2 ply, and judges any
     played play at the same depth so the two equities are comparable."""
 
-    def __init__(self, ply: int | None = None) -> None:
-        """Pick the player for ``ply`` (None: the hard level) and remember its network and depth."""
+    def __init__(self, ply: int | None = None, game: str = "fevga") -> None:
+        """Pick the player of ``game`` for ``ply`` (None: the hard level) and remember its network
+        and depth (each game is judged with its own network)."""
         if ply not in (None, 0, 1, 2):
             raise ValueError(f"ply is 0, 1 or 2 (None for the hard level), not {ply!r}")
         self.name = self.name_for(ply)
-        self.player = get_player(self.name)
+        self.player = get_player(self.name, game)
         net = getattr(self.player, "net", None)
         self.net: Network | None = net if isinstance(net, Network) else None
         self.ply: int = int(getattr(self.player, "ply", 0)) if self.net is not None else 0
-        self.neural = self.net is not None and has_weights()
+        self.neural = self.net is not None and (has_weights() if game == "fevga" else has_game_weights(game))
 
     @staticmethod
     def name_for(ply: int | None) -> str:
@@ -100,7 +102,7 @@ def roll_index(dice: tuple[int, int]) -> int:
 def luck_of_roll(judge: Judge, position: Position, dice: tuple[int, int], rules: Rules) -> float | None:
     """Equity after the roll (best 0-ply play) minus the equity before it (the 21 rolls' weighted
     average of the same); None without the network."""
-    if not has_weights():
+    if not judge.neural:
         return None
     bests = roll_bests(judge.net or default_network(), position, rules)
     return float(bests[roll_index(dice)] - bests @ _ROLL_WEIGHTS)

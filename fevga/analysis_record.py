@@ -12,26 +12,28 @@ from .board import Outcome
 from .errors import FevgaError, SerializationError
 from .game import Game, TurnRecord
 from .notation import parse_moves
-from .rules import Rules
 from .serialize import game_from_dict
+from .variants import AnyRules, check_game, rules_from_dict
 
 GameRecord = Game | Mapping[str, Any] | str
 
 
 @dataclass(frozen=True, slots=True)
 class Record:
-    """What the analysis reads of a game: rules, the history's turns and the outcome (None if running)."""
+    """What the analysis reads of a game: rules, the history's turns, the outcome (None if running)
+    and the game ("fevga", "portes" or "plakoto")."""
 
-    rules: Rules
+    rules: AnyRules
     turns: tuple[TurnRecord, ...]
     outcome: Outcome | None
+    game: str = "fevga"
 
 
 def read_record(record: GameRecord) -> Record:
     """The record of a Game, its dict or its JSON; a running game's dict without the dice seed is
     read from its written turns (each play is still checked for legality when it is judged)."""
     if isinstance(record, Game):
-        return Record(_fevga_rules(record), tuple(record.history), record.outcome)
+        return Record(record.rules, tuple(record.history), record.outcome, record.game)
     if isinstance(record, str):
         try:
             data = json.loads(record)
@@ -45,20 +47,14 @@ def read_record(record: GameRecord) -> Record:
     if isinstance(dice, dict) and dice.get("kind") == "fair" and not dice.get("seed"):
         return _public_record(data)
     game = game_from_dict(data)
-    return Record(_fevga_rules(game), tuple(game.history), game.outcome)
-
-
-def _fevga_rules(game: Game) -> Rules:
-    """The game's rules; the analysis judges Fevga games only (Portes and Plakoto have no network yet)."""
-    if not isinstance(game.rules, Rules):
-        raise SerializationError(f"only Fevga games can be analysed, not {game.game}", key="analysis_fevga_only")
-    return game.rules
+    return Record(game.rules, tuple(game.history), game.outcome, game.game)
 
 
 def _public_record(data: dict[str, Any]) -> Record:
     """Turns of a running game read from ``"65:1/7 7/12"`` strings; players alternate from the starter."""
     try:
-        rules = Rules.from_dict(data["rules"])
+        kind = check_game(data.get("game", "fevga"))
+        rules = rules_from_dict(kind, data["rules"])
         first = data.get("first")
         if first is None:
             a, b = (int(c) for c in data["opening"][-1])
@@ -69,8 +65,8 @@ def _public_record(data: dict[str, Any]) -> Record:
             dice = (int(roll[0]), int(roll[1]))
             if len(roll) != 2 or not all(1 <= d <= 6 for d in dice):
                 raise ValueError(f"bad dice {roll!r}")
-            steps = tuple(parse_moves(play) or ())
+            steps = tuple(parse_moves(play, kind) or ())
             turns.append(TurnRecord((int(first) + n) % 2, dice, steps))
     except (FevgaError, KeyError, IndexError, TypeError, ValueError) as exc:
         raise SerializationError(f"stored game is corrupt: {exc}") from None
-    return Record(rules, tuple(turns), None)
+    return Record(rules, tuple(turns), None, kind)

@@ -164,9 +164,11 @@ def legal_plays(position: Position, dice: tuple[int, int], rules: Any = DEFAULT_
     """All legal plays for ``dice``, one per distinct final position; ``[pass]`` if none moves.
 
     A Portes or Plakoto position (``fevga.variants.TavliPosition``) goes to its game's generator
-    (its ``rules`` only score games, so they do not matter here). A Fevga position uses the compiled
-    core (fevga.accel) when it is loaded; it computes what the reference does."""
+    (its ``rules`` only score games, so they do not matter here). Both use the compiled core
+    (fevga.accel) when it is loaded; it computes what the pure-Python generators do."""
     if isinstance(position, TavliPosition):
+        if _accel.core is not None:
+            return _accel.core.tavli_legal_plays(position, dice)
         return tavli_legal_plays(position, dice)
     if _accel.core is not None:
         return _accel.core.legal_plays(position, dice, rules)

@@ -38,6 +38,8 @@ FIGURES: dict[str, list[str]] = {
     ],
     "bench_service.py": [r"per move: p50 [\d.]+ ms +p99 [\d.]+ ms", r"throughput: \d+ moves/s"],
     "bench_store.py": [r"burst: 20 commands in flight -> 0 errors", r"kill 1: down [\d.]+ s"],
+    "tavli_timing.py": [r"cross-check portes compiled vs pure: 100 self-play cases that move .* 0 mismatches",
+                        r"plakoto +pure-Python median +[\d.]+ .* compiled median +[\d.]+"],
     "bench_warm_up.py": [r"cold: first board \d+ ms", r"warm: first board \d+ ms"],
     "bench_web.py": [r"first load: [\d.]+ KB gzip", r"20 watchers: +\+ *[\d.]+ MB RSS, a move reached all in +[\d.]+"],
 }

@@ -1,4 +1,7 @@
-"""Fevga AI: players at several levels and hints.
+"""The AI of Fevga, Portes and Plakoto: players at several levels and hints.
+
+Portes and Plakoto (``game=``) have the same levels and ``hint``, with their own networks
+(``fevga/ai/levels_tavli.py``); what follows describes Fevga's.
 
 ``get_player(level)`` accepts the levels ``easy`` (greedy race play), ``medium`` (the hand-made
 heuristic), ``hard`` (the network searched within a 300 ms budget) and ``expert`` (a deeper, wider
@@ -14,11 +17,12 @@ from __future__ import annotations
 import numpy as np
 
 from fevga import DEFAULT_RULES, Play, Position, Rules
+from fevga.variants import check_game, game_of
 
+from .levels_tavli import tavli_hint, tavli_player
 from .network import V1_PATH, WEIGHTS_PATH, WeightsError, default_network, v1_network
 from .players import Player, RandomPlayer, greedy_player, heuristic_player
 from .search import NeuralPlayer, two_ply
-from .tavli_heuristic import tavli_player
 
 LEVELS = {"easy": "greedy", "medium": "heuristic", "hard": "hard", "expert": "expert"}
 NAMES = ("random", "greedy", "heuristic", "neural", "neural0", "neural1", "neural2", "hard-v1")
@@ -36,16 +40,16 @@ def has_weights() -> bool:
 
 
 def get_player(level: str, game: str = "fevga") -> Player:
-    """A player for a level (easy/medium/hard) or a player name; ValueError for anything else.
+    """A player of ``game`` for a level (easy/medium/hard/expert) or a player name; ValueError for
+    anything else (FevgaError for an unknown game).
 
     Without the weights file (a development checkout before training) the neural levels fall
-    back to the hand-made heuristic player. Portes and Plakoto have their own players
-    (``tavli_heuristic.tavli_player``: random, greedy, heuristic) until they get networks.
+    back to the hand-made heuristic player.
     """
-    if game != "fevga":
-        return tavli_player(game, level)
     key = level.strip().lower() if isinstance(level, str) else ""
     name = LEVELS.get(key, key)
+    if check_game(game) != "fevga":
+        return tavli_player(name, game, level)
     if name == "neural":
         name = "hard"
     if name == "random":
@@ -69,16 +73,19 @@ def get_player(level: str, game: str = "fevga") -> Player:
 
 
 def hint(
-    position: Position, dice: tuple[int, int], rules: Rules = DEFAULT_RULES, n: int = 3
+    position: Position, dice: tuple[int, int], rules: Rules = DEFAULT_RULES, n: int = 3, game: str | None = None
 ) -> list[tuple[Play, float]]:
     """The ``n`` best legal plays with their equities (expected points for the mover), best first.
 
     The search is the hard level's, widened to the ``n`` best 0-ply plays: all are judged at 1-ply
     and, when hard searches 2-ply, the ``n`` best again at 2-ply if the budget allows all of them
     (so the equities are always comparable and never increase down the list). When the turn
-    passes the list holds the pass play alone.
+    passes the list holds the pass play alone. ``game`` is the position's game (read off the
+    position when None); Portes and Plakoto use their own network, searched like their hard level.
     """
     n = max(1, n)
+    if (game or game_of(position)) != "fevga":
+        return tavli_hint(position, dice, n)
     if not has_weights():
         return heuristic_player().rank(position, dice, rules)[:n]
     net = default_network()

@@ -1,4 +1,5 @@
-"""Neural evaluation of plays: the mover's equity (expected points) of each play's afterstate."""
+"""Neural evaluation of plays: the mover's equity (expected points) of each play's afterstate.
+Portes and Plakoto results go through their game's inputs and ends (``fevga.ai.games``)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import numpy as np
 from fevga import Play, Position
 
 from .encoding import PER_SIDE, FloatArray, encode_afterstates
+from .games import kind_of, result_points
 from .network import Network, equity
 
 CHECKERS = 15
@@ -16,7 +18,10 @@ CHUNK = 512  # results encoded and evaluated together (measured best of 128..819
 
 
 def terminal_points(result: Position) -> float | None:
-    """Points the mover wins if ``result`` ends the game (2 for mars), else None."""
+    """Points the mover wins if ``result`` ends the game (2 for mars; a Portes/Plakoto result may
+    also give 0 for a draw or a negative number for a loss), else None."""
+    if kind_of(result) is not None:
+        return result_points(result)
     if result.me_off >= CHECKERS:
         return 2.0 if result.opp_off == 0 else 1.0
     return None
@@ -24,7 +29,8 @@ def terminal_points(result: Position) -> float | None:
 
 def afterstate_outputs(net: Network, results: Sequence[Position]) -> tuple[FloatArray, FloatArray]:
     """(inputs, outputs) for the opponent on roll after each result; outputs are his estimates."""
-    x = encode_afterstates(results)
+    tavli = kind_of(results[0]) if len(results) else None
+    x = tavli.afterstates(results)[0] if tavli is not None else encode_afterstates(results)
     return x, net.forward(x)
 
 
@@ -46,6 +52,10 @@ def result_equities(net: Network, results: Sequence[Position]) -> FloatArray:
 def _result_equities(net: Network, results: Sequence[Position]) -> FloatArray:
     """:func:`result_equities` of one block. Game-ending results are read off the inputs (the mover,
     now the opponent, has 15/15 off; mars when the side on roll has none off): no Python loop."""
+    tavli = kind_of(results[0]) if len(results) else None
+    if tavli is not None:
+        xt, points = tavli.afterstates(results)
+        return np.asarray(np.where(np.isnan(points), -equity(net.forward(xt)), points), dtype=np.float64)
     x, out = afterstate_outputs(net, results)
     eq = -equity(out)
     ended = x[:, PER_SIDE + 96] == 1.0

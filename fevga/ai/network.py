@@ -93,9 +93,10 @@ class Network:
         tmp.replace(path)
 
     @classmethod
-    def load(cls, path: Path | str = WEIGHTS_PATH) -> Network:
-        """Read weights written by :meth:`save` (no pickles); :class:`WeightsError` says clearly
-        what is wrong with a corrupt, truncated or foreign file (FileNotFoundError if it is missing)."""
+    def load(cls, path: Path | str = WEIGHTS_PATH, n_inputs: int = N_INPUTS) -> Network:
+        """Read weights written by :meth:`save` (no pickles) for a network of ``n_inputs`` inputs
+        (Fevga's by default); :class:`WeightsError` says clearly what is wrong with a corrupt,
+        truncated or foreign file (FileNotFoundError if it is missing)."""
         path = Path(path)
         try:
             with np.load(path, allow_pickle=False) as data:
@@ -111,8 +112,8 @@ class Network:
             raise WeightsError(f"{path}: not a fevga weights file (missing array {exc})") from exc
         except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
             raise WeightsError(f"{path}: corrupt or unreadable weights file ({exc})") from exc
-        if net.w1.shape[1] != N_INPUTS:
-            raise WeightsError(f"{path}: weights expect {net.w1.shape[1]} inputs, the encoding has {N_INPUTS}")
+        if net.w1.shape[1] != n_inputs:
+            raise WeightsError(f"{path}: weights expect {net.w1.shape[1]} inputs, the encoding has {n_inputs}")
         hidden = net.w1.shape[0]
         if net.b1.shape != (hidden,) or net.w2.shape != (3, hidden) or net.b2.shape != (3,):
             raise WeightsError(f"{path}: inconsistent array shapes for a network of {hidden} hidden units")

@@ -34,6 +34,7 @@ class Block:
     lr_final: float
     total: int
     weights: Weights | None = None
+    game: str = "fevga"
     first: int = 0
     count: int = 0
 
@@ -63,7 +64,7 @@ def run_block(block: Block) -> tuple[Weights, float]:
     net.meta = {}
     mse = 0.0
     for game in range(block.first, block.first + block.count):
-        rows, next_values, z = self_play_game(net, block.seed * 1_000_003 + game)
+        rows, next_values, z = self_play_game(net, block.seed * 1_000_003 + game, game=block.game)
         targets = lambda_returns(next_values, z, block.lam)
         mse += net.train_batch(rows, targets, schedule(block.lr, block.lr_final, block.total, game))
     return get_weights(net), mse

@@ -10,14 +10,20 @@ from fevga import DEFAULT_RULES, Position, Rules, legal_plays
 
 from .encoding import FloatArray, encode
 from .evaluate import afterstate_outputs, terminal_points
+from .games import GameKind, kind
 from .network import Network, equity, flip_outputs
 
 MAX_TURNS = 2000
 
 
-def self_play_game(net: Network, seed: int, rules: Rules = DEFAULT_RULES) -> tuple[FloatArray, FloatArray, FloatArray]:
-    """Play one 0-ply self-play game; return (inputs of each position on roll, the network's
-    estimate of the *next* position from its own mover's side, the final result for the last mover)."""
+def self_play_game(
+    net: Network, seed: int, rules: Rules = DEFAULT_RULES, game: str = "fevga"
+) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """Play one 0-ply self-play game of ``game``; return (inputs of each position on roll, the
+    network's estimate of the *next* position from its own mover's side, the final result for the
+    last mover)."""
+    if game != "fevga":
+        return tavli_self_play_game(net, seed, kind(game))
     rng = random.Random(seed)
     position = Position.start()
     rows: list[FloatArray] = [encode([position])[0]]
@@ -55,3 +61,36 @@ def lambda_returns(next_values: FloatArray, z: FloatArray, lam: float) -> FloatA
         flipped_g = np.array([1.0 - g[0], g[2], g[1]])
         targets[t] = (1.0 - lam) * flipped_v[t] + lam * flipped_g
     return targets
+
+
+def outcome_target(points: float) -> FloatArray:
+    """The network's target for the mover of a play that ended the game with ``points`` for him:
+    (win, win 2+, lose 2+); a draw is half a win."""
+    if points == 0:
+        return np.array([0.5, 0.0, 0.0])
+    if points > 0:
+        return np.array([1.0, 1.0 if points >= 2 else 0.0, 0.0])
+    return np.array([0.0, 0.0, 1.0 if points <= -2 else 0.0])
+
+
+def tavli_self_play_game(net: Network, seed: int, game: GameKind) -> tuple[FloatArray, FloatArray, FloatArray]:
+    """:func:`self_play_game` for Portes or Plakoto: the first play that wins is always taken, a
+    draw is judged like any other play (equity 0). A game still going after MAX_TURNS (both sides
+    stuck) is learnt as a draw."""
+    rng = random.Random(seed)
+    position: Position = game.start()
+    rows: list[FloatArray] = [game.encode([position])[0]]
+    next_values: list[FloatArray] = []
+    for _ in range(MAX_TURNS):
+        dice = (rng.randint(1, 6), rng.randint(1, 6))
+        plays = legal_plays(position, dice)
+        x, points = game.afterstates([p.result for p in plays])
+        out = net.forward(x)
+        eq = np.where(np.isnan(points), -equity(out), np.where(points > 0, points + 10.0, points))
+        k = int(np.argmax(eq))
+        if not np.isnan(points[k]):
+            return np.array(rows), np.array(next_values).reshape(-1, 3), outcome_target(float(points[k]))
+        rows.append(x[k])
+        next_values.append(out[k])
+        position = plays[k].result.flip()
+    return np.array(rows), np.array(next_values).reshape(-1, 3), outcome_target(0.0)

@@ -1,4 +1,5 @@
-"""Train the network by TD(λ) self-play: ``python -m fevga.ai.train --games 40000 --workers 2``.
+"""Train the network by TD(λ) self-play: ``python -m fevga.ai.train --games 40000 --workers 2``
+(``--game portes`` or ``--game plakoto`` for the other tavli games; Fevga by default).
 
 Each game is played by the network against itself at 0-ply (dice from a seed derived from the
 run's seed and the game number, so runs are reproducible and resumable). After each game every
@@ -20,23 +21,30 @@ from pathlib import Path
 from typing import Any
 
 from .arena import duplicate_match
+from .encoding import N_INPUTS
+from .games import kind
 from .network import V1_PATH, Network
 from .parallel import Block, mapper, schedule, train_round, widen
-from .players import heuristic_player
+from .players import RandomPlayer, heuristic_player
 from .search import NeuralPlayer
 from .selfplay import MAX_TURNS, lambda_returns, self_play_game
+from .tavli_heuristic import tavli_player
 
 __all__ = ["MAX_TURNS", "evaluate", "lambda_returns", "learning_rate", "main", "self_play_game"]
 
 
-def evaluate(net: Network, games: int, seed: int, opponent: str = "heuristic") -> dict[str, float]:
-    """Duplicate-dice match of the network at 0-ply against a fixed opponent: the heuristic player,
-    or ``v1`` (the hard-v1 network at 0-ply)."""
+def evaluate(net: Network, games: int, seed: int, opponent: str = "heuristic", game: str = "fevga") -> dict[str, float]:
+    """Duplicate-dice match of the network at 0-ply against a fixed opponent: the game's heuristic
+    player, ``random``, or ``v1`` (Fevga's hard-v1 network at 0-ply)."""
     if opponent == "v1":
         other: Any = NeuralPlayer(Network.load(V1_PATH), ply=0, name="v1-0ply")
+    elif opponent == "random":
+        other = RandomPlayer(seed=seed)
+    elif game != "fevga":
+        other = tavli_player(game, "heuristic")
     else:
         other = heuristic_player()
-    stats = duplicate_match(NeuralPlayer(net, ply=0), other, games, seed=seed)
+    stats = duplicate_match(NeuralPlayer(net, ply=0), other, games, seed=seed, game=game)
     lo, hi = stats.wilson()
     return {"games": stats.games, "win": stats.win_rate, "lo": lo, "hi": hi, "ppg": stats.ppg}
 
@@ -50,6 +58,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m fevga.ai.train", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
+    parser.add_argument("--game", choices=("fevga", "portes", "plakoto"), default="fevga", help="the game to learn")
     parser.add_argument("--games", type=int, default=40000, help="self-play games in total")
     parser.add_argument("--hidden", type=int, default=80, help="hidden units")
     parser.add_argument("--lr", type=float, default=0.1, help="learning rate at the start")
@@ -63,19 +72,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="self-play processes, averaged every round")
     parser.add_argument("--round", type=int, default=500, help="games per worker between averagings")
     parser.add_argument("--init", type=Path, default=None, help="start from these weights (widened to --hidden)")
+    parser.add_argument("--eval-random", type=int, default=0, help="games per evaluation vs random")
     parser.add_argument("--eval-v1", type=int, default=0, help="games per evaluation vs hard-v1 at 0-ply")
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
 
     args.out.parent.mkdir(parents=True, exist_ok=True)
+    n_inputs = N_INPUTS if args.game == "fevga" else kind(args.game).n_inputs
     if args.resume and args.out.exists():
-        net = Network.load(args.out)
+        net = Network.load(args.out, n_inputs)
         print(f"resuming from {args.out} at game {net.meta.get('games', 0)}", flush=True)
     elif args.init is not None:
-        net = widen(Network.load(args.init), args.hidden, args.seed)
+        net = widen(Network.load(args.init, n_inputs), args.hidden, args.seed)
         net.meta = {"games": 0, "seconds": 0.0, "curve": [], "init": str(args.init)}
     else:
-        net = Network(hidden=args.hidden, seed=args.seed)
+        net = Network(hidden=args.hidden, seed=args.seed, n_inputs=n_inputs)
         net.meta = {"games": 0, "seconds": 0.0, "curve": []}
     settings: dict[str, Any] = {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()}
     net.meta["settings"] = settings
@@ -92,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
             bar = None
     t0 = time.perf_counter()
     mse_sum = 0.0
-    settings_block = Block(args.seed, args.lam, args.lr, args.lr_final, args.games)
+    settings_block = Block(args.seed, args.lam, args.lr, args.lr_final, args.games, game=args.game)
     workers = max(1, args.workers)
     with mapper(workers) as run:
         game = start_game
@@ -115,7 +126,9 @@ def _checkpoint(net: Network, args: argparse.Namespace, done: int, elapsed: floa
     mse sum restarts)."""
     point: dict[str, Any] = {"games": done, "seconds": round(elapsed, 1), "mse": mse_sum / args.every}
     if args.eval_games > 0:
-        point["vs_heuristic_0ply"] = evaluate(net, args.eval_games, seed=90_000 + done)
+        point["vs_heuristic_0ply"] = evaluate(net, args.eval_games, seed=90_000 + done, game=args.game)
+    if args.eval_random > 0:
+        point["vs_random_0ply"] = evaluate(net, args.eval_random, seed=80_000 + done, opponent="random", game=args.game)
     if args.eval_v1 > 0:
         point["vs_v1_0ply"] = evaluate(net, args.eval_v1, seed=70_000 + done, opponent="v1")
     net.meta["games"] = done

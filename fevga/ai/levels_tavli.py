@@ -1,0 +1,53 @@
+"""The levels and hints of Portes and Plakoto: ``easy`` and ``medium`` (the hand-made players of
+``tavli_heuristic``: race, heuristic), ``hard`` (the game's network, see HARD) and ``expert`` (the
+network searched wider and deeper, see EXPERT), plus ``random``, ``greedy``, ``heuristic`` and
+``neural0/1/2``. Without the game's weights file the neural levels fall back to the heuristic."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fevga import DEFAULT_RULES, Play, Position
+
+from .games import game_network, has_game_weights
+from .players import Player
+from .search import NeuralPlayer
+from .tavli_heuristic import tavli_player as hand_made_player
+
+# The search of each level (NeuralPlayer settings), chosen by move time (docs/ai-training.md): hard is
+# the network at 0-ply (a 1-ply hard over 3 plays took p95 ~270 ms in Portes, ~470 ms in Plakoto on
+# the shared machine, far over the 50 ms target); expert is 1-ply over the 8 best 0-ply plays.
+HARD: dict[str, Any] = {"ply": 0}
+EXPERT: dict[str, Any] = {"ply": 1, "keep1": 8, "margin": 0.25, "max_work": 4000}
+TAVLI_NAMES = ("random", "greedy", "heuristic", "neural", "neural0", "neural1", "neural2", "hard", "expert")
+
+
+def tavli_player(name: str, game: str, level: object) -> Player:
+    """The player of Portes or Plakoto for a level already mapped to its player name (``level``
+    as given, for the error message); ValueError for an unknown one."""
+    if name == "neural":
+        name = "hard"
+    if name in ("random", "greedy", "heuristic"):
+        return hand_made_player(game, name)
+    if name in ("neural0", "neural1", "neural2", "hard", "expert"):
+        if not has_game_weights(game):
+            return hand_made_player(game, "heuristic")
+        net = game_network(game)
+        if name == "hard":
+            return NeuralPlayer(net, name=name, **HARD)
+        if name == "expert":
+            return NeuralPlayer(net, name=name, **EXPERT)
+        return NeuralPlayer(net, ply=int(name[-1]), name=name)
+    choices = ", ".join(("easy", "medium", "hard", "expert", *TAVLI_NAMES[:-2]))
+    raise ValueError(f"unknown AI level {level!r}: use one of {choices}")
+
+
+def tavli_hint(position: Position, dice: tuple[int, int], n: int) -> list[tuple[Play, float]]:
+    """The ``n`` best legal plays of a Portes/Plakoto position with their equities, best first:
+    the hard level's search widened to the ``n`` best 0-ply plays (all judged at its depth)."""
+    game = getattr(position, "game", "fevga")
+    if not has_game_weights(game):
+        return hand_made_player(game, "heuristic").rank(position, dice, DEFAULT_RULES)[:n]
+    net = game_network(game)
+    ranked = NeuralPlayer(net, **{**HARD, "widen": n}).rank(position, dice, DEFAULT_RULES)[:n]
+    return sorted(ranked, key=lambda item: -item[1])
