@@ -1,13 +1,12 @@
 """Each place's message budget, shared by board edits, pings and notices, with boards first.
 
 Telegram lets a bot make about 20 calls a minute in a group (edits count), Discord 5 per 5 s in a channel.
-A :class:`PlaceBudgets` keeps one ``aiolimiter.AsyncLimiter`` per place that spaces calls evenly (capacity 1,
-``window / limit`` apart, plus a small margin): so no window of the platform's length ever holds more than
-``limit`` calls, however the platform counts them, and nothing is sent in a burst that would stall the next
-board. Board edits (``urgent``) wait in the limiter itself; pings and notices go only when no board is
-waiting and the place has room, so a turn ping never delays a board. The budget is kept per process: two
-instances serving one place may together go over it, and the platform's 429 (``RetryLater``) is then handled
-as any refusal (docs/frontends.md, "Budgets").
+A :class:`PlaceBudgets` keeps one ``aiolimiter.AsyncLimiter`` per place: a burst of ``BURST`` calls (a board
+and its ping go out together), then calls spaced so that no window of the platform's length ever holds more
+than ``limit`` calls, however the platform counts them. Board edits (``urgent``) wait in the limiter itself;
+pings and notices go only when no board is waiting and the place has room, so a turn ping never delays a
+board. The budget is kept per process: two instances serving one place may together go over it, and the
+platform's 429 (``RetryLater``) is then handled as any refusal (docs/frontends.md, "Budgets").
 """
 
 from __future__ import annotations
@@ -18,6 +17,7 @@ from dataclasses import dataclass
 
 from aiolimiter import AsyncLimiter
 
+BURST = 2  # calls that may go at once (where the limit allows more than 2): a board edit and its turn ping
 MARGIN = 1.02  # calls are spaced 2 % wider than the platform's rate (clock drift, the platform's rounding)
 PLACES_KEPT = 10_000  # limiters kept (least recently used places are dropped: a fresh one starts empty)
 
@@ -39,14 +39,15 @@ class PlaceBudgets:
             raise ValueError("a budget needs a positive limit and window")
         self.limit = limit
         self.window = window
-        self.spacing = window / limit * MARGIN
+        self.burst = BURST if limit > BURST else 1
+        self.spacing = window / (limit - self.burst + 1) * MARGIN  # between calls once the burst is spent
         self._lanes: OrderedDict[str, Lane] = OrderedDict()
 
     def lane(self, place: str) -> Lane:
         """The place's lane (made on first use; the least recently used are dropped past PLACES_KEPT)."""
         lane = self._lanes.get(place)
         if lane is None:
-            lane = self._lanes[place] = Lane(AsyncLimiter(1, self.spacing))
+            lane = self._lanes[place] = Lane(AsyncLimiter(self.burst, self.spacing * self.burst))
             while len(self._lanes) > PLACES_KEPT:
                 self._lanes.popitem(last=False)
         self._lanes.move_to_end(place)

@@ -32,10 +32,10 @@ from .pings import Pinger
 from .tracker import BoardTracker, Outcome, RetryLater
 
 log = logging.getLogger(__name__)
-RECLAIM_IDLE_MS = 5_000  # an entry not touched this long: its instance is gone (live ones touch every second)
-START_IDLE_MS = 5_000  # at start-up: entries of the instance this one replaces (kill -9, rollout)
+RECLAIM_IDLE_MS = 3_000  # an entry not touched this long: its instance is gone (live ones touch every second)
+START_IDLE_MS = 3_000  # at start-up: entries of the instance this one replaces (kill -9, rollout)
 TOUCH_SECONDS = 1.0  # how often a live consumer marks the entries it has in hand (see Store.touch)
-UPKEEP_SECONDS = 2.0  # reclaim, and retry the boards a repair found busy
+UPKEEP_SECONDS = 1.0  # reclaim, and retry the boards a repair found busy
 GRACE_SECONDS = 3.0  # a new entry is left this long to the instance whose command made it (it draws first)
 LATE_SECONDS = 10.0  # a board entry delivered this late also pings the player to move
 RETRY_PAUSE = (0.5, 8.0)  # first and longest pause before an undelivered entry is tried again

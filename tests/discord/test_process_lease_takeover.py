@@ -39,6 +39,7 @@ class Processes:
             DISCORD_TOKEN=self.fake.token, DISCORD_API_BASE_URL=self.fake.api_base,
             DISCORD_GATEWAY_URL=self.fake.gateway_url, REDIS_URL=self.redis_url, FEVGA_INSTANCE_ID=instance,
             FEVGA_DATA_DIR=str(self.workdir / "data"), LOG_LEVEL="WARNING", PYTHONPATH=str(Path.cwd()),
+            FEVGA_PING_AFTER_SECONDS="0",  # the player to move is told at once (this test is about a crash)
         )  # fmt: skip
         if shard is not None:
             env.update(DISCORD_SHARD_COUNT="2", DISCORD_SHARD_IDS=str(shard))
