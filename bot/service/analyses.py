@@ -124,8 +124,14 @@ class Analyses:
         if running is None:
             running = asyncio.ensure_future(self._analyse(key, gid, record))
             self._running[key] = running
-            running.add_done_callback(lambda _done: self._running.pop(key, None))
+            running.add_done_callback(lambda done: self._finished(key, done))
         return await asyncio.shield(running)
+
+    def _finished(self, key: str, done: asyncio.Future[Report | None]) -> None:
+        """Forget a finished analysis; its failure is logged here too, since its asker may be gone (shut down)."""
+        self._running.pop(key, None)
+        if not done.cancelled() and (exc := done.exception()) is not None:
+            log.warning("analysis %s failed: %r", key, exc)
 
     async def _analyse(self, key: str, gid: str, record: dict[str, Any]) -> Report | None:
         """Analyse in a worker process, then store the report and note the players' error rates."""
