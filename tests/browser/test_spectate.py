@@ -38,7 +38,7 @@ async def test_the_page_shows_the_game_and_follows_a_chat_move_live(
         await fake.send_text(users[now.players[now.turn].user_id], room, play)
         await page.wait_for_function(
             f"() => FV.app.state.version === {now.version + 1}"
-            f" && document.querySelectorAll('#movelist li button').length === {n}", timeout=1000)
+            f" && document.querySelectorAll('#movelist li button').length >= {n}", timeout=1000)  # (+ forced passes)
         delays.append(time.monotonic() - started)
         await chat.idle()
         after = await game_view(core, actor_ref(alice), group_place(room))
