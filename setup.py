@@ -30,7 +30,13 @@ setup(
         Extension(
             "fevga._core",
             sources=["fevga/_core.c"],
-            depends=["fevga/_encode.h", "fevga/_walk.h", "fevga/_tavli_walk.h", "fevga/_tavli_core.h"],
+            depends=[
+                "fevga/_encode.h",
+                "fevga/_walk.h",
+                "fevga/_tavli_walk.h",
+                "fevga/_tavli_core.h",
+                "fevga/_tavli_encode.h",
+            ],
             extra_compile_args=["-O3"],
             optional=True,
         )

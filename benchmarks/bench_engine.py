@@ -5,9 +5,16 @@ cross-check of the compiled generator against the pure-Python reference. Prints 
 
 Targets (issue 2): median ≤ 100 µs per (position, roll), p99 ≤ 2 ms, ≥ 50 self-play games/s.
 Issue 16: the compiled core ≥ 10× faster than the pure path at the median and at p99; 0 mismatches.
+Issue 26: Portes and Plakoto (benchmarks/tavli_timing.py) compiled medians within 2× of Fevga's; 100,000
+random self-play cases that move per game compared with the pure path, 0 mismatches.
 
-    python benchmarks/bench_engine.py                    # everything (about two minutes)
-    python benchmarks/bench_engine.py --crosscheck 0     # timings only
+    python benchmarks/bench_engine.py                    # everything (about ten minutes)
+    python benchmarks/bench_engine.py --crosscheck 0 --tavli-crosscheck 0    # timings only
+    python benchmarks/bench_engine.py --variants-only    # Portes and Plakoto only (pure Python)
+
+Portes and Plakoto (issue 26) are timed on the pure-Python path per game, the same way: µs per
+``legal_plays`` over seeded self-play positions of that game, and random self-play games/s; then
+compiled and pure side by side (benchmarks/tavli_timing.py).
 """
 
 from __future__ import annotations
@@ -27,6 +34,9 @@ from pathlib import Path
 from fevga import Game, Play, Position, RandomDice, Rules, accel
 from fevga.movegen import legal_plays, legal_plays_reference
 from fevga.play import apply_steps
+
+sys.path.insert(0, str(Path(__file__).parent))
+import tavli_timing  # the Portes/Plakoto part, next to this script
 
 ROLLS = [(a, b) for a in range(1, 7) for b in range(a, 7)]
 Generator = Callable[[Position, tuple[int, int], Rules], list[Play]]
@@ -147,14 +157,58 @@ def cli_time(pairs: list[tuple[Position, tuple[int, int]]], pure: bool) -> float
         return elapsed
 
 
+def variant_figures(game: str, games: int, sample: int, seed: int) -> None:
+    """Print the pure-Python ``legal_plays`` median/p99 (µs) and self-play games/s of Portes or Plakoto,
+    in CPU time of this process (the machine may be shared: wall time would count the others' work)."""
+    from fevga.variants import default_rules
+
+    rules = default_rules(game)
+    rng = random.Random(seed)
+    positions: list[Position] = []
+    start = time.process_time()
+    turns = 0
+    for n in range(games):
+        played = Game.new(rules, RandomDice(seed + n))
+        while not played.is_over():
+            positions.append(played.position)
+            played.play(rng.choice(played.legal_plays()))
+            turns += 1
+    rate = games / (time.process_time() - start)
+    pairs = [(rng.choice(positions), rng.choice(ROLLS)) for _ in range(sample)]
+    times: dict[str, list[float]] = {"all": [], "doubles": []}
+    for position, dice in pairs:
+        begin = time.process_time()
+        legal_plays(position, dice)
+        micros = (time.process_time() - begin) * 1e6
+        times["all"].append(micros)
+        if dice[0] == dice[1]:
+            times["doubles"].append(micros)
+    for name, values in times.items():
+        print(
+            f"  {game:8} {name:8} median {statistics.median(values):7.1f} µs  p99 {pct(values, 0.99):8.1f} µs"
+            f"  n={len(values)}"
+        )
+    print(f"  {game:8} random self-play: {rate:.1f} games/s on one core ({turns / games:.0f} turns/game)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=60, help="self-play games to draw positions from")
     parser.add_argument("--sample", type=int, default=3000, help="(position, roll) pairs to time")
     parser.add_argument("--selfplay", type=int, default=200, help="games for the games/s figure")
     parser.add_argument("--crosscheck", type=int, default=100_000, help="cases compared with the reference")
+    parser.add_argument("--tavli-crosscheck", type=int, default=100_000, help="Portes/Plakoto cases each")
     parser.add_argument("--seed", type=int, default=12345)
+    parser.add_argument("--variant-games", type=int, default=40, help="Portes/Plakoto self-play games")
+    parser.add_argument("--variants-only", action="store_true", help="time Portes and Plakoto only")
     args = parser.parse_args()
+
+    print(f"Portes and Plakoto, pure Python, CPU time: legal_plays over {args.sample} (position, roll) pairs")
+    with accel.pure_python():
+        for game in ("portes", "plakoto"):
+            variant_figures(game, args.variant_games, args.sample, args.seed)
+    if args.variants_only:
+        return
 
     positions = sample_positions(args.games, args.seed)
     rng = random.Random(args.seed)
@@ -177,6 +231,9 @@ def main() -> None:
         print(f"{line}   n={len(values)}")
     if not compiled:
         print("  (compiled core not in use: only the pure-Python path was timed)")
+    print(f"Portes and Plakoto legal_plays, µs per call ({len(pairs)} pairs per game)")
+    fevga_median = statistics.median(fast_times["all"]) if fast_times is not None else None
+    tavli_timing.report(args.games, len(pairs), args.seed, 0, fevga_median)
 
     with accel.pure_python():
         rate, turns = selfplay_rate(args.selfplay, args.seed)
@@ -197,6 +254,8 @@ def main() -> None:
         bad = crosscheck(args.crosscheck, args.seed + 1, positions)
         elapsed = time.perf_counter() - start
         print(f"cross-check compiled vs reference: {args.crosscheck} cases, {bad} mismatches ({elapsed:.0f} s)")
+    if compiled and args.tavli_crosscheck:
+        tavli_timing.print_crosschecks(args.tavli_crosscheck, args.seed + 2)
     print("targets: median ≤ 100 µs, p99 ≤ 2000 µs, ≥ 50 games/s; compiled ≥ 10× faster; 0 mismatches")
 
 

@@ -1,5 +1,6 @@
 /* fevga._core: the compiled move generator (and network input encoder) of fevga.
- * Portes and Plakoto have their own generator in _tavli_walk.h (search) and _tavli_core.h (objects).
+ * Portes and Plakoto have their own generator in _tavli_walk.h (search) and _tavli_core.h (objects),
+ * and their own network inputs in _tavli_encode.h.
  *
  * It computes exactly what fevga.movegen.legal_plays_reference computes (RULES.md rules 1-8, both
  * variants) in the same order, with the same step sequence per play, and builds the Play and
@@ -374,6 +375,7 @@ static PyObject *core_init(PyObject *self, PyObject *args) {
 
 #include "_encode.h"
 #include "_tavli_core.h"
+#include "_tavli_encode.h"
 
 static PyMethodDef core_methods[] = {
     {"init", core_init, METH_VARARGS, "init(Position, Play): the classes legal_plays builds."},
@@ -383,6 +385,8 @@ static PyMethodDef core_methods[] = {
      "init_tavli(TavliPosition, TavliPlay, PortesSteps, PlakotoSteps): the classes tavli_legal_plays builds."},
     {"tavli_legal_plays", (PyCFunction)(void (*)(void))core_tavli_legal_plays, METH_FASTCALL,
      "tavli_legal_plays(position, dice) -> list[TavliPlay], as fevga.variants.tavli.tavli_legal_plays."},
+    {"encode_tavli", core_encode_tavli, METH_VARARGS,
+     "encode_tavli(positions, flip, out): Portes or Plakoto network inputs, as encode does for Fevga."},
     {"encode", core_encode, METH_VARARGS,
      "encode(positions, flip, out): float64 network inputs into a writable buffer (flip: the other's view)."},
     {NULL, NULL, 0, NULL},

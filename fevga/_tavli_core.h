@@ -120,6 +120,8 @@ static PyObject *make_tavli_play(PyObject *start, PyObject *dice, PyObject *step
     return play;
 }
 
+/* A tuple of 24 small ints. It holds no container, so the cycle collector need not track it (the
+ * collector would untrack it at its first pass anyway); fewer tracked objects, fewer collections. */
 static PyObject *int_tuple(const int *values) {
     PyObject *tuple = PyTuple_New(POINTS);
     if (tuple == NULL) return NULL;
@@ -128,6 +130,7 @@ static PyObject *int_tuple(const int *values) {
         Py_INCREF(v);
         PyTuple_SET_ITEM(tuple, i, v);
     }
+    PyObject_GC_UnTrack(tuple);
     return tuple;
 }
 
@@ -138,13 +141,15 @@ static PyObject *make_tavli_position(const End *e, const TavliWalk *start, PyObj
     PyObject *pos = tavli_position_type->tp_alloc(tavli_position_type, 0);
     if (pos == NULL) return NULL;
     PyObject *board_t = int_tuple(board);
-    PyObject *pins_t = start->plakoto ? int_tuple(pins) : get_slot(start_obj, o_pins);
+    /* Portes has no pins, and most Plakoto plays pin or free nothing: share the start's (equal) tuple */
+    int same_pins = !start->plakoto || memcmp(pins, start->pins, sizeof(pins)) == 0;
+    PyObject *pins_t = same_pins ? get_slot(start_obj, o_pins) : int_tuple(pins);
     if (board_t == NULL || pins_t == NULL) {
         Py_XDECREF(board_t);
         Py_DECREF(pos);
         return NULL;
     }
-    if (!start->plakoto) Py_INCREF(pins_t);
+    if (same_pins) Py_INCREF(pins_t);
     *(PyObject **)((char *)pos + o_board) = board_t; /* steal the references */
     *(PyObject **)((char *)pos + o_pins) = pins_t;
     put_slot(pos, o_me_off, small_ints[off + CHECKERS]);
@@ -237,6 +242,7 @@ static PyObject *tavli_generate(PyObject *position, PyObject *dice, int a, int b
             Py_DECREF(result);
             goto fail;
         }
+        PyObject_GC_UnTrack(steps); /* a tuple of (int, int) tuples, as int_tuple */
         PyObject *play = make_tavli_play(position, dice, steps, result, rule);
         Py_DECREF(steps);
         Py_DECREF(result);

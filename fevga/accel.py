@@ -16,6 +16,10 @@ from types import ModuleType
 
 from .play import Play
 from .position import Position
+from .variants.plakoto import PlakotoSteps
+from .variants.portes import PortesSteps
+from .variants.position import TavliPosition
+from .variants.tavli import TavliPlay
 
 _built: ModuleType | None
 try:  # an optional binary module: imported by name so a missing build is an ordinary ImportError
@@ -54,11 +58,6 @@ def compiled() -> ModuleType:
     if _built is None:
         raise ImportError(f"fevga._core is not built: {_BUILD_ERROR}")
     _built.init(Position, Play)
-    from .variants.plakoto import PlakotoSteps  # the variants need fevga.movegen, which imports this
-    from .variants.portes import PortesSteps
-    from .variants.position import TavliPosition
-    from .variants.tavli import TavliPlay
-
     _built.init_tavli(TavliPosition, TavliPlay, PortesSteps, PlakotoSteps)
     return _built
 

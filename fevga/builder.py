@@ -8,28 +8,17 @@ judged with ``fevga.steps.apply_step``, the same rule the move generator and the
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
+from .builder_state import PendingStep, StepState
 from .errors import IllegalStepError
 from .play import Play
 from .position import Position
 from .steps import Step, apply_step, next_steps
+from .variants.builder import tavli_step_options
+from .variants.position import TavliPosition
 
-PendingStep = tuple[int, int]  # (from point, die) as clicked
-
-
-@dataclass(frozen=True, slots=True)
-class StepState:
-    """Where the builder stands: pending steps as (from, to), dice left, next steps, finished play."""
-
-    steps: tuple[Step, ...]
-    dice_left: tuple[int, ...]
-    options: dict[int, list[int]]  # from point -> dice that can be used from it now
-    play: Play | None  # the legal play the pending steps make, once complete
-    hits: tuple[bool, ...] = ()  # per pending step: its landing hit or pinned (Portes, Plakoto; empty in Fevga)
-    hitting: frozenset[tuple[int, int]] = frozenset()  # offered (from point, die) steps that would hit or pin
-
+__all__ = ["PendingStep", "StepState", "step_options"]
 
 def _dice_list(dice: tuple[int, int]) -> list[int]:
     """The dice to spend this turn: four of a double, else the two."""
@@ -42,10 +31,8 @@ def step_options(
     """Apply the pending (from, die) steps and list the next possible ones; raise IllegalStepError
     for a pending step that no legal play (``legal``: the plays of ``position`` and ``dice``) can use.
     Portes and Plakoto positions go to their builder (``fevga.variants.builder``; bar = point 0)."""
-    if type(position) is not Position:
-        from .variants.builder import tavli_step_options  # the variants import this module
-
-        return tavli_step_options(position, dice, legal, pending)  # type: ignore[arg-type]
+    if isinstance(position, TavliPosition):
+        return tavli_step_options(position, dice, legal, pending)
     if not legal or legal[0].is_pass:
         return StepState((), (), {}, None)
     n = len(legal[0].steps)

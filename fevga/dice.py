@@ -26,6 +26,18 @@ class DiceSource(Protocol):
     def roll(self, k: int) -> Roll: ...
 
 
+def check_dice(dice: tuple[int, int]) -> tuple[int, int]:
+    """Return the dice as a pair of ints 1..6, or raise DiceError."""
+    try:
+        a, b = dice
+    except (TypeError, ValueError):
+        raise DiceError("dice are a pair of numbers from 1 to 6", key="bad_dice") from None
+    for d in (a, b):
+        if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6:
+            raise DiceError("each die is a number from 1 to 6", key="bad_dice")
+    return a, b
+
+
 def _dice_from_bytes(seed: bytes, k: int) -> Roll:
     out: list[int] = []
     block = 0

@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from . import accel as _accel
-from .errors import DiceError
+from .dice import check_dice
 from .play import Play
 from .position import Position
 from .rules import CHECKERS, DEFAULT_RULES, OFF, Rules
@@ -32,6 +32,8 @@ from .steps import (
     state_facts,
     step_target,
 )
+from .variants.position import TavliPosition
+from .variants.tavli import tavli_legal_plays
 
 __all__ = [
     "BLOCKED",
@@ -50,18 +52,6 @@ __all__ = [
     "opponent_targets",
     "step_target",
 ]
-
-def check_dice(dice: tuple[int, int]) -> tuple[int, int]:
-    """Return the dice as a pair of ints 1..6, or raise DiceError."""
-    try:
-        a, b = dice
-    except (TypeError, ValueError):
-        raise DiceError("dice are a pair of numbers from 1 to 6", key="bad_dice") from None
-    for d in (a, b):
-        if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= 6:
-            raise DiceError("each die is a number from 1 to 6", key="bad_dice")
-    return a, b
-
 
 def holds_before_opp_start(board: list[int] | tuple[int, ...]) -> bool:
     """R2: the mover holds all six of his points 14-19 (the opponent's 2-7)."""
@@ -176,12 +166,10 @@ def legal_plays(position: Position, dice: tuple[int, int], rules: Any = DEFAULT_
     A Portes or Plakoto position (``fevga.variants.TavliPosition``) goes to its game's generator
     (its ``rules`` only score games, so they do not matter here). Both use the compiled core
     (fevga.accel) when it is loaded; it computes what the pure-Python generators do."""
-    if type(position) is not Position:
+    if isinstance(position, TavliPosition):
         if _accel.core is not None:
             return _accel.core.tavli_legal_plays(position, dice)
-        from .variants.tavli import tavli_legal_plays  # the variants import this module
-
-        return tavli_legal_plays(position, dice)  # type: ignore[arg-type]
+        return tavli_legal_plays(position, dice)
     if _accel.core is not None:
         return _accel.core.legal_plays(position, dice, rules)
     return legal_plays_reference(position, dice, rules)

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import numpy as np
 
-from fevga import Position
+from fevga import Position, accel
 from fevga.variants import TAVLI_GAMES, TavliPosition, check_game
 
 from . import encoding_plakoto, encoding_portes
@@ -40,14 +40,25 @@ class GameKind:
         return TavliPosition.start(self.game)
 
     def encode(self, positions: Sequence[Position]) -> FloatArray:
-        """Inputs for positions seen by the player on roll."""
+        """Inputs for positions seen by the player on roll (the compiled core's when it is loaded)."""
+        if accel.core is not None:
+            return self._compiled(positions, False)
         return self.encode_arrays(arrays_of(positions))
 
     def afterstates(self, results: Sequence[Position]) -> tuple[FloatArray, FloatArray]:
         """(inputs for the opponent, now on roll, after each play result; the points the mover has
         won with each result, NaN while the game goes on)."""
         a = arrays_of(results)
+        if accel.core is not None:
+            return self._compiled(results, True), self.outcomes(a)
         return self.encode_arrays(a.flipped()), self.outcomes(a)
+
+    def _compiled(self, positions: Sequence[Position], flip: bool) -> FloatArray:
+        """``encode_arrays`` in C (fevga/_tavli_encode.h); ``flip``: as the other player sees them."""
+        out = np.empty((len(positions), self.n_inputs), dtype=np.float64)
+        assert accel.core is not None
+        accel.core.encode_tavli(positions, flip, out)
+        return out
 
 
 KINDS: dict[str, GameKind] = {

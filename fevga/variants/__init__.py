@@ -25,6 +25,7 @@ __all__ = [
     "PortesRules",
     "TavliPlay",
     "TavliPosition",
+    "any_position_from_id",
     "check_game",
     "default_rules",
     "game_of",
@@ -62,6 +63,14 @@ def position_from_id(game: str, text: str) -> Position:
     if position.game != game:
         raise FevgaError(f"that is a {position.game} position, not {game}", key="bad_position_id")
     return position
+
+
+def any_position_from_id(text: str) -> Position:
+    """Parse the id of a position of any game: ``portes:...`` and ``plakoto:...`` name their game,
+    anything else is read as a Fevga id."""
+    if isinstance(text, str) and text.strip().split(":", 1)[0] in TAVLI_GAMES:
+        return TavliPosition.from_id(text)
+    return Position.from_id(text)
 
 
 def rules_from_dict(game: str, data: dict[str, Any]) -> AnyRules:

@@ -7,15 +7,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ..builder import PendingStep, StepState
+from ..builder_state import PendingStep, StepState
 from ..errors import IllegalStepError
 from ..play import Play, Step
 from .position import TavliPosition
 from .state import StepState as WalkState
-from .tavli import dice_pool, step_rule
-
-_BAR = (0,)
-_POINTS = tuple(range(1, 25))
+from .tavli import BAR_ONLY, POINTS_1_24, dice_pool, step_rule
 
 
 def tavli_step_options(
@@ -39,7 +36,7 @@ def tavli_step_options(
         facts = rule.facts(s)
         found = []
         for d in sorted(set(rest)):
-            for p in _BAR if s.bar else _POINTS:
+            for p in BAR_ONLY if s.bar else POINTS_1_24:
                 t = rule.landing(s, p, d, facts)
                 if t >= 0:
                     found.append((p, d, t))

@@ -133,6 +133,12 @@ class PlakotoSteps:
         return (tuple(s.board), tuple(s.pins), s.off)
 
     @staticmethod
+    def from_key(key: tuple[Any, ...], start: TavliPosition) -> TavliPosition:
+        """The position a ``key`` stands for (the mover's view, as ``start``)."""
+        board, pins, off = key
+        return TavliPosition._make("plakoto", board, pins, 0, 0, off, start.opp_off)
+
+    @staticmethod
     def position(s: StepState, start: TavliPosition) -> TavliPosition:
         """The state as a position (still the mover's view)."""
         return TavliPosition._make("plakoto", tuple(s.board), tuple(s.pins), 0, 0, s.off, start.opp_off)

@@ -9,7 +9,7 @@ from typing import Any
 
 from ..errors import FevgaError
 from ..rules import CHECKERS, OFF
-from .codes import BAR_FIRST, BLOCKED, NO_CHECKER, NOT_ALL_HOME, OVERSHOOT
+from .codes import BAR_FIRST, BLOCKED, NO_BAR, NO_CHECKER, NOT_ALL_HOME, OVERSHOOT
 from .position import TavliPosition
 from .state import StepState
 
@@ -56,7 +56,9 @@ class PortesSteps:
         if s.bar:
             if p != 0:
                 return BAR_FIRST
-        elif p == 0 or b[p - 1] <= 0:
+        elif p == 0:
+            return NO_BAR
+        elif b[p - 1] <= 0:
             return NO_CHECKER
         t = p + d
         if t <= 24:
@@ -106,6 +108,12 @@ class PortesSteps:
     def key(s: StepState) -> tuple[Any, ...]:
         """The position as a hashable key (both sides)."""
         return (tuple(s.board), s.bar, s.obar, s.off)
+
+    @staticmethod
+    def from_key(key: tuple[Any, ...], start: TavliPosition) -> TavliPosition:
+        """The position a ``key`` stands for (the mover's view, as ``start``)."""
+        board, bar, obar, off = key
+        return TavliPosition._make("portes", board, start.pins, bar, obar, off, start.opp_off)
 
     @staticmethod
     def position(s: StepState, start: TavliPosition) -> TavliPosition:

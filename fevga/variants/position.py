@@ -58,6 +58,14 @@ class TavliPosition(Position):
         return cls(tuple(board), 0, 0, game)
 
     @classmethod
+    def from_lists(cls, me: Sequence[int], opp: Sequence[int], me_off: int = 0, opp_off: int = 0) -> TavliPosition:
+        """Refused: Fevga's numbering does not fit these games; use ``from_tavli_lists`` with the game."""
+        raise PositionError(
+            "a Portes or Plakoto position is built with TavliPosition.from_tavli_lists(game, me, opp, ...)",
+            key="wrong_game",
+        )
+
+    @classmethod
     def from_tavli_lists(
         cls,
         game: str,

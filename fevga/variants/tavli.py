@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ..dice import check_dice
 from ..errors import DiceError, IllegalPlayError
 from ..play import Play, Step
 from ..rules import CHECKERS, OFF
@@ -19,8 +20,8 @@ from .position import TavliPosition
 from .state import StepRule, StepState
 
 STEP_RULES: dict[str, StepRule] = {"portes": PortesSteps, "plakoto": PlakotoSteps}
-_POINTS = tuple(range(1, 25))
-_BAR = (0,)
+POINTS_1_24 = tuple(range(1, 25))  # where a step may start: the points...
+BAR_ONLY = (0,)  # ...or only the bar while a checker of the mover's is on it (Portes)
 
 
 def step_rule(position: TavliPosition) -> StepRule:
@@ -34,18 +35,17 @@ def dice_pool(dice: tuple[int, int]) -> tuple[int, ...]:
     return (a, a, a, a) if a == b else (a, b)
 
 
-Ends = dict[tuple[Any, ...], list[Any]]  # key -> [steps, bitmask of the dice of 1-step plays, position]
+Ends = dict[tuple[Any, ...], list[Any]]  # position key -> [steps, bitmask of the dice of 1-step plays]
 
 
 def explore(position: TavliPosition, dice: tuple[int, int], rule: StepRule) -> Ends:
-    """Every position reachable with 1..n legal steps: key -> [steps, dice mask of 1-step ways, position]."""
+    """Every position reachable with 1..n legal steps: key -> [steps, dice mask of 1-step ways]."""
     a, b = dice
     s = StepState(position)
     ends: Ends = {}
     seen: set[tuple[tuple[Any, ...], tuple[int, ...]]] = set()
     steps: list[Step] = []
     facts_of, landing, apply, undo, key_of = rule.facts, rule.landing, rule.apply, rule.undo, rule.key
-    to_position = rule.position
     board = s.board
 
     def walk(left: tuple[int, ...]) -> None:
@@ -53,7 +53,7 @@ def explore(position: TavliPosition, dice: tuple[int, int], rule: StepRule) -> E
         d = left[0]
         rest = left[1:]
         facts = facts_of(s)
-        for p in _BAR if s.bar else _POINTS:
+        for p in BAR_ONLY if s.bar else POINTS_1_24:
             if p and board[p - 1] <= 0:  # no free checker here (the rule would say so too)
                 continue
             t = landing(s, p, d, facts)
@@ -65,7 +65,7 @@ def explore(position: TavliPosition, dice: tuple[int, int], rule: StepRule) -> E
             depth = len(steps)
             prev = ends.get(key)
             if prev is None:
-                ends[key] = [tuple(steps), 1 << d if depth == 1 else 0, to_position(s, position)]
+                ends[key] = [tuple(steps), 1 << d if depth == 1 else 0]
             elif depth == 1:
                 prev[1] |= 1 << d
             elif len(prev[0]) < depth:  # overshooting bear-offs can leave one position in fewer steps
@@ -83,13 +83,6 @@ def explore(position: TavliPosition, dice: tuple[int, int], rule: StepRule) -> E
     return ends
 
 
-def check_dice(dice: tuple[int, int]) -> tuple[int, int]:
-    """Return the dice as a pair of ints 1..6, or raise DiceError (as ``fevga.movegen.check_dice``)."""
-    from ..movegen import check_dice as fevga_check_dice  # movegen dispatches here: imported late
-
-    return fevga_check_dice(dice)
-
-
 def tavli_legal_plays(position: TavliPosition, dice: tuple[int, int]) -> list[Play]:
     """All legal plays of a Portes/Plakoto position for ``dice``, one per distinct position left
     (both sides); ``[pass]`` when nothing moves."""
@@ -102,35 +95,46 @@ def tavli_legal_plays(position: TavliPosition, dice: tuple[int, int]) -> list[Pl
     best = max((len(v[0]) for v in ends.values()), default=0)
     if not best:
         return [passing]
-    allowed = [v for v in ends.values() if len(v[0]) == best]
+    allowed = [(k, v) for k, v in ends.items() if len(v[0]) == best]
     a, b = dice
     if best == 1 and a != b:
         high = 1 << max(a, b)
-        higher = [v for v in allowed if v[1] & high]
+        higher = [(k, v) for k, v in allowed if v[1] & high]
         if higher:
             allowed = higher
-    return [TavliPlay._trusted(position, dice, steps, result, rule) for steps, _mask, result in allowed]
+    from_key = rule.from_key
+    return [TavliPlay._trusted(position, dice, v[0], from_key(k, position), rule) for k, v in allowed]
 
 
 def replay(
     start: TavliPosition, steps: tuple[Step, ...], dice: tuple[int, int]
 ) -> tuple[TavliPosition, tuple[bool, ...]]:
     """Play ``steps`` in the order given, each judged by the game's step rule with a die of the roll
-    (a bear-off may use a higher die): the position left and which landings hit or pinned.
-    Raises IllegalPlayError for a step that cannot be played then."""
+    (a bear-off may use a higher die; every choice of dice is tried): the position left and which
+    landings hit or pinned. Raises IllegalPlayError when no choice of dice plays them all."""
     rule = step_rule(start)
     s = StepState(start)
-    left = list(dice_pool(dice))
-    hits: list[bool] = []
-    for p, t in steps:
+
+    def walk(k: int, left: list[int]) -> list[bool] | None:
+        if k == len(steps):
+            return []
+        p, t = steps[k]
         facts = rule.facts(s)
         for d in _dice_for(p, t, left):
-            if rule.landing(s, p, d, facts) == t:
-                left.remove(d)
-                hits.append(bool(rule.apply(s, p, t) & 1))
-                break
-        else:
-            raise IllegalPlayError(f"the step {p}/{t} cannot be played", key="bad_step", rule="steps", point=p)
+            if rule.landing(s, p, d, facts) != t:
+                continue
+            flag = rule.apply(s, p, t)
+            rest = list(left)
+            rest.remove(d)
+            found = walk(k + 1, rest)
+            if found is not None:
+                return [bool(flag & 1), *found]
+            rule.undo(s, p, t, flag)
+        return None
+
+    hits = walk(0, list(dice_pool(dice)))
+    if hits is None:
+        raise IllegalPlayError("those steps cannot be played in this order", key="bad_step", rule="steps")
     return rule.position(s, start), tuple(hits)
 
 

@@ -60,6 +60,7 @@ def test_pin_and_release_within_one_play() -> None:
         (K7, (4, 3), "22/off 19/23", "bear_off_pinned"),
         (P2, (6, 4), "19/off 10/14", "not_all_home"),
         (K2, (4, 3), "2/6 1/4", "no_checker"),
+        (P1, (6, 5), "bar/5 12/18", "no_bar_checker"),
     ],
 )
 def test_illegal_entries_name_their_rule(position: TavliPosition, dice: tuple[int, int], text: str, key: str) -> None:

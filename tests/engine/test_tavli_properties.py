@@ -40,8 +40,8 @@ def random_placement(game: str, rng: random.Random) -> TavliPosition:
     pins = [0] * 24
     me_off = rng.choice([0, 0, rng.randint(0, 14)])
     opp_off = rng.choice([0, 0, rng.randint(0, 14)])
-    me_bar = rng.choice([0, 0, 1, 2]) if game == "portes" else 0
-    opp_bar = rng.choice([0, 0, 1]) if game == "portes" else 0
+    me_bar = min(rng.choice([0, 0, 1, 2]), 15 - me_off) if game == "portes" else 0
+    opp_bar = min(rng.choice([0, 0, 1]), 15 - opp_off) if game == "portes" else 0
     mine, his = 15 - me_off - me_bar, 15 - opp_off - opp_bar
     if game == "plakoto":
         for _ in range(rng.randint(0, 2)):
