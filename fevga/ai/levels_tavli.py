@@ -15,10 +15,10 @@ from .search import NeuralPlayer
 from .tavli_heuristic import tavli_player as hand_made_player
 
 # The search of each level (NeuralPlayer settings), chosen by move time (docs/ai-training.md): hard is
-# the network at 0-ply (a 1-ply hard over 3 plays took p95 ~270 ms in Portes, ~470 ms in Plakoto on
-# the shared machine, far over the 50 ms target); expert is 1-ply over the 8 best 0-ply plays.
-HARD: dict[str, Any] = {"ply": 0}
-EXPERT: dict[str, Any] = {"ply": 1, "keep1": 8, "margin": 0.25, "max_work": 4000}
+# 1-ply over the 3 best 0-ply plays within 0.12 (p95 ~20-28 ms of CPU a move with the compiled core);
+# expert is 2-ply over the 2 best of the 8 best plays at 1-ply (~200 ms a move).
+HARD: dict[str, Any] = {"ply": 1, "keep1": 3, "margin": 0.12, "max_work": 1500}
+EXPERT: dict[str, Any] = {"ply": 2, "keep1": 8, "margin": 0.25, "keep2": 2, "max_work": 4000, "max_work2": 20000}
 TAVLI_NAMES = ("random", "greedy", "heuristic", "neural", "neural0", "neural1", "neural2", "hard", "expert")
 
 
