@@ -126,7 +126,7 @@
     var args = { length: m.length, a: m.score[0], b: m.score[1], n: m.game_no, game: S("webpage_game_" + kind) };
     if (m.kind === "tavli") return S("webpage_match_tavli", args);
     if (kind === "fevga") return m.length > 1 ? S("webpage_match", args) : "";
-    return S(m.length > 1 ? "webpage_match_game" : "webpage_match_one", args);
+    return m.length > 1 ? S("webpage_match_game", args) : args.game;
   }
 
   /* Why the board cannot be played here (empty when it can, or when the game is over). */
