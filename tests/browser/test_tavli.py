@@ -128,6 +128,10 @@ async def test_a_pinned_mother_is_marked(fake: FakeTelegram, core: CoreSpy, chat
     seen = await page.evaluate(READ_TAVLI)
     assert seen["points"][0]["pinned"] == 0 and seen["points"][0]["mark"] is True
     assert [1, 0] in seen["mothers"]  # seat 0's mother, pinned on his point 1
+    # the match line of a tavli match (the chats store the match's kind): which game of the rotation, the score
+    await page.evaluate("""() => { const st = FV.app.state;
+        st.match = {...st.match, kind: 'tavli', length: 5, game_no: 2, score: [1, 0]}; FV.app.render(); }""")
+    assert await page.text_content("#match") == "Tavli to 5, game 2: Plakoto · 1-0"
     await page.close()
 
 

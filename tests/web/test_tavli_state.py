@@ -7,6 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from bot.core import BotCore
+from bot.service import keys
+from bot.service.session import decode
+from bot.storage.base import split_versioned
+from bot.web.state import base_state
 from fevga import Game
 from tests.browser.tavli import store_game, tavli_game
 
@@ -75,3 +79,16 @@ async def test_fevga_refuses_the_bar_and_old_sessions_read_as_fevga(site: Site, 
     assert status == 400 and ans["code"] == "bad_step"
     status, ans = await site.post(gid, "steps", {"version": st["version"], "pending": [[-1, 3]]}, mover)
     assert status == 400 and ans["code"] == "bad_request"
+
+
+async def test_the_match_kind_comes_from_the_stored_match(site: Site, core: BotCore) -> None:
+    """A session that names its match's kind (the chats store "tavli") shows it; without one, the game's."""
+    game = tavli_game("plakoto", lambda g: len(g.history) > 2)
+    gid, _st = await stored(site, core, game)
+    raw = (await core.store.read([("get", keys.game(gid))]))[0]
+    version, blob = split_versioned(raw)
+    session = decode(blob)
+    assert base_state(session, version)["match"]["kind"] == "plakoto"
+    session.kind = "tavli"  # type: ignore[attr-defined]
+    state = base_state(session, version)
+    assert state["match"]["kind"] == "tavli" and state["kind"] == "plakoto"
