@@ -49,7 +49,11 @@ async def store_game(core: Any, game_id: str, game: Game) -> int:
 def tavli_view(game: Game, seat: int) -> dict[str, Any]:
     """The engine's position as the viewer at ``seat`` sees it: signed counts per his point 1-24 (>0 his),
     pins (+1 his checker pinned there, -1 the opponent's), [his bar, opponent's], [his off, opponent's]."""
-    pos = game.view(seat)
+    return position_view(game.view(seat))
+
+
+def position_view(pos: Any) -> dict[str, Any]:
+    """A Portes/Plakoto position (from its viewer's side) in the terms of :func:`tavli_view`."""
     assert isinstance(pos, TavliPosition)
     return {"points": list(pos.board), "pins": list(pos.pins), "bar": [pos.me_bar, pos.opp_bar],
             "off": [pos.me_off, pos.opp_off]}

@@ -11,12 +11,13 @@ from playwright.async_api import Page
 
 from fevga import Game
 from fevga.play import format_play
+from renderers.from_game import replay_scenes
 from tests.fakes.telegram import FakeTelegram, FakeUser
 from tests.telegram.harness import Chat, CoreSpy, actor_ref, game_view, group_place
 from tests.telegram.scenes import group_game
 
 from .harness import Chromium, Site, init_data
-from .tavli import READ_TAVLI, drawn_tavli, store_game, tavli_game, tavli_view
+from .tavli import READ_TAVLI, drawn_tavli, position_view, store_game, tavli_game, tavli_view
 from .test_play import IDLE, centre, mini_app_url, open_as
 
 
@@ -91,6 +92,15 @@ async def test_a_portes_position_with_hits_is_drawn_as_the_engine_says_from_each
         assert any(hit for _a, _b, hit in drawn["raw"]["arrows"])  # the last play hit: its arrow is marked
         assert await page.locator("#board path.hitmark").count() == sum(game.last_play.hits)  # type: ignore[union-attr]
         assert "Portes" in (await page.text_content("#match") or "")
+        if seat == 0:  # the replay slider: the position after each turn, bars included, as the engine replays it
+            scenes = replay_scenes(game, ("A", "B"))
+            shown = [i for i, sc in enumerate(scenes[:-1]) if sc.position.me_bar or sc.position.opp_bar][:3]  # type: ignore[attr-defined]
+            assert shown, "an earlier turn with a checker on the bar"
+            for i in shown:
+                await page.fill("#slider", str(i))
+                seen = await drawn_tavli(page, 0)
+                want = position_view(scenes[i].position)
+                assert (seen["points"], seen["bar"], seen["off"]) == (want["points"], want["bar"], want["off"]), i
         await page.close()
 
 
