@@ -164,6 +164,9 @@ async def test_a_portes_play_dragged_in_from_the_bar_in_the_mini_app(
     await page.mouse.down()
     await page.mouse.move((x0 + x1) / 2, (y0 + y1) / 2, steps=4)
     await page.mouse.move(x1, y1, steps=4)
+    # while dragging, the destinations light up, and the ones where the entry hits are marked
+    assert await page.locator(f'#board [data-point="{dst}"] circle.dot.hit').count() == 1
+    assert await page.locator("#board circle.dot.hit").count() == len(hits)
     await page.mouse.up()
     await page.wait_for_function(IDLE)
     assert await page.evaluate("() => FV.app.play.pending") == [[0, dst]]

@@ -112,7 +112,8 @@
      "off"), selected, focusPoint (the one point in the Tab order; arrows reach the others), label(point,
      count, whose, pin) -> aria text, trayLabel; Portes/Plakoto: bar: [his, opponent's], pins: 24 ints (+1 a
      checker of his pinned there, -1 the opponent's), mothers: [his start point, the opponent's] (Plakoto),
-     arrows: [{from (0 = bar), to (point or "off"), hit}], barLabel(count)}. */
+     arrows: [{from (0 = bar), to (point or "off"), hit}], hitTargets (targets where the step hits or pins),
+     barLabel(count)}. */
   function draw(svg, scene) {
     var focused = document.activeElement && document.activeElement.getAttribute &&
       svg.contains(document.activeElement) ? document.activeElement.getAttribute("data-point") : null;
@@ -122,7 +123,7 @@
     el("rect", { x: LEFT, y: TOP, width: 6 * U, height: BOTTOM - TOP, "class": "felt" }, svg);
     el("rect", { x: RIGHT, y: TOP, width: 6 * U, height: BOTTOM - TOP, "class": "felt" }, svg);
     var targets = scene.targets || [], sources = scene.sources || [], marks = scene.marks || { from: [], to: [] };
-    var colours = scene.colours || [0, 1], mothers = scene.mothers || [null, null];
+    var colours = scene.colours || [0, 1], mothers = scene.mothers || [null, null], hitTargets = scene.hitTargets || [];
     for (var p = 1; p <= 24; p++) {
       var x = pointX(p), top = p <= 12, count = scene.points[p - 1] || 0, n = Math.abs(count);
       var whose = count > 0 ? 0 : 1, colour = colours[whose];
@@ -156,7 +157,7 @@
       }
       if (targets.indexOf(p) >= 0) {
         var tc = centre(p, Math.min(n, STACK - 1));
-        el("circle", { cx: tc[0], cy: tc[1], r: 2, "class": "dot" }, g);
+        el("circle", { cx: tc[0], cy: tc[1], r: 2, "class": "dot" + (hitTargets.indexOf(p) >= 0 ? " hit" : "") }, g);
       }
       el("text", { x: x + U / 2, y: top ? TOP - 1.4 : BOTTOM + LBL - 1.4, "class": "num" }, svg).textContent = String(p);
     }

@@ -104,6 +104,9 @@
     sc.sources = this.sources();
     sc.selected = this.selected;
     sc.targets = this.selected === null ? [] : this.targets(this.selected);
+    var picked = this.selected;  // the destinations where this checker would hit (Portes) or pin (Plakoto)
+    sc.hitTargets = picked === null ? [] : this.options.filter(function (o) { return o.from === picked && o.hit; })
+      .map(function (o) { return dest(o.to); });
     sc.usedDice = this.dice.slice();
     if (this.pending.length) {
       sc.marks = { from: this.pending.map(function (s) { return s[0]; }),
