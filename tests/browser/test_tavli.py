@@ -16,7 +16,7 @@ from tests.fakes.telegram import FakeTelegram, FakeUser
 from tests.telegram.harness import Chat, CoreSpy, actor_ref, game_view, group_place
 from tests.telegram.scenes import group_game
 
-from .harness import Chromium, Site, init_data
+from .harness import ARTIFACTS, Chromium, Site, init_data
 from .tavli import READ_TAVLI, drawn_tavli, position_view, store_game, tavli_game, tavli_view
 from .test_play import IDLE, centre, mini_app_url, open_as
 
@@ -92,6 +92,8 @@ async def test_a_portes_position_with_hits_is_drawn_as_the_engine_says_from_each
         assert any(hit for _a, _b, hit in drawn["raw"]["arrows"])  # the last play hit: its arrow is marked
         assert await page.locator("#board path.hitmark").count() == sum(game.last_play.hits)  # type: ignore[union-attr]
         assert "Portes" in (await page.text_content("#match") or "")
+        ARTIFACTS.mkdir(exist_ok=True)
+        await page.locator("#board").screenshot(path=str(ARTIFACTS / f"portes-seat{seat}.png"))
         if seat == 0:  # the replay slider: the position after each turn, bars included, as the engine replays it
             scenes = replay_scenes(game, ("A", "B"))
             shown = [i for i, sc in enumerate(scenes[:-1]) if sc.position.me_bar or sc.position.opp_bar][:3]  # type: ignore[attr-defined]
@@ -127,6 +129,8 @@ async def test_a_plakoto_position_with_pins_is_drawn_as_the_engine_says_from_eac
         label = await page.get_attribute(f'#board [data-point="{want["pins"].index(-1) + 1}"]', "aria-label")
         assert label is not None and "pinning" in label
         assert "Plakoto" in (await page.text_content("#match") or "")
+        ARTIFACTS.mkdir(exist_ok=True)
+        await page.locator("#board").screenshot(path=str(ARTIFACTS / f"plakoto-seat{seat}.png"))
         await page.close()
 
 
