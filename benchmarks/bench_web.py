@@ -5,7 +5,9 @@
 2. first load: the bytes of game.html and every file it references (and theirs: CSS ``url()``, JS
    ``import``), gzip as served, plus the first state JSON (target <= 150 KB; telegram.org's script excluded);
 3. watchers: SSE connections held open on one game, the server's added RSS at each step, the number held at
-   <= 50 MB added (target >= 2,000), and the time for one move to reach all of them.
+   <= 50 MB added (target >= 2,000), and the time for one move to reach all of them;
+4. the state builder (``bot.web.state.base_state``, run once per stored version) for a Fevga, a Portes and a
+   Plakoto game played at random for ``--turns`` turns: p50/p95 over ``--builds`` builds, and the JSON's size.
 
     python benchmarks/bench_web.py                      # 100 moves, up to 4,000 watchers
     python benchmarks/bench_web.py --moves 20 --watchers 1000
@@ -33,11 +35,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from bot.core import BotCore
 from bot.service import Place, PlayerRef
+from bot.service.session import Session
 from bot.storage import LocalRedis, RedisStore
 from bot.web.app import WebConfig
 from bot.web.links import WebLinks, derive_key
 from bot.web.server import start_web
-from fevga import format_play
+from bot.web.state import base_state, encode
+from fevga import Game, Rules, format_play
+from fevga.dice import FairDice
+from fevga.variants import GAMES
 
 ALICE, BOB = PlayerRef("telegram", "1", "alice"), PlayerRef("telegram", "2", "bob")
 SECRET = "bench-web-secret-0123456789"
@@ -205,6 +211,23 @@ async def watchers(core: BotCore, base: str, key: bytes, pid: int, target: int, 
     return rows
 
 
+def state_builds(turns: int, builds: int) -> None:
+    """Print how long the page's state takes to build for each game after ``turns`` random plays."""
+    players = (PlayerRef("telegram", "1", "A"), PlayerRef("telegram", "2", "B"))
+    for kind in GAMES:
+        rng, game = random.Random(1), Game.new(dice=FairDice(bytes(32)), game=kind)
+        while len(game.history) < turns and not game.is_over():
+            game.play(rng.choice(game.legal_plays()))
+        session = Session("bench", Place("telegram", "-1", "-1"), players, 1, Rules(), game, 0.0, 86400.0)
+        times = []
+        for _ in range(builds):
+            t0 = time.perf_counter()
+            state = base_state(session, 1)
+            times.append((time.perf_counter() - t0) * 1000)
+        print(f"state {kind}: {len(game.history)} turns, base_state p50 {statistics.median(times):.2f} ms "
+              f"p95 {pct(times, 0.95):.2f} ms, {len(encode(state)) / 1024:.1f} KB JSON")
+
+
 def pct(values: list[float], q: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
@@ -212,6 +235,7 @@ def pct(values: list[float], q: float) -> float:
 
 async def main(args: argparse.Namespace) -> None:
     _raise_fd_limit()
+    state_builds(args.turns, args.builds)
     with tempfile.TemporaryDirectory() as tmp, LocalRedis(Path(tmp) / "redis") as redis:
         static = args.static or str(STATIC)
         if not (Path(static) / "game.html").is_file():
@@ -252,8 +276,10 @@ if __name__ == "__main__":
     parser.add_argument("--step", type=int, default=500)
     parser.add_argument("--static", default=None, help="the page's folder (default bot/web/static)")
     parser.add_argument("--draw", action="store_true", help="draw the board PNG on each chat move, as the chats do")
+    parser.add_argument("--turns", type=int, default=60, help="turns of each game whose state is built")
+    parser.add_argument("--builds", type=int, default=200, help="state builds timed per game")
     parser.add_argument("--smoke", action="store_true", help="the smallest run: 2 moves, up to 20 watchers")
     args = parser.parse_args()
     if args.smoke:
-        args.moves, args.watchers, args.step = 2, 20, 10
+        args.moves, args.watchers, args.step, args.turns, args.builds = 2, 20, 10, 10, 5
     asyncio.run(main(args))

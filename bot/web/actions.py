@@ -89,7 +89,8 @@ async def _context(request: web.Request, *, to_move: bool) -> tuple[WebApp, Snap
 
 
 def _pending(body: dict[str, Any]) -> list[tuple[int, int]]:
-    """The page's steps as (from, to): to is a point, 25 or "off" (bearing off)."""
+    """The page's steps as (from, to): from is a point or 0 (the bar, Portes/Plakoto), to a point, 25 or
+    "off" (bearing off)."""
     raw = body.get("pending", [])
     if not isinstance(raw, list) or len(raw) > MAX_PENDING:
         raise ApiError(400, "bad_request")
@@ -98,7 +99,7 @@ def _pending(body: dict[str, Any]) -> list[tuple[int, int]]:
         if not isinstance(item, list) or len(item) != 2:
             raise ApiError(400, "bad_request")
         src, dst = item[0], OFF if item[1] == "off" else item[1]
-        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (src, dst)) or not 1 <= src < dst <= OFF:
+        if not all(isinstance(v, int) and not isinstance(v, bool) for v in (src, dst)) or not 0 <= src < dst <= OFF:
             raise ApiError(400, "bad_request")
         out.append((src, dst))
     return out
@@ -130,12 +131,15 @@ async def steps(request: web.Request) -> web.Response:
         raise ApiError(400, "bad_step", lang=lang) from None
     except ApiError as exc:
         raise ApiError(exc.status, exc.code, lang=lang) from None
-    options = [{"from": src, "to": "off" if src + die >= OFF else src + die, "die": die}
+    options = [{"from": src, "to": "off" if src + die >= OFF else src + die, "die": die,
+                "hit": (src, die) in state.hitting}
                for src, dice in sorted(state.options.items()) for die in dice]
     complete = state.play is not None
-    text = format_play(state.play) if state.play is not None else format_steps(state.steps) if state.steps else ""
+    text = (format_play(state.play) if state.play is not None
+            else format_steps(state.steps, state.hits) if state.steps else "")
     return web.json_response({"options": options, "complete": complete, "text": text,
                               "steps": [[a, "off" if b == OFF else b] for a, b in state.steps],
+                              "hits": [bool(h) for h in state.hits] if state.hits else [False] * len(state.steps),
                               "dice_left": list(state.dice_left)})
 
 

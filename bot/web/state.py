@@ -1,9 +1,10 @@
 """The versioned JSON state of a game for the web page (the contract is in docs/web.md).
 
-Points are always in seat 0's numbering (seat 1's point p is seat 0's point ``(p + 11) % 24 + 1``), positive
-for seat 0's checkers; the page turns the board to the viewer's side. The dice seed is revealed only once
-the game shown is over. Built once per stored version (:func:`base_state`), then per viewer
-(:func:`for_viewer`): the language's strings and the viewer's seat.
+Points are always in seat 0's numbering (seat 1's point p is seat 0's point ``(p + 11) % 24 + 1`` in Fevga,
+``25 - p`` in Portes and Plakoto, whose players move in opposite directions), positive for seat 0's checkers;
+the page turns the board to the viewer's side. ``kind`` names the game; Portes adds the bars, Plakoto the
+pins. The dice seed is revealed only once the game shown is over. Built once per stored version
+(:func:`base_state`), then per viewer (:func:`for_viewer`): the language's strings and the viewer's seat.
 """
 
 from __future__ import annotations
@@ -17,8 +18,10 @@ from bot.service.session import Session
 from fevga import Position
 from fevga.dice import FairDice
 from fevga.errors import IllegalStepError
-from fevga.play import apply_steps
+from fevga.play import Step, apply_steps
 from fevga.rules import OFF
+from fevga.variants import TavliPosition, start_position
+from fevga.variants.tavli import replay
 
 STATE_FORMAT = 1
 STRING_PREFIXES = ("web_", "webpage_")  # the page's strings: area "web" (server) and "webpage" (the page)
@@ -28,19 +31,48 @@ def _steps(steps: tuple[tuple[int, int], ...]) -> list[list[int]]:
     return [[a, b] for a, b in steps]
 
 
+def _hits(steps: tuple[Step, ...], hits: tuple[bool, ...]) -> list[bool]:
+    """Per step: did its landing hit (Portes) or pin (Plakoto)? All false in Fevga."""
+    return [bool(h) for h in hits] if len(hits) == len(steps) else [False] * len(steps)
+
+
+def _board(pos0: Position) -> dict[str, Any]:
+    """A position (seat 0's view) as the page draws it: counts, borne off, and the bars and pins of
+    Portes/Plakoto (``pins[i]``: +1 a checker of seat 0's pinned there, -1 one of seat 1's)."""
+    if isinstance(pos0, TavliPosition):
+        bar, pins = [pos0.me_bar, pos0.opp_bar], list(pos0.pins)
+    else:
+        bar, pins = [0, 0], [0] * len(pos0.board)
+    return {"points": list(pos0.board), "off": [pos0.me_off, pos0.opp_off], "bar": bar, "pins": pins}
+
+
+def _after(mover: Position, steps: tuple[Step, ...], dice: tuple[int, int]) -> Position:
+    """The mover's view after ``steps``: Fevga moves checkers, Portes/Plakoto replay hits and pins."""
+    if isinstance(mover, TavliPosition):
+        return replay(mover, steps, dice)[0] if steps else mover
+    return apply_steps(mover, steps)
+
+
 def _moves(s: Session) -> tuple[list[dict[str, Any]], Position]:
     """Every turn of the game shown, with the position after it (seat 0's view), and that final position."""
     game = s.game
-    pos0 = Position.start()
+    pos0 = start_position(game.game)
     out: list[dict[str, Any]] = []
     for rec in game.history:
         if rec.steps:
             mover = pos0 if rec.player == 0 else pos0.flip()
-            after = apply_steps(mover, rec.steps)
+            after = _after(mover, rec.steps, rec.dice)
             pos0 = after if rec.player == 0 else after.flip()
         out.append({"seat": rec.player, "dice": list(rec.dice), "text": rec.text(), "steps": _steps(rec.steps),
-                    "points": list(pos0.board), "off": [pos0.me_off, pos0.opp_off]})
+                    "hits": _hits(rec.steps, rec.hits), **_board(pos0)})
     return out, pos0
+
+
+def _match_kind(s: Session) -> str:
+    """The match's kind: "tavli" (Portes, Plakoto, Fevga in turn) or the one game it plays (absent = the
+    game's own kind, as for sessions stored before tavli)."""
+    kind = getattr(s, "kind", None)
+    return kind if isinstance(kind, str) and kind else s.game.game
 
 
 def _result(s: Session) -> dict[str, Any] | None:
@@ -52,6 +84,8 @@ def _result(s: Session) -> dict[str, Any] | None:
         if s.status == "done" and s.winner is not None:  # claimed on time
             return {"winner": s.winner, "points": 0, "kind": s.end or "claimed"}
         return None
+    if outcome.winner is None:  # Plakoto: both mothers pinned
+        return {"winner": None, "points": 0, "kind": "draw"}
     kind = "resigned" if outcome.resigned else "mars" if outcome.mars else "single"
     return {"winner": outcome.winner, "points": outcome.points, "kind": kind}
 
@@ -71,27 +105,32 @@ def base_state(s: Session, version: int, analysis: dict[str, Any] | None = None)
             fair["seed"] = source.seed.hex()
     last = game.last_play
     pending = [[a, b] for a, b in _pending_steps(s)] if playing else []
+    board = _board(pos0)
     return {
         "format": STATE_FORMAT,
         "version": version,
         "game": s.id,
+        "kind": game.game,
         "seats": [
             {"name": s.players[i].name, "side": i, "ai": s.is_ai(i), "off": (pos0.me_off, pos0.opp_off)[i],
              "pips": pips[i]} for i in (0, 1)
         ],
-        "points": list(pos0.board),
-        "start_points": list(Position.start().board),
+        "points": board["points"],
+        "bar": board["bar"],
+        "pins": board["pins"],
+        "start_points": list(start_position(game.game).board),
         "turn": game.turn if playing else None,
         "dice": list(game.dice) if playing and game.dice is not None else None,
         "moves": moves,
         "replay_ok": replayed == pos0,
-        "last_play": {"seat": last.player, "dice": list(last.dice), "steps": _steps(last.steps)} if last else None,
+        "last_play": {"seat": last.player, "dice": list(last.dice), "steps": _steps(last.steps),
+                      "hits": _hits(last.steps, last.hits)} if last else None,
         "pending": pending,
         "over": not playing,
         "status": s.status,
         "result": _result(s),
         "match": {"length": s.length, "score": list(s.score), "game_no": s.game_no, "winner": s.winner,
-                  "over": s.status != "play"},
+                  "over": s.status != "play", "kind": _match_kind(s)},
         "deadline": s.deadline if playing else None,
         "fair": fair,
         "analysis": analysis,

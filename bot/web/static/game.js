@@ -4,7 +4,10 @@
 (function (FV) {
   "use strict";
   function $(id) { return document.getElementById(id); }
-  function opp(p) { return (p + 11) % 24 + 1; }
+  /* The other seat's number for point p: Fevga's players go the same way round from opposite corners,
+     Portes/Plakoto's in opposite directions. */
+  function tavli() { return !!(app.state && (app.state.kind === "portes" || app.state.kind === "plakoto")); }
+  function opp(p) { return tavli() ? 25 - p : (p + 11) % 24 + 1; }
   /* Set a text only when it changed (live regions then announce real changes only). */
   function setText(e, text) { if (e.textContent !== text) e.textContent = text; }
   FV.setText = setText;
@@ -28,6 +31,14 @@
     for (var p = 1; p <= 24; p++) out.push(v === 0 ? points0[p - 1] || 0 : -(points0[opp(p) - 1] || 0));
     return out;
   }
+  /* Seat 0's pins (+1 a checker of seat 0's pinned) turned to the viewer's numbering and side. */
+  function viewPins(pins0) {
+    var v = side(), out = [];
+    for (var p = 1; p <= 24; p++) out.push(v === 0 ? (pins0 || [])[p - 1] || 0 : -((pins0 || [])[opp(p) - 1] || 0));
+    return out;
+  }
+  /* [the viewer's bar, the opponent's] from seat 0's [bar0, bar1]. */
+  function viewBar(bar0) { var b = bar0 || [0, 0], v = side(); return [b[v] || 0, b[1 - v] || 0]; }
   /* Steps of `seat` (in his numbering) as the viewer's points moved from and to. */
   function viewMarks(steps, seat) {
     var marks = { from: [], to: [] }, mine = seat === side();
@@ -38,14 +49,30 @@
     });
     return marks;
   }
+  /* Steps of `seat` as arrows in the viewer's numbering (0 = that seat's bar, "off" = its tray), each with
+     whether it hit or pinned. */
+  function viewArrows(steps, hits, seat) {
+    var mine = seat === side(), out = [];
+    (steps || []).forEach(function (s, i) {
+      var a = s[0], b = s[1];
+      if (typeof a !== "number" || (typeof b !== "number" && b !== "off")) return;
+      out.push({ from: a === 0 ? 0 : mine ? a : opp(a), to: b === "off" || b >= 25 ? "off" : mine ? b : opp(b),
+        hit: !!(hits || [])[i], mine: mine });
+    });
+    return out;
+  }
   app.viewPoints = viewPoints;
   app.side = side;
 
-  function pointLabel(p, n, whose) {
-    if (!n) return app.S("webpage_point_empty", { point: p });
+  /* The name of the viewer's side (whose 0) or the opponent's (whose 1). */
+  function nameOf(whose) {
     var seat = whose === 0 ? side() : 1 - side();
-    var name = ((app.state.seats || [])[seat] || {}).name || "?";
-    return app.S("webpage_point", { point: p, count: n, player: name });
+    return ((app.state.seats || [])[seat] || {}).name || "?";
+  }
+  function pointLabel(p, n, whose, pin) {
+    if (!n) return app.S("webpage_point_empty", { point: p });
+    if (pin) return app.S("webpage_point_pinned", { point: p, count: n, player: nameOf(whose), pinned: nameOf(pin > 0 ? 0 : 1) });
+    return app.S("webpage_point", { point: p, count: n, player: nameOf(whose) });
   }
 
   /* The scene of the board at the replay index (null = now). */
@@ -54,15 +81,19 @@
     if (i === null) {
       var seats = st.seats || [{}, {}];
       sc = { points: viewPoints(st.points || []), off: [seats[v].off || 0, seats[1 - v].off || 0],
-        dice: st.dice, diceMine: st.turn === v,
-        marks: st.last_play ? viewMarks(st.last_play.steps, st.last_play.seat) : null };
+        dice: st.dice, diceMine: st.turn === v, pins: viewPins(st.pins), bar: viewBar(st.bar),
+        marks: st.last_play ? viewMarks(st.last_play.steps, st.last_play.seat) : null,
+        arrows: st.last_play ? viewArrows(st.last_play.steps, st.last_play.hits, st.last_play.seat) : [] };
     } else if (i === 0) {
       sc = { points: viewPoints(st.start_points || []), off: [0, 0], dice: null, marks: null };
     } else {
       var mv = moves[i - 1], off = mv.off || [0, 0];
       sc = { points: viewPoints(mv.points || []), off: [off[v] || 0, off[1 - v] || 0], dice: mv.dice,
-        diceMine: mv.seat === v, marks: viewMarks(mv.steps, mv.seat) };
+        diceMine: mv.seat === v, marks: viewMarks(mv.steps, mv.seat), pins: viewPins(mv.pins), bar: viewBar(mv.bar),
+        arrows: viewArrows(mv.steps, mv.hits, mv.seat) };
     }
+    if (st.kind === "plakoto") sc.mothers = [1, 24];  // each player's starting point, in the viewer's numbering
+    sc.barLabel = function (n) { return app.S("webpage_bar", { count: n, player: nameOf(0) }); };
     sc.colours = [v, 1 - v];
     sc.label = pointLabel;
     sc.trayLabel = function (n) { return app.S("webpage_tray", { count: n }); };
@@ -72,6 +103,7 @@
   function statusText() {
     var st = app.state, S = app.S, seats = st.seats || [{}, {}], r = st.result;
     if (st.over) {
+      if (r && r.kind === "draw") return S("webpage_won_draw");
       if (!r || r.kind === "aborted" || r.winner === null || r.winner === undefined) return S("webpage_aborted");
       var key = "webpage_won_" + (r.kind || "single");
       if (!(st.strings || {})[key]) key = "webpage_won_single";
@@ -85,6 +117,16 @@
       text += " · " + S("webpage_deadline", { time: at.toLocaleTimeString(st.lang === "el" ? "el-GR" : "en-GB", opts) });
     }
     return text;
+  }
+
+  /* The match line: the game's name (Portes, Plakoto), which game of a tavli match, and the score. */
+  function matchText() {
+    var st = app.state, m = st.match, S = app.S, kind = st.kind || "fevga";
+    if (!m) return "";
+    var args = { length: m.length, a: m.score[0], b: m.score[1], n: m.game_no, game: S("webpage_game_" + kind) };
+    if (m.kind === "tavli") return S("webpage_match_tavli", args);
+    if (kind === "fevga") return m.length > 1 ? S("webpage_match", args) : "";
+    return m.length > 1 ? S("webpage_match_game", args) : args.game;
   }
 
   /* Why the board cannot be played here (empty when it can, or when the game is over). */
@@ -106,17 +148,16 @@
     document.title = S("webpage_title");
     $("title").textContent = S("webpage_title");
     setText($("status"), statusText());
-    var m = st.match;
-    $("match").textContent = m && m.length > 1 ? S("webpage_match", { length: m.length, a: m.score[0], b: m.score[1] }) : "";
+    setText($("match"), matchText());
     FV.panels.seatLine($("seat-top"), app, 1 - side());
     FV.panels.seatLine($("seat-bottom"), app, side());
     var sc = scene(), playing = app.play.active();
     if (playing) sc = app.play.decorate(sc);
     // one point in the Tab order (the last one focused, else a movable checker, else point 1)
-    sc.focusPoint = app.focusPoint || (sc.sources && sc.sources.length ? sc.sources[0] : 1);
+    sc.focusPoint = app.focusPoint !== undefined && app.focusPoint !== null ? app.focusPoint : (sc.sources && sc.sources.length ? sc.sources[0] : 1);
     var svg = $("board");
     svg.classList.toggle("playing", playing);
-    svg.setAttribute("aria-label", S("webpage_board"));
+    svg.setAttribute("aria-label", S(tavli() ? "webpage_board_tavli" : "webpage_board"));
     FV.board.draw(svg, sc);
     app.play.panel();
     FV.panels.moves(app);

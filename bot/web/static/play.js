@@ -9,7 +9,8 @@
   function Play(app) {
     this.app = app;
     this.version = null;
-    this.pending = [];  // [[from, to]] in the player's numbering, to = 25 for off
+    this.pending = [];  // [[from, to]] in the player's numbering, from = 0 for the bar, to = 25 for off
+    this.hits = [];  // per pending step: did it hit (Portes) or pin (Plakoto), as the engine says
     this.dice = [];  // the die each pending step used (null if unknown)
     this.options = [];
     this.complete = false;
@@ -32,6 +33,7 @@
     this.version = st.version;
     this.pending = (st.pending || []).map(function (s) { return [s[0], s[1]]; });
     this.dice = this.pending.map(function (s) { return s[1] <= 24 ? s[1] - s[0] : null; });
+    this.hits = this.pending.map(function () { return false; });
     this.selected = null;
     this.error = "";
     this.options = [];
@@ -52,6 +54,7 @@
         self.options = r.body.options;
         self.complete = !!r.body.complete;
         self.text = typeof r.body.text === "string" ? r.body.text : "";
+        if (Array.isArray(r.body.hits) && r.body.hits.length === self.pending.length) self.hits = r.body.hits.slice();
       } else {
         self.fail(r);
         if (r.status === 0) setTimeout(function () { if (seq === self.seq && self.active()) self.ask(); }, 2000);
@@ -76,22 +79,39 @@
     return this.options.filter(function (o) { return o.from === from; }).map(function (o) { return dest(o.to); });
   };
 
-  /* The board with the pending steps applied, movable checkers and legal destinations marked. */
+  /* The board with the pending steps applied (entering from the bar, hits sending a checker to the bar in
+     Portes, pins in Plakoto), movable checkers and legal destinations marked. */
   Play.prototype.decorate = function (sc) {
-    var pts = sc.points.slice(), off = sc.off.slice();
-    this.pending.forEach(function (s) {
-      pts[s[0] - 1] -= 1;
-      if (s[1] >= 1 && s[1] <= 24) pts[s[1] - 1] += 1; else off[0] += 1;
+    var pts = sc.points.slice(), off = sc.off.slice(), bar = (sc.bar || [0, 0]).slice(), hits = this.hits;
+    var pins = (sc.pins || []).slice(), plakoto = this.app.state && this.app.state.kind === "plakoto";
+    this.pending.forEach(function (s, i) {
+      if (s[0] === 0) bar[0] -= 1;
+      else {
+        pts[s[0] - 1] -= 1;
+        if (plakoto && pts[s[0] - 1] === 0 && pins[s[0] - 1] < 0) { pts[s[0] - 1] = -1; pins[s[0] - 1] = 0; }  // released
+      }
+      if (s[1] < 1 || s[1] > 24) { off[0] += 1; return; }
+      if (hits[i] && pts[s[1] - 1] === -1) {
+        pts[s[1] - 1] = 0;
+        if (plakoto) pins[s[1] - 1] = -1; else bar[1] += 1;
+      }
+      pts[s[1] - 1] += 1;
     });
     sc.points = pts;
     sc.off = off;
+    sc.bar = bar;
+    sc.pins = pins;
     sc.sources = this.sources();
     sc.selected = this.selected;
     sc.targets = this.selected === null ? [] : this.targets(this.selected);
+    var picked = this.selected;  // the destinations where this checker would hit (Portes) or pin (Plakoto)
+    sc.hitTargets = picked === null ? [] : this.options.filter(function (o) { return o.from === picked && o.hit; })
+      .map(function (o) { return dest(o.to); });
     sc.usedDice = this.dice.slice();
     if (this.pending.length) {
       sc.marks = { from: this.pending.map(function (s) { return s[0]; }),
         to: this.pending.filter(function (s) { return s[1] <= 24; }).map(function (s) { return s[1]; }) };
+      sc.arrows = this.pending.map(function (s, i) { return { from: s[0], to: s[1] > 24 ? "off" : s[1], hit: !!hits[i], mine: true }; });
     }
     return sc;
   };
@@ -111,8 +131,11 @@
   Play.prototype.add = function (from, to) {
     var die = null;
     this.options.forEach(function (o) { if (o.from === from && dest(o.to) === to && die === null) die = o.die; });
+    var hit = false;
+    this.options.forEach(function (o) { if (o.from === from && dest(o.to) === to && o.hit) hit = true; });
     this.pending.push([from, to === "off" ? OFF : to]);
     this.dice.push(die);
+    this.hits.push(hit);
     this.selected = null;
     this.error = "";
     this.ask();
@@ -123,6 +146,7 @@
     if (!this.active() || this.busy || !this.pending.length) return;
     this.pending.pop();
     this.dice.pop();
+    this.hits.pop();
     this.selected = null;
     this.error = "";
     this.ask();
