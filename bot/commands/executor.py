@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from bot.service.keys import is_game_id
 from bot.service.models import Msg, Place, PlayerRef, Result
 from bot.service.service import GameService
 
@@ -88,6 +89,15 @@ async def execute(
                     return _error("cmd_unknown_player", name=target)
                 who = found
             return await service.stats(who, place)
+        case i.Dice(target=target):
+            if target is None:
+                return await service.dice(place, who=actor)
+            found = mentions.get(target) or mentions.get(target.lower())
+            if found is not None:
+                return await service.dice(place, who=found)
+            if is_game_id(target):
+                return await service.dice(place, game_id=target)
+            return _error("dice_unknown", name=target)
         case i.Export():
             return await service.export(actor, place)
         case i.Analyze(game_id=gid):

@@ -44,6 +44,7 @@ ALIASES: dict[str, str] = {
     "export": "export", "mat": "export", "record": "export",
     "mygames": "mygames", "games": "mygames", "παρτίδες": "mygames",
     "replay": "replay", "gif": "replay",
+    "dice": "dice", "ζάρια": "dice", "ζαρια": "dice",
     "analyze": "analyze", "analysis": "analyze", "analyse": "analyze", "ανάλυση": "analyze", "αναλυση": "analyze",
     "lang": "lang", "language": "lang", "γλώσσα": "lang",
     "settings": "settings", "set": "settings", "config": "settings",
@@ -205,6 +206,15 @@ def _stats(words: list[str]) -> i.Intent | i.CommandError:
     return i.Stats(words[0] if words else None)
 
 
+def _dice(words: list[str]) -> i.Intent | i.CommandError:
+    """``dice`` (the actor), ``dice @player`` or ``dice <game id>``."""
+    if len(words) > 1:
+        return i.CommandError("cmd_too_many_words", {"command": "dice"})
+    if words and len(words[0]) > MAX_NAME:
+        return i.CommandError("cmd_name_too_long", {"max": MAX_NAME})
+    return i.Dice(words[0] if words else None)
+
+
 def _analyze(words: list[str]) -> i.Intent | i.CommandError:
     """``analyze`` alone (the last game here) or ``analyze <game id>``."""
     if len(words) > 1:
@@ -275,6 +285,7 @@ PARSERS: dict[str, Callable[[list[str]], i.Intent | i.CommandError]] = {
     "mygames": _simple(i.MyGames),
     "replay": _simple(i.Replay),
     "analyze": _analyze,
+    "dice": _dice,
     "lang": _lang,
     "settings": _settings,
     "ping": _ping,

@@ -205,6 +205,14 @@ class Stats(Intent):
 
 
 @dataclass(frozen=True, slots=True)
+class Dice(Intent):
+    """Dice statistics of the actor, of a named player (a mention), or of one match (a game id)."""
+
+    word: ClassVar[str] = "dice"
+    target: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class Export(Intent):
     """The actor's match here as a ``.mat`` file."""
 

@@ -41,6 +41,11 @@ def new_id_in(bucket: int) -> str:
     return ID_ALPHABET[bucket] + secrets.token_urlsafe(6)[1:]
 
 
+def is_game_id(text: str) -> bool:
+    """True when ``text`` has the shape of an id :func:`new_id_in` makes (8 url-safe base64 letters)."""
+    return len(text) == 8 and all(c in ID_ALPHABET for c in text)
+
+
 def timers(member: str) -> str:
     """The zset (timer member -> due time) of ``member``'s home (a ``g:<game>:..`` or ``c:<challenge>:..``
     member lives with its game or challenge, so the timer is written in the same one-slot commit)."""
@@ -104,6 +109,12 @@ def player_games(platform: str, user_id: str) -> str:
     running on this platform (``mygames``). Set when a match starts, removed when it ends, in the session's
     commit (HSET/HDEL of one field: applying it twice changes nothing)."""
     return f"{PREFIX}:{{u:{platform}:{user_id}}}:games"
+
+
+def player_done(platform: str, user_id: str) -> str:
+    """Hash: game id -> ``<ended>:<games>`` (unix seconds, games played) of every match the player finished
+    (``dice``: his rolls over his kept records). Set by the same pending writes as :func:`player_games`."""
+    return f"{PREFIX}:{{u:{platform}:{user_id}}}:done"
 
 
 def challenge_message(cid: str) -> str:

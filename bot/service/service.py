@@ -25,6 +25,7 @@ from .ai import AiPlayer, default_ai
 from .analyses import Analyses
 from .challenges import Challenges
 from .config import Clock, Options
+from .dice_info import DiceInfo
 from .events import Events
 from .flow import MatchFlow
 from .info import Info
@@ -99,6 +100,7 @@ class GameService:
         self.turns = Turns(store, clock, self.ai, self.sessions, self.flow)
         self.timers = Timers(store, clock, self.options, self.sessions, self.flow, self.challenges)
         self.info = Info(store, clock, self.sessions)
+        self.dice_info = DiceInfo(store, self.info)
         self.games = MyGames(store, self.sessions)
         self.stream = Events(store)
         self.analyses = Analyses(store, self.info, analysis_workers, analysis_ply)
@@ -224,6 +226,11 @@ class GameService:
     async def stats(self, who: PlayerRef, place: Place) -> Result:
         """A player's rating, rank and record on this place's board and on the global one."""
         return await self.info.stats(who, place)
+
+    @command
+    async def dice(self, place: Place, who: PlayerRef | None = None, game_id: str | None = None) -> Result:
+        """Dice statistics: ``who``'s rolls over his finished matches, or one match's and its commitments."""
+        return await self.dice_info.ask(place, who, game_id)
 
     @command
     async def export(self, actor: PlayerRef, place: Place, game_id: str | None = None) -> Result:
