@@ -20,6 +20,11 @@ def _error(key: str, **args: object) -> Result:
     return Result.error(key, **args)
 
 
+def _player(name: str, mentions: Mapping[str, PlayerRef]) -> PlayerRef | None:
+    """The player a typed name or mention stands for, as the frontend resolved it; None when unknown."""
+    return mentions.get(name) or mentions.get(name.lower())
+
+
 async def execute(
     service: GameService,
     actor: PlayerRef,
@@ -81,18 +86,18 @@ async def execute(
             return await service.rematch(actor, place, idem=idem, game_id=gid)
         case i.Top(global_=global_, count=count):
             return await service.top(place, n=count, global_=global_)
-        case i.Stats(target=target):
-            who = actor
-            if target is not None:
-                found = mentions.get(target) or mentions.get(target.lower())
+        case i.Stats(target=target, versus=versus):
+            named = [_player(n, mentions) if n is not None else actor for n in (target, versus)]
+            for name, found in zip((target, versus), named, strict=True):
                 if found is None:
-                    return _error("cmd_unknown_player", name=target)
-                who = found
-            return await service.stats(who, place)
+                    return _error("cmd_unknown_player", name=name)
+            who, other = named
+            assert who is not None
+            return await service.stats(who, place, versus=other if versus is not None else None)
         case i.Dice(target=target):
             if target is None:
                 return await service.dice(place, who=actor)
-            found = mentions.get(target) or mentions.get(target.lower())
+            found = _player(target, mentions)
             if found is not None:
                 return await service.dice(place, who=found)
             if is_game_id(target):

@@ -198,10 +198,11 @@ class Top(Intent):
 
 @dataclass(frozen=True, slots=True)
 class Stats(Intent):
-    """A player's rating and record."""
+    """A player's rating and record; with ``versus``, the head-to-head of ``target`` (None: the actor) and him."""
 
     word: ClassVar[str] = "stats"
     target: str | None = None
+    versus: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

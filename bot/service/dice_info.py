@@ -64,22 +64,7 @@ class DiceInfo:
 
     async def player(self, who: PlayerRef, place: Place) -> Result:
         """``who``'s rolls over his latest finished matches (at most ``MAX_MATCHES``)."""
-        index = keys.player_done(who.platform, who.user_id)
-        done = await read_one(self.store, lambda r: r.hgetall(index))
-        entries = sorted(((e, gid) for gid, raw in done.items() if (e := _entry(str(raw))) is not None),
-                         reverse=True)
-        stale = [gid for gid, raw in done.items() if _entry(str(raw)) is None] + [g for _, g in entries[MAX_INDEXED:]]
-        if stale:  # unreadable or too old: drop them so the index stays small
-            commit = Commit()
-            for gid in stale:
-                commit.hdel(index, gid)
-            await self.store.commit(commit)
-        reads = Reads()
-        handles: list[Handle[bytes | None]] = [reads.get(keys.game_record(gid, n))
-                                               for (_ended, games), gid in entries[:MAX_MATCHES]
-                                               for n in range(1, games + 1)]
-        await reads.run(self.store)
-        records = _readable(h.value for h in handles)
+        records = await finished_records(self.store, who)
         tally = tally_records(records, who.platform, who.user_id)
         return Result(ok=True, messages=tally_messages(tally, who.name, len(records)), place=place)
 
@@ -102,6 +87,26 @@ class DiceInfo:
                 messages.append(Msg("dice_game_hidden", {"game_no": record["game_no"], "commitment": commitment}))
         messages.append(Msg("dice_check_how", {"game_id": game_id}))
         return Result(ok=True, messages=messages, game_id=game_id, place=place)
+
+
+async def finished_records(store: Store, who: PlayerRef) -> list[dict[str, Any]]:
+    """The kept records of ``who``'s latest finished matches (newest match first, its games in order), read in
+    one batch; the index is trimmed of unreadable and old entries on the way."""
+    index = keys.player_done(who.platform, who.user_id)
+    done = await read_one(store, lambda r: r.hgetall(index))
+    entries = sorted(((e, gid) for gid, raw in done.items() if (e := _entry(str(raw))) is not None), reverse=True)
+    stale = [gid for gid, raw in done.items() if _entry(str(raw)) is None] + [g for _, g in entries[MAX_INDEXED:]]
+    if stale:  # unreadable or too old: drop them so the index stays small
+        commit = Commit()
+        for gid in stale:
+            commit.hdel(index, gid)
+        await store.commit(commit)
+    reads = Reads()
+    handles: list[Handle[bytes | None]] = [reads.get(keys.game_record(gid, n))
+                                           for (_ended, games), gid in entries[:MAX_MATCHES]
+                                           for n in range(1, games + 1)]
+    await reads.run(store)
+    return _readable(h.value for h in handles)
 
 
 def _readable(raws: Any) -> list[dict[str, Any]]:

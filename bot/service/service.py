@@ -21,11 +21,11 @@ from redis.exceptions import RedisError
 from bot.storage.base import CommitOutcomeUnknown, DamagedKey, DamagedValue, Store
 from fevga import Rules
 
+from . import dice_info, head_to_head
 from .ai import AiPlayer, default_ai
 from .analyses import Analyses
 from .challenges import Challenges
 from .config import Clock, Options
-from .dice_info import DiceInfo
 from .events import Events
 from .flow import MatchFlow
 from .info import Info
@@ -100,7 +100,6 @@ class GameService:
         self.turns = Turns(store, clock, self.ai, self.sessions, self.flow)
         self.timers = Timers(store, clock, self.options, self.sessions, self.flow, self.challenges)
         self.info = Info(store, clock, self.sessions)
-        self.dice_info = DiceInfo(store, self.info)
         self.games = MyGames(store, self.sessions)
         self.stream = Events(store)
         self.analyses = Analyses(store, self.info, analysis_workers, analysis_ply)
@@ -223,14 +222,17 @@ class GameService:
         return await self.games.mygames(actor)
 
     @command
-    async def stats(self, who: PlayerRef, place: Place) -> Result:
-        """A player's rating, rank and record on this place's board and on the global one."""
+    async def stats(self, who: PlayerRef, place: Place, versus: PlayerRef | None = None) -> Result:
+        """A player's rating, rank and record on this place's board and on the global one; with ``versus``, the
+        head-to-head of the two (matches, games, points, marses, the last 5 results)."""
+        if versus is not None:
+            return await head_to_head.h2h(self.store, who, versus, place)
         return await self.info.stats(who, place)
 
     @command
     async def dice(self, place: Place, who: PlayerRef | None = None, game_id: str | None = None) -> Result:
         """Dice statistics: ``who``'s rolls over his finished matches, or one match's and its commitments."""
-        return await self.dice_info.ask(place, who, game_id)
+        return await dice_info.DiceInfo(self.store, self.info).ask(place, who, game_id)
 
     @command
     async def export(self, actor: PlayerRef, place: Place, game_id: str | None = None) -> Result:
