@@ -112,7 +112,7 @@ def player_games(platform: str, user_id: str) -> str:
 
 
 def player_done(platform: str, user_id: str) -> str:
-    """Hash: game id -> ``<ended>:<games>`` (unix seconds, games played) of every match the player finished
+    """Hash: game id -> ``<ended>:<games>`` (unix milliseconds, games played) of every match the player finished
     (``dice``: his rolls over his kept records). Set by the same pending writes as :func:`player_games`."""
     return f"{PREFIX}:{{u:{platform}:{user_id}}}:done"
 
