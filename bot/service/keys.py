@@ -180,6 +180,12 @@ def sagas(bucket: int) -> str:
     return f"{home(bucket)}:sagas"
 
 
+def rating_history(scope: str, user_id: str) -> str:
+    """Zset on a board: ``<game>:<rating>:<RD>`` -> when that match's rating was applied (the rating graph);
+    written in the same commit as the player's document."""
+    return f"{PREFIX}:{{r:{scope}}}:hist:{user_id}"
+
+
 def player_stats(scope: str, user_id: str) -> str:
     """A player's rating and stats on one leaderboard (versioned JSON)."""
     return f"{PREFIX}:{{r:{scope}}}:p:{user_id}"
