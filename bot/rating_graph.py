@@ -8,14 +8,19 @@ and nothing has to be invalidated; the cache is per process and small.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections import OrderedDict
+from dataclasses import replace
 
 from bot.i18n import translate
+from bot.replies import Reply
 from bot.service import Place, PlayerRef, keys
 from bot.service.reads import Reads
 from bot.storage.base import Store
 from renderers.rating_graph import Series, draw
 from renderers.theme import CLASSIC
+
+log = logging.getLogger(__name__)
 
 MAX_POINTS = 200  # the latest rated matches drawn per board
 CACHE_SIZE = 256
@@ -58,3 +63,19 @@ async def stats_graph(store: Store, who: PlayerRef, place: Place, lang: str = "e
     while len(_cache) > CACHE_SIZE:
         _cache.popitem(last=False)
     return png
+
+
+async def with_stats_graph(replies: list[Reply], store: Store, who: PlayerRef | None, place: Place,
+                           lang: str) -> list[Reply]:
+    """``stats`` replies with the rating graph of ``who`` on the first one (unchanged without rated matches, or
+    if the picture fails: the figures are the answer, the picture an extra)."""
+    if who is None or not replies or replies[0].image is not None:
+        return replies
+    try:
+        png = await stats_graph(store, who, place, lang)
+    except Exception:  # a drawing or reading failure must not turn the stats answer into an error
+        log.exception("the rating graph of %s could not be drawn", who.user_id)
+        return replies
+    if png is None:
+        return replies
+    return [replace(replies[0], image=png, image_name="rating.png"), *replies[1:]]
