@@ -53,7 +53,7 @@ class RatingGraph:
     def png(self) -> bytes:
         """The picture as PNG bytes."""
         out = io.BytesIO()
-        self.image.save(out, "PNG", optimize=True)
+        self.image.save(out, "PNG")  # optimize=True: 5% smaller, 4x slower
         return out.getvalue()
 
 
