@@ -106,3 +106,16 @@ async def test_bad_dice_input_is_refused_clearly(redis_store: RedisStore, redis_
     assert isinstance(too_many, CommandError) and too_many.key == "cmd_too_many_words"
     assert parse_command("ζάρια") == Dice(None)
     assert sorted(await redis_store.client.keys("*")) == before  # nothing written
+
+
+async def test_dice_and_h2h_on_every_store(service: GameService) -> None:
+    """The finished-matches index and the records live in other slots than the player: one batch reads them on a
+    single Redis, in memory and on a Redis Cluster alike."""
+    gid = await _finished_match(service, 4)
+    mine = await service.dice(HERE, who=ALICE)
+    theirs = await service.dice(HERE, who=BOB)
+    assert mine.ok and mine.messages[0].key == "dice_summary" and theirs.messages[0].key == "dice_summary"
+    record = (await service.record(gid)).messages[0].args["record"]["games"][0]
+    assert mine.messages[0].args["rolls"] + theirs.messages[0].args["rolls"] == len(record["game"]["turns"])
+    h2h = await service.stats(ALICE, HERE, versus=BOB)
+    assert h2h.ok and h2h.messages[0].key == "h2h" and h2h.messages[0].args["matches"] == 1
