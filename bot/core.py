@@ -27,6 +27,7 @@ from bot.delivery.challenges import remember as remember_challenge
 from bot.i18n import language_of, translate
 from bot.pingplan import between_people, ping_plan
 from bot.presenter import present, present_safely
+from bot.rating_graph import with_stats_graph
 from bot.replay import replay_reply
 from bot.replies import Handled, Notice, Reply
 from bot.service import GameService, Place, PlayerRef, keys
@@ -200,6 +201,10 @@ class BotCore:
         # The result may be saved already: drawing it must never turn it into an error reply.
         you = self.you.name if self.you is not None and self.you.platform == place.platform else None
         replies = await present_safely(result, lang, actor, draw=self.draw, you=you)
+        if isinstance(intent, intents.Stats) and intent.versus is None and result.ok and self.draw:
+            named = mentions or {}
+            who = actor if intent.target is None else named.get(intent.target) or named.get(intent.target.lower())
+            replies = await with_stats_graph(replies, self.service.store, who, place, lang)
         if isinstance(intent, intents.ResignPrompt) and result.ok:  # the question is for the resigner only
             replies = [Reply(r.text, buttons=r.buttons, private=True) for r in replies]
         elif result.ok and is_private(intent):  # his own settings: for him only

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from bot.service.keys import is_game_id
 from bot.service.models import Msg, Place, PlayerRef, Result
 from bot.service.service import GameService
 
@@ -17,6 +18,11 @@ def _info(key: str, **args: object) -> Result:
 
 def _error(key: str, **args: object) -> Result:
     return Result.error(key, **args)
+
+
+def _player(name: str, mentions: Mapping[str, PlayerRef]) -> PlayerRef | None:
+    """The player a typed name or mention stands for, as the frontend resolved it; None when unknown."""
+    return mentions.get(name) or mentions.get(name.lower())
 
 
 async def execute(
@@ -80,14 +86,23 @@ async def execute(
             return await service.rematch(actor, place, idem=idem, game_id=gid)
         case i.Top(global_=global_, count=count):
             return await service.top(place, n=count, global_=global_)
-        case i.Stats(target=target):
-            who = actor
-            if target is not None:
-                found = mentions.get(target) or mentions.get(target.lower())
+        case i.Stats(target=target, versus=versus):
+            named = [_player(n, mentions) if n is not None else actor for n in (target, versus)]
+            for name, found in zip((target, versus), named, strict=True):
                 if found is None:
-                    return _error("cmd_unknown_player", name=target)
-                who = found
-            return await service.stats(who, place)
+                    return _error("cmd_unknown_player", name=name)
+            who, other = named
+            assert who is not None
+            return await service.stats(who, place, versus=other if versus is not None else None)
+        case i.Dice(target=target):
+            if target is None:
+                return await service.dice(place, who=actor)
+            found = _player(target, mentions)
+            if found is not None:
+                return await service.dice(place, who=found)
+            if is_game_id(target):
+                return await service.dice(place, game_id=target)
+            return _error("dice_unknown", name=target)
         case i.Export():
             return await service.export(actor, place)
         case i.Analyze(game_id=gid):

@@ -44,6 +44,8 @@ ALIASES: dict[str, str] = {
     "export": "export", "mat": "export", "record": "export",
     "mygames": "mygames", "games": "mygames", "παρτίδες": "mygames",
     "replay": "replay", "gif": "replay",
+    "dice": "dice", "ζάρια": "dice", "ζαρια": "dice",
+    "h2h": "h2h", "headtohead": "h2h",
     "analyze": "analyze", "analysis": "analyze", "analyse": "analyze", "ανάλυση": "analyze", "αναλυση": "analyze",
     "lang": "lang", "language": "lang", "γλώσσα": "lang",
     "settings": "settings", "set": "settings", "config": "settings",
@@ -198,11 +200,36 @@ def _top(words: list[str]) -> i.Intent | i.CommandError:
 
 
 def _stats(words: list[str]) -> i.Intent | i.CommandError:
+    """``stats [player]``; ``stats [player] vs player`` is the head-to-head."""
+    low = [w.lower() for w in words]
+    if "vs" in low or "εναντίον" in low:
+        at = low.index("vs") if "vs" in low else low.index("εναντίον")
+        return _h2h(words[:at] + words[at + 1:], "stats")
     if len(words) > 1:
         return i.CommandError("cmd_too_many_words", {"command": "stats"})
     if words and len(words[0]) > MAX_NAME:
         return i.CommandError("cmd_name_too_long", {"max": MAX_NAME})
     return i.Stats(words[0] if words else None)
+
+
+def _h2h(words: list[str], command: str = "h2h") -> i.Intent | i.CommandError:
+    """``h2h player`` (the actor against him) or ``h2h player player``."""
+    if not words:
+        return i.CommandError("cmd_h2h_who")
+    if len(words) > 2:
+        return i.CommandError("cmd_too_many_words", {"command": command})
+    if any(len(w) > MAX_NAME for w in words):
+        return i.CommandError("cmd_name_too_long", {"max": MAX_NAME})
+    return i.Stats(words[0], words[1]) if len(words) == 2 else i.Stats(None, words[0])
+
+
+def _dice(words: list[str]) -> i.Intent | i.CommandError:
+    """``dice`` (the actor), ``dice @player`` or ``dice <game id>``."""
+    if len(words) > 1:
+        return i.CommandError("cmd_too_many_words", {"command": "dice"})
+    if words and len(words[0]) > MAX_NAME:
+        return i.CommandError("cmd_name_too_long", {"max": MAX_NAME})
+    return i.Dice(words[0] if words else None)
 
 
 def _analyze(words: list[str]) -> i.Intent | i.CommandError:
@@ -278,6 +305,8 @@ PARSERS: dict[str, Callable[[list[str]], i.Intent | i.CommandError]] = {
     "mygames": _simple(i.MyGames),
     "replay": _simple(i.Replay),
     "analyze": _analyze,
+    "dice": _dice,
+    "h2h": _h2h,
     "lang": _lang,
     "settings": _settings,
     "ping": _ping,

@@ -198,9 +198,18 @@ class Top(Intent):
 
 @dataclass(frozen=True, slots=True)
 class Stats(Intent):
-    """A player's rating and record."""
+    """A player's rating and record; with ``versus``, the head-to-head of ``target`` (None: the actor) and him."""
 
     word: ClassVar[str] = "stats"
+    target: str | None = None
+    versus: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Dice(Intent):
+    """Dice statistics of the actor, of a named player (a mention), or of one match (a game id)."""
+
+    word: ClassVar[str] = "dice"
     target: str | None = None
 
 

@@ -183,6 +183,8 @@ class Appliers:
                 commit.put_versioned(doc, version + 1, json.dumps(data, separators=(",", ":")).encode(),
                                      keys.STATS_KEEP)
                 commit.zadd(keys.ratings(scope), players[seat][0], round(rating.rating, 3))
+                commit.zadd(keys.rating_history(scope, players[seat][0]),
+                            f"{gid}:{rating.rating:.1f}:{rating.rd:.1f}", round(time.time(), 3))
             if await robust_commit(self.store, commit):
                 self.applied += 1
                 return

@@ -96,6 +96,8 @@ def index_player_games(commit: Commit, s: Session, version: int, finished: bool)
         for seat in s.human_seats():
             player = s.players[seat]
             ops.append(["hdel", keys.player_games(player.platform, player.user_id), s.id])
+            ops.append(["hset", keys.player_done(player.platform, player.user_id), s.id,
+                        f"{int(time.time() * 1000)}:{s.game_no}"])
     if ops:
         pending = json.dumps({"t": round(time.time(), 3), "ops": ops}, separators=(",", ":"))
         commit.hset(keys.sagas(keys.id_bucket(s.id)), f"{s.id}:games:{version}", pending)

@@ -41,6 +41,11 @@ def new_id_in(bucket: int) -> str:
     return ID_ALPHABET[bucket] + secrets.token_urlsafe(6)[1:]
 
 
+def is_game_id(text: str) -> bool:
+    """True when ``text`` has the shape of an id :func:`new_id_in` makes (8 url-safe base64 letters)."""
+    return len(text) == 8 and all(c in ID_ALPHABET for c in text)
+
+
 def timers(member: str) -> str:
     """The zset (timer member -> due time) of ``member``'s home (a ``g:<game>:..`` or ``c:<challenge>:..``
     member lives with its game or challenge, so the timer is written in the same one-slot commit)."""
@@ -115,6 +120,12 @@ def player_games(platform: str, user_id: str) -> str:
     return f"{PREFIX}:{{u:{platform}:{user_id}}}:games"
 
 
+def player_done(platform: str, user_id: str) -> str:
+    """Hash: game id -> ``<ended>:<games>`` (unix milliseconds, games played) of every match the player finished
+    (``dice``: his rolls over his kept records). Set by the same pending writes as :func:`player_games`."""
+    return f"{PREFIX}:{{u:{platform}:{user_id}}}:done"
+
+
 def challenge_message(cid: str) -> str:
     """Where a challenge's message is shown (``channel:message``), written by the frontend that posted it; the
     delivery layer edits that message once when the challenge ends (``bot/delivery/challenges.py``)."""
@@ -176,6 +187,12 @@ def rated_marker(scope: str, gid: str) -> str:
 def sagas(bucket: int) -> str:
     """Hash in a home: ``<game>:rate`` -> the pending ratings of a match that ended there (JSON)."""
     return f"{home(bucket)}:sagas"
+
+
+def rating_history(scope: str, user_id: str) -> str:
+    """Zset on a board: ``<game>:<rating>:<RD>`` -> when that match's rating was applied (the rating graph);
+    written in the same commit as the player's document."""
+    return f"{PREFIX}:{{r:{scope}}}:hist:{user_id}"
 
 
 def player_stats(scope: str, user_id: str) -> str:

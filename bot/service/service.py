@@ -21,6 +21,7 @@ from redis.exceptions import RedisError
 from bot.storage.base import CommitOutcomeUnknown, DamagedKey, DamagedValue, Store
 from fevga import Rules
 
+from . import dice_info, head_to_head
 from .ai import AiPlayer, default_ai
 from .analyses import Analyses
 from .challenges import Challenges
@@ -221,9 +222,17 @@ class GameService:
         return await self.games.mygames(actor)
 
     @command
-    async def stats(self, who: PlayerRef, place: Place) -> Result:
-        """A player's rating, rank and record on this place's board and on the global one."""
+    async def stats(self, who: PlayerRef, place: Place, versus: PlayerRef | None = None) -> Result:
+        """A player's rating, rank and record on this place's board and on the global one; with ``versus``, the
+        head-to-head of the two (matches, games, points, marses, the last 5 results)."""
+        if versus is not None:
+            return await head_to_head.h2h(self.store, who, versus, place)
         return await self.info.stats(who, place)
+
+    @command
+    async def dice(self, place: Place, who: PlayerRef | None = None, game_id: str | None = None) -> Result:
+        """Dice statistics: ``who``'s rolls over his finished matches, or one match's and its commitments."""
+        return await dice_info.DiceInfo(self.store, self.info).ask(place, who, game_id)
 
     @command
     async def export(self, actor: PlayerRef, place: Place, game_id: str | None = None) -> Result:
