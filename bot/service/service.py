@@ -110,9 +110,11 @@ class GameService:
     # --- challenges (Challenges) -------------------------------------------------------------
     @command
     async def challenge(self, actor: PlayerRef, place: Place, opponent: PlayerRef | None, length: int = 1,
-                        rules: Rules | None = None, idem: str | None = None, quick: bool = False) -> Result:
-        """Challenge ``opponent`` (None: an open challenge anyone here may take) to a match of ``length``."""
-        return await self.challenges.challenge(actor, place, opponent, length, rules, idem, quick)
+                        rules: Rules | None = None, idem: str | None = None, quick: bool = False,
+                        kind: str | None = None) -> Result:
+        """Challenge ``opponent`` (None: an open challenge anyone here may take) to a match of ``length`` of
+        ``kind`` (fevga, portes, plakoto, tavli; None: the place's ``default_game``)."""
+        return await self.challenges.challenge(actor, place, opponent, length, rules, idem, quick, kind)
 
     @command
     async def accept(self, actor: PlayerRef, place: Place, challenge_id: str | None = None,
@@ -134,9 +136,9 @@ class GameService:
 
     @command
     async def play_ai(self, actor: PlayerRef, place: Place, level: str = "medium", length: int = 1,
-                      idem: str | None = None) -> Result:
-        """Start a game against the built-in AI (unrated); the human sits in seat 0."""
-        return await self.challenges.play_ai(actor, place, level, length, idem)
+                      idem: str | None = None, kind: str | None = None) -> Result:
+        """Start a match of ``kind`` (None: the place's default game) against the built-in AI (unrated)."""
+        return await self.challenges.play_ai(actor, place, level, length, idem, kind)
 
     @command
     async def rematch(self, actor: PlayerRef, place: Place, idem: str | None = None,

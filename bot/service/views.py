@@ -60,6 +60,8 @@ def build_view(s: Session, version: int) -> GameView:
         commitment=source.commitment if isinstance(source, FairDice) else "",
         rules=s.rules.to_dict(),
         rated=s.rated and len(s.human_seats()) == 2,
+        game=s.game_name,
+        kind=s.kind,
     )
 
 
