@@ -202,6 +202,8 @@ class MatchFlow:
         match = {"g": s.id, "p": s.place.platform, "s": s.place.scope_id, "w": s.winner, "t": round(time.time(), 3),
                  "pl": [[s.players[seat].user_id, s.players[seat].name] for seat in (0, 1)],
                  "sc": list(s.score), "m": list(s.mars_wins)}
+        if s.kind != "fevga":  # the board of the match's kind: a tavli match rates tavli only
+            match["k"] = s.kind
         change.extra.hset(keys.sagas(keys.id_bucket(s.id)), f"{s.id}:rate", json.dumps(match, separators=(",", ":")))
         change.rated = True
 

@@ -154,6 +154,12 @@ def board_scope(platform: str, scope_id: str | None) -> str:
     return f"{platform}:{scope_id}" if scope_id is not None else f"{platform}:*"
 
 
+def kind_board(scope: str, kind: str) -> str:
+    """The leaderboard of one kind of match (fevga, portes, plakoto, tavli) on ``scope``: Fevga's is the board
+    itself (so boards stored before tavli are Fevga's), the others ``<scope>#<kind>``."""
+    return scope if kind == "fevga" else f"{scope}#{kind}"
+
+
 def ratings(scope: str) -> str:
     """Zset: user id -> rating."""
     return f"{PREFIX}:{{r:{scope}}}:z"

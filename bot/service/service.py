@@ -213,9 +213,10 @@ class GameService:
 
     # --- leaderboards and records (Info) -----------------------------------------------------
     @command
-    async def top(self, place: Place, n: int = 10, global_: bool = False) -> Result:
-        """The best ``n`` players of this place's board (or the platform's global board)."""
-        return await self.info.top(place, n, global_)
+    async def top(self, place: Place, n: int = 10, global_: bool = False, kind: str | None = None) -> Result:
+        """The best ``n`` players of this place's board (or the platform's global board) of ``kind`` (fevga,
+        portes, plakoto, tavli; None: the place's ``default_game``)."""
+        return await self.info.top(place, n, global_, kind)
 
     @command
     async def mygames(self, actor: PlayerRef) -> Result:
