@@ -11,8 +11,8 @@ from bot.buttons import encode
 from bot.i18n import PLATFORM_WORDS, catalogue, has, translate
 from bot.replies import Button, Reply
 from bot.service.models import Action, GameView, Msg, PlayerRef, Result
-from fevga import Position
 from fevga.rules import OFF
+from fevga.variants import any_position_from_id
 from renderers import BoardScene, render_board, render_text
 from renderers.labels import DEFAULT_LABELS
 
@@ -105,23 +105,29 @@ def steps_text(steps: tuple[tuple[int, int], ...]) -> str:
     return ", ".join(f"{a}→{'off' if b == OFF else b}" for a, b in steps)
 
 
+def _on_points(steps: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
+    """The steps a board scene draws as arrows: those from a point (a Portes entry from the bar, point 0,
+    has no arrow until the renderers draw the bar)."""
+    return tuple(step for step in steps if step[0] >= 1)
+
+
 def scene_for(view: GameView, lang: str = "en", you: str | None = None) -> BoardScene:
     """The picture's scene for a view in ``lang``, the turn being built included."""
     over = view.status != "play" or view.winner is not None
     you_won = you is not None and view.winner is not None and view.names[view.winner] == you
     return BoardScene(
-        position=Position.from_id(view.position_id),
+        position=any_position_from_id(view.position_id),
         turn=None if over else view.turn,
         dice=None if over else view.dice,
         names=view.names,
-        last_play_steps=view.last_steps,
+        last_play_steps=_on_points(view.last_steps),
         last_mover=view.last_mover,
         match_length=view.match_length,
         score=view.score,
         winner=view.winner,
         mars=view.mars,
         labels=board_labels(lang, you_won),
-        pending_steps=() if over else view.pending,
+        pending_steps=() if over else _on_points(view.pending),
         dice_used=() if over else dice_used(view),
     )
 
