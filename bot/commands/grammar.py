@@ -19,7 +19,7 @@ from . import intents as i
 MAX_INPUT = 300
 MAX_NAME = 64
 MAX_TOP_ASKED = 1_000_000  # "top 1000" is read (the service clamps it to its maximum and says so)
-_PLAY_START = re.compile(r"^\s*(?:\d{1,2}|[α-ωά-ώΑ-Ω])\s*[/\\-]", re.IGNORECASE)
+_PLAY_START = re.compile(r"^\s*(?:\d{1,2}|[α-ωά-ώΑ-Ω]|bar|μπαρ)\s*[/\\-]", re.IGNORECASE)  # Portes: bar/3
 _NUMERIC_START = re.compile(r"^\s*(\S{1,3}?)\s*[/\\-]")  # ``7²/12`` or ``½/7``: a play, in signs that are not digits
 
 # Every word a player may start a command with, aliases included.
