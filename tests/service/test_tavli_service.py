@@ -47,6 +47,11 @@ async def test_a_tavli_match_rotates_portes_plakoto_fevga(service: GameService) 
         if number > 1 and games[number - 2]["outcome"]["winner"] is not None:
             assert rec["game"]["first"] == games[number - 2]["outcome"]["winner"]  # the last winner starts
     assert tuple(points) == view.score
+    exported = await service.export(ALICE, HERE)  # the .mat-like text names the game of each game
+    text = next(m.args["text"] for m in exported.messages if m.key == "export")
+    assert '; [Variation "Tavli"]' in text
+    named = [line for line in text.splitlines() if line.startswith('; [Game "')]
+    assert named == [f'; [Game "{game_kind("tavli", n).capitalize()}"]' for n in range(1, len(games) + 1)]
 
 
 async def test_play_ai_plakoto_and_a_portes_challenge(service: GameService) -> None:
