@@ -107,7 +107,8 @@ def steps_text(steps: tuple[tuple[int, int], ...]) -> str:
 
 def _on_points(steps: tuple[tuple[int, int], ...]) -> tuple[tuple[int, int], ...]:
     """The steps a board scene draws as arrows: those from a point (a Portes entry from the bar, point 0,
-    has no arrow until the renderers draw the bar)."""
+    has no arrow until the renderers draw the bar; the turn being built of Portes and Plakoto is told in the
+    caption until then, since the scene checks pending steps by Fevga's rules)."""
     return tuple(step for step in steps if step[0] >= 1)
 
 
@@ -127,7 +128,7 @@ def scene_for(view: GameView, lang: str = "en", you: str | None = None) -> Board
         winner=view.winner,
         mars=view.mars,
         labels=board_labels(lang, you_won),
-        pending_steps=() if over else _on_points(view.pending),
+        pending_steps=() if over or view.game != "fevga" else view.pending,  # tavli: in the caption only, for now
         dice_used=() if over else dice_used(view),
     )
 
