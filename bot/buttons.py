@@ -108,7 +108,7 @@ def decode(token: object) -> i.Intent | None:
         if len(parts) != 5:
             return None
         version, from_point, die = (int(n or 0) for n in numbers)
-        if not (1 <= from_point <= 24 and 1 <= die <= 6):
+        if not (0 <= from_point <= 24 and 1 <= die <= 6):  # 0: the bar (Portes)
             return None
         return intent_of(kind, game_id, version, from_point, die)
     if len(parts) != 3:

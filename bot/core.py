@@ -35,7 +35,8 @@ from bot.service.migrate import migrate_to_homes
 from bot.service.models import Msg, Result
 from bot.service.settings import PING_AFTER
 from bot.storage import Commit, DamagedKey, LocalRedis, RedisStore, Store, open_store
-from fevga import DEFAULT_RULES, Position, Rules, format_play, legal_plays
+from fevga import DEFAULT_RULES, Rules, format_play, legal_plays
+from fevga.variants import any_position_from_id
 
 if TYPE_CHECKING:
     from bot.config import Settings
@@ -262,7 +263,7 @@ class BotCore:
             return []
         if not view.players[view.turn].same(actor):
             return []
-        position = Position.from_id(view.position_id)
+        position = any_position_from_id(view.position_id)
         if view.turn == 1:
             position = position.flip()
         rules = Rules.from_dict(view.rules) if view.rules else DEFAULT_RULES

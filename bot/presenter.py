@@ -11,8 +11,8 @@ from bot.buttons import encode
 from bot.i18n import PLATFORM_WORDS, catalogue, has, translate
 from bot.replies import Button, Reply
 from bot.service.models import Action, GameView, Msg, PlayerRef, Result
-from fevga import Position
 from fevga.rules import OFF
+from fevga.variants import any_position_from_id
 from renderers import BoardScene, render_board, render_text
 from renderers.labels import DEFAULT_LABELS
 
@@ -107,14 +107,15 @@ def steps_text(steps: tuple[tuple[int, int], ...]) -> str:
 
 def scene_for(view: GameView, lang: str = "en", you: str | None = None) -> BoardScene:
     """The picture's scene for a view in ``lang``, the turn being built included."""
-    over = view.status != "play" or view.winner is not None
+    over = view.status != "play" or view.winner is not None or view.drawn
     you_won = you is not None and view.winner is not None and view.names[view.winner] == you
     return BoardScene(
-        position=Position.from_id(view.position_id),
+        position=any_position_from_id(view.position_id),
         turn=None if over else view.turn,
         dice=None if over else view.dice,
         names=view.names,
         last_play_steps=view.last_steps,
+        last_play_hits=view.last_hits if len(view.last_hits) == len(view.last_steps) else (),
         last_mover=view.last_mover,
         match_length=view.match_length,
         score=view.score,
@@ -123,6 +124,9 @@ def scene_for(view: GameView, lang: str = "en", you: str | None = None) -> Board
         labels=board_labels(lang, you_won),
         pending_steps=() if over else view.pending,
         dice_used=() if over else dice_used(view),
+        match_kind=view.kind,
+        game_number=view.game_no if view.kind == "tavli" else 0,
+        drawn=view.drawn and view.winner is None,
     )
 
 

@@ -41,9 +41,9 @@ async def execute(
     match intent:
         case i.Help(topic=topic):
             return _info(f"help_{topic}" if topic else "help")
-        case i.ShowRules():
-            return _info("rules_summary")
-        case i.Challenge(target=target, length=length, rules=rules):
+        case i.ShowRules(game=game):
+            return _info("rules_summary" if game in (None, "fevga") else f"rules_{game}")
+        case i.Challenge(target=target, length=length, rules=rules, kind=kind):
             opponent = None
             if target is not None:
                 opponent = mentions.get(target) or mentions.get(target.lower())
@@ -51,15 +51,15 @@ async def execute(
                     return _error("cmd_unknown_player", name=target)
                 if opponent == actor or (opponent.platform, opponent.user_id) == (actor.platform, actor.user_id):
                     return _error("challenge_self")
-            return await service.challenge(actor, place, opponent, length=length, rules=rules, idem=idem)
+            return await service.challenge(actor, place, opponent, length=length, rules=rules, idem=idem, kind=kind)
         case i.Accept(challenge_id=cid):
             return await service.accept(actor, place, challenge_id=cid, idem=idem)
         case i.Decline(challenge_id=cid):
             return await service.decline(actor, place, challenge_id=cid, idem=idem)
         case i.Cancel(challenge_id=cid):
             return await service.cancel(actor, place, challenge_id=cid, idem=idem)
-        case i.PlayAI(level=level, length=length):
-            return await service.play_ai(actor, place, level=level, length=length, idem=idem)
+        case i.PlayAI(level=level, length=length, kind=kind):
+            return await service.play_ai(actor, place, level=level, length=length, idem=idem, kind=kind)
         case i.Move(text=text, game_id=gid, version=version):
             return await service.move(actor, place, text, game_id=gid, idem=idem, version=version)
         case i.Step(game_id=gid, version=version, from_point=from_point, die=die):
@@ -84,8 +84,8 @@ async def execute(
             return await service.claim(actor, place, game_id=gid, idem=idem)
         case i.Rematch(game_id=gid):
             return await service.rematch(actor, place, idem=idem, game_id=gid)
-        case i.Top(global_=global_, count=count):
-            return await service.top(place, n=count, global_=global_)
+        case i.Top(global_=global_, count=count, kind=kind):
+            return await service.top(place, n=count, global_=global_, kind=kind)
         case i.Stats(target=target, versus=versus):
             named = [_player(n, mentions) if n is not None else actor for n in (target, versus)]
             for name, found in zip((target, versus), named, strict=True):

@@ -10,6 +10,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 
+from bot.game_words import game_word
 from bot.numbers import ascii_digits, not_digits, whole_number
 from fevga import FevgaError, Rules
 
@@ -18,7 +19,7 @@ from . import intents as i
 MAX_INPUT = 300
 MAX_NAME = 64
 MAX_TOP_ASKED = 1_000_000  # "top 1000" is read (the service clamps it to its maximum and says so)
-_PLAY_START = re.compile(r"^\s*(?:\d{1,2}|[α-ωά-ώΑ-Ω])\s*[/\\-]", re.IGNORECASE)
+_PLAY_START = re.compile(r"^\s*(?:\d{1,2}|[α-ωά-ώΑ-Ω]|bar|μπαρ)\s*[/\\-]", re.IGNORECASE)  # Portes: bar/3
 _NUMERIC_START = re.compile(r"^\s*(\S{1,3}?)\s*[/\\-]")  # ``7²/12`` or ``½/7``: a play, in signs that are not digits
 
 # Every word a player may start a command with, aliases included.
@@ -96,10 +97,13 @@ def _challenge(words: list[str]) -> i.Intent | i.CommandError:
     unlock = 13
     strict = False
     chosen = False
+    kind: str | None = None
     for word in words:
         low = word.lower()
         if low in ("open", "anyone", "all", "ανοιχτή"):
             is_open = True
+        elif kind is None and (named := game_word(low)) is not None:
+            kind = named
         elif _is_number(low) or low.startswith(("points=", "length=")):
             value = _length(low.split("=", 1)[-1])
             if isinstance(value, i.CommandError):
@@ -119,22 +123,27 @@ def _challenge(words: list[str]) -> i.Intent | i.CommandError:
             return i.CommandError("cmd_bad_option", {"option": word[:30]})
     if target is None and not is_open:
         return i.CommandError("cmd_challenge_who")
+    if chosen and kind not in (None, "fevga", "tavli"):  # unlock/strict are Fevga's options
+        return i.CommandError("cmd_option_not_for_game", {"game": kind})
     try:
         rules = Rules(unlock_point=unlock, strict_start_quarter=strict) if chosen else None
     except FevgaError:
         return i.CommandError("cmd_bad_option", {"option": "unlock"})
-    return i.Challenge(None if is_open else target, length, rules)
+    return i.Challenge(None if is_open else target, length, rules, kind)
 
 
 def _play_ai(words: list[str]) -> i.Intent | i.CommandError:
     level = "medium"
     length = 1
+    kind: str | None = None
     for word in words:
         low = word.lower()
         if low in ("ai", "bot", "vs", "against", "computer"):
             continue
         if low in i.AI_LEVELS:
             level = low
+        elif kind is None and (named := game_word(low)) is not None:
+            kind = named
         elif _is_number(low):
             value = _length(low)
             if isinstance(value, i.CommandError):
@@ -142,7 +151,7 @@ def _play_ai(words: list[str]) -> i.Intent | i.CommandError:
             length = value
         else:
             return i.CommandError("cmd_bad_level", {"value": word[:30], "levels": ", ".join(i.AI_LEVELS)})
-    return i.PlayAI(level, length)
+    return i.PlayAI(level, length, kind)
 
 
 def _simple(factory: Callable[[], i.Intent]) -> Callable[[list[str]], i.Intent | i.CommandError]:
@@ -186,17 +195,20 @@ def _resign(words: list[str]) -> i.Intent | i.CommandError:
 def _top(words: list[str]) -> i.Intent | i.CommandError:
     global_ = False
     count = 10
+    kind: str | None = None
     for word in words:
         low = word.lower()
         if low in ("global", "all", "world"):
             global_ = True
+        elif kind is None and (named := game_word(low)) is not None:
+            kind = named
         elif (number := whole_number(low)) is not None and number >= 1:
             count = min(number, MAX_TOP_ASKED)  # the service shows at most its maximum and says so
         elif not_digits(low):
             return _not_a_number(word)
         else:
             return i.CommandError("cmd_bad_option", {"option": word[:30]})
-    return i.Top(global_, count)
+    return i.Top(global_, count, kind)
 
 
 def _stats(words: list[str]) -> i.Intent | i.CommandError:
@@ -230,6 +242,18 @@ def _dice(words: list[str]) -> i.Intent | i.CommandError:
     if words and len(words[0]) > MAX_NAME:
         return i.CommandError("cmd_name_too_long", {"max": MAX_NAME})
     return i.Dice(words[0] if words else None)
+
+
+def _rules(words: list[str]) -> i.Intent | i.CommandError:
+    """``rules`` (Fevga), ``rules portes|plakoto|fevga|tavli`` (any accepted name of the game)."""
+    if len(words) > 1:
+        return i.CommandError("cmd_too_many_words", {"command": "rules"})
+    if not words:
+        return i.ShowRules()
+    kind = game_word(words[0])
+    if kind is None:
+        return i.CommandError("cmd_bad_game", {"value": words[0][:30], "games": "fevga, portes, plakoto, tavli"})
+    return i.ShowRules(kind)
 
 
 def _analyze(words: list[str]) -> i.Intent | i.CommandError:
@@ -283,7 +307,7 @@ def _play(words: list[str]) -> i.Intent | i.CommandError:
 
 PARSERS: dict[str, Callable[[list[str]], i.Intent | i.CommandError]] = {
     "help": _help,
-    "rules": _simple(i.ShowRules),
+    "rules": _rules,
     "challenge": _challenge,
     "accept": _with_id(lambda cid: i.Accept(cid)),
     "decline": _with_id(lambda cid: i.Decline(cid)),

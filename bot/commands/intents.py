@@ -30,21 +30,24 @@ class Help(Intent):
 
 @dataclass(frozen=True, slots=True)
 class ShowRules(Intent):
-    """A summary of the rules of Fevga."""
+    """A summary of the rules of a game (``game``: fevga, portes, plakoto, tavli; None: Fevga)."""
 
     word: ClassVar[str] = "rules"
+    game: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
 class Challenge(Intent):
     """Challenge ``target`` (a mention or name the frontend resolves), or anyone when ``target`` is None.
-    ``rules`` is None unless the player named a variant: then the place's default variants apply."""
+    ``rules`` is None unless the player named a variant: then the place's default variants apply.
+    ``kind`` (fevga, portes, plakoto, tavli) is None unless named: then the place's ``default_game``."""
 
     word: ClassVar[str] = "challenge"
 
     target: str | None
     length: int = 1
     rules: Rules | None = None
+    kind: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,11 +76,12 @@ class Cancel(Intent):
 
 @dataclass(frozen=True, slots=True)
 class PlayAI(Intent):
-    """Start a match against the AI at ``level``."""
+    """Start a match against the AI at ``level``, of ``kind`` (None: the place's ``default_game``)."""
 
     word: ClassVar[str] = "play"
     level: str = "medium"
     length: int = 1
+    kind: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -189,11 +193,12 @@ class Rematch(Intent):
 
 @dataclass(frozen=True, slots=True)
 class Top(Intent):
-    """The leaderboard of this place (or global)."""
+    """The leaderboard of this place (or global), of ``kind`` (None: the place's ``default_game``)."""
 
     word: ClassVar[str] = "top"
     global_: bool = False
     count: int = 10
+    kind: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

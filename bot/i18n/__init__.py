@@ -14,6 +14,8 @@ format spec ``@``: ``"{games:@matches}"`` writes ``games`` through the plural en
 ``{seconds:@duration}`` writes a span of time as hours and minutes ("1 hour 5 minutes", "45 minutes"; under a
 minute "30 seconds"): every duration shown to a player goes through it. And
 ``{flag:?key}`` writes the message ``key`` only when ``flag`` is true (a mark such as a provisional rating's).
+``{kind:#prefix_}`` writes the message ``prefix_<value>``, or nothing when there is none (`` of Portes`` after
+a match, nothing for Fevga: ``{kind:#match_of_}``).
 """
 
 from __future__ import annotations
@@ -129,9 +131,13 @@ class _Formatter(string.Formatter):
         self.lang = lang
 
     def format_field(self, value: Any, format_spec: str) -> str:
-        """One field: ``?key`` a mark, ``@duration`` a span of time, ``@key`` a plural entry, else as usual."""
+        """One field: ``?key`` a mark, ``#prefix`` a word by value, ``@duration`` a span of time, ``@key`` a plural
+        entry, else as usual."""
         if format_spec.startswith("?"):  # a mark shown only when the value is true, e.g. a provisional rating
             return translate(format_spec[1:], self.lang) if value and value != "?" else ""
+        if format_spec.startswith("#"):  # a word chosen by the value, e.g. the name of a game
+            key = f"{format_spec[1:]}{value}"  # a value with no entry (or missing, in an old message): nothing
+            return translate(key, self.lang) if has(key, self.lang) else ""
         if not format_spec.startswith("@"):
             return str(super().format_field(value, format_spec))
         word = format_spec[1:]

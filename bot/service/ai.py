@@ -11,7 +11,8 @@ import importlib
 import random
 from typing import Any, Protocol
 
-from fevga import Play, Position, Rules, legal_plays
+from fevga import Play, Position, legal_plays
+from fevga.variants import AnyRules, game_of
 
 LEVELS = ("easy", "medium", "hard", "expert")
 
@@ -21,9 +22,9 @@ class AiPlayer(Protocol):
 
     slow: bool
 
-    def choose(self, position: Position, dice: tuple[int, int], rules: Rules, level: str) -> Play: ...
+    def choose(self, position: Position, dice: tuple[int, int], rules: AnyRules, level: str) -> Play: ...
 
-    def hint(self, position: Position, dice: tuple[int, int], rules: Rules, n: int) -> list[tuple[Play, float]]: ...
+    def hint(self, position: Position, dice: tuple[int, int], rules: AnyRules, n: int) -> list[tuple[Play, float]]: ...
 
 
 class RandomAI:
@@ -34,10 +35,10 @@ class RandomAI:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, position: Position, dice: tuple[int, int], rules: Rules, level: str) -> Play:
+    def choose(self, position: Position, dice: tuple[int, int], rules: AnyRules, level: str) -> Play:
         return self.rng.choice(legal_plays(position, dice, rules))
 
-    def hint(self, position: Position, dice: tuple[int, int], rules: Rules, n: int) -> list[tuple[Play, float]]:
+    def hint(self, position: Position, dice: tuple[int, int], rules: AnyRules, n: int) -> list[tuple[Play, float]]:
         return [(p, 0.0) for p in legal_plays(position, dice, rules)[:n]]
 
 
@@ -49,11 +50,16 @@ class EngineAI:
     def __init__(self, module: Any) -> None:
         self.module = module
 
-    def choose(self, position: Position, dice: tuple[int, int], rules: Rules, level: str) -> Play:
-        play: Play = self.module.get_player(level).choose(position, dice, rules)
+    def choose(self, position: Position, dice: tuple[int, int], rules: AnyRules, level: str) -> Play:
+        """The play of ``level``'s player of the position's game (Portes and Plakoto have their own)."""
+        play: Play = self.module.get_player(level, game_of(position)).choose(position, dice, rules)
         return play
 
-    def hint(self, position: Position, dice: tuple[int, int], rules: Rules, n: int) -> list[tuple[Play, float]]:
+    def hint(self, position: Position, dice: tuple[int, int], rules: AnyRules, n: int) -> list[tuple[Play, float]]:
+        """The best plays: Fevga's hint search, or the ranking of the other game's strongest player."""
+        game = game_of(position)
+        if game != "fevga":
+            return list(self.module.get_player("hard", game).rank(position, dice, rules))[:n]
         return list(self.module.hint(position, dice, rules, n=n))
 
 
@@ -68,14 +74,14 @@ def default_ai() -> AiPlayer:
     return RandomAI()
 
 
-async def ai_choose(ai: AiPlayer, position: Position, dice: tuple[int, int], rules: Rules, level: str) -> Play:
+async def ai_choose(ai: AiPlayer, position: Position, dice: tuple[int, int], rules: AnyRules, level: str) -> Play:
     if ai.slow:
         return await asyncio.to_thread(ai.choose, position, dice, rules, level)
     return ai.choose(position, dice, rules, level)
 
 
 async def ai_hint(
-    ai: AiPlayer, position: Position, dice: tuple[int, int], rules: Rules, n: int
+    ai: AiPlayer, position: Position, dice: tuple[int, int], rules: AnyRules, n: int
 ) -> list[tuple[Play, float]]:
     if ai.slow:
         return await asyncio.to_thread(ai.hint, position, dice, rules, n)

@@ -153,7 +153,9 @@ class Appliers:
         """Apply one pending match to each of its boards (each once), then drop the pending field."""
         try:
             match = json.loads(raw)
-            scopes = [keys.board_scope(match["p"], match["s"]), keys.board_scope(match["p"], None)]
+            kind = str(match.get("k", "fevga"))  # absent: a Fevga match (pending before tavli too)
+            scopes = [keys.kind_board(keys.board_scope(match["p"], match["s"]), kind),
+                      keys.kind_board(keys.board_scope(match["p"], None), kind)]
         except (ValueError, TypeError, KeyError) as exc:
             log.error("unreadable pending ratings %s %s (%s); dropped", key, name, exc)
         else:

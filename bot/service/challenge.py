@@ -1,7 +1,8 @@
 """A challenge as stored: who challenged whom, where, to what match, until when; with its codec.
 
 Stored as ``<version>:`` + JSON (keys ``id from to place n r created exp quick``, the format used since the
-first release). :meth:`Challenge.decode` validates every field and raises :class:`CorruptChallenge`.
+first release; ``k``, the kind of match, only when it is not Fevga). :meth:`Challenge.decode` validates every
+field and raises :class:`CorruptChallenge`.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ from typing import Any
 
 from bot.storage.base import Commit
 from fevga import FevgaError, Rules
+from fevga.match import MATCH_KINDS, MAX_LENGTH
 
 from . import keys
-from .models import Place, PlayerRef
+from .models import Place, PlayerRef, Result
 
 MAX_CHALLENGE = 4096  # stored bytes; a challenge is ~250
 
@@ -35,6 +37,7 @@ class Challenge:
     created: float
     expires: float
     quick: bool = False
+    kind: str = "fevga"  # fevga | portes | plakoto | tavli
 
     def is_here(self, place: Place) -> bool:
         """Whether the challenge lives in this chat channel."""
@@ -59,7 +62,7 @@ class Challenge:
     def ended_entry(self, end: str, by: str) -> dict[str, bytes | str]:
         """The outbox entry of a challenge that ended: which one, where, and the message saying how."""
         args = {"player": self.from_.name, "opponent": self.to.name if self.to else "", "by": by,
-                "length": self.length, "challenge_id": self.id}
+                "length": self.length, "challenge_id": self.id, "kind": self.kind}
         msgs = json.dumps([[f"challenge_ended_{end}", args]], separators=(",", ":"))
         place = json.dumps([self.place.platform, self.place.scope_id, self.place.channel_id])
         return {"k": "challenge", "id": self.id, "end": end, "place": place, "msgs": msgs}
@@ -69,6 +72,8 @@ class Challenge:
         doc = {"id": self.id, "from": _ref_list(self.from_), "to": _ref_list(self.to) if self.to else None,
                "place": [self.place.platform, self.place.scope_id, self.place.channel_id], "n": self.length,
                "r": self.rules.to_dict(), "created": self.created, "exp": self.expires, "quick": self.quick}
+        if self.kind != "fevga":
+            doc["k"] = self.kind
         return json.dumps(doc).encode()
 
     @classmethod
@@ -95,10 +100,23 @@ class Challenge:
             rules = Rules.from_dict(doc["r"])
         except (FevgaError, ValueError, TypeError) as exc:
             raise CorruptChallenge(f"challenge rules: {exc}") from None
+        kind = doc.get("k", "fevga")
+        if kind not in MATCH_KINDS:
+            raise CorruptChallenge(f"unknown kind of match {kind!r}")
         created = doc.get("created", exp)
         return cls(id=doc["id"], from_=from_, to=to, place=Place(*place), length=doc["n"], rules=rules,
                    created=float(created) if isinstance(created, (int, float)) else float(exp),
-                   expires=float(exp), quick=bool(doc.get("quick")))
+                   expires=float(exp), quick=bool(doc.get("quick")), kind=str(kind))
+
+
+def match_error(length: object, kind: str | None) -> Result | None:
+    """The error for a match length that is not a whole number of points in the allowed range, or a kind of
+    match that is none of fevga, portes, plakoto, tavli (None: the place's default); else None."""
+    if not isinstance(length, int) or isinstance(length, bool) or not 1 <= length <= MAX_LENGTH:
+        return Result.error("bad_length", max=MAX_LENGTH)
+    if kind is not None and kind not in MATCH_KINDS:
+        return Result.error("bad_match_kind_here", games=", ".join(MATCH_KINDS))
+    return None
 
 
 def _strings(value: Any) -> list[str] | None:

@@ -8,11 +8,10 @@ import logging
 from bot.button_kinds import ButtonKind
 from bot.storage.base import Commit, DamagedKey, Store
 from fevga import FairDice, Game, Rules
-from fevga.match import MAX_LENGTH
 
 from . import fairness, keys
 from .ai import LEVELS
-from .challenge import Challenge
+from .challenge import Challenge, match_error
 from .challenge_find import Role, challenge_here, load_challenge, supersede
 from .commits import Change
 from .config import Clock, Options
@@ -20,7 +19,7 @@ from .damaged import free_stale
 from .flow import MatchFlow
 from .models import Action, Msg, Place, PlayerRef, Result
 from .reads import Reads, read_one
-from .session import AI_PLATFORM, Session
+from .session import AI_PLATFORM, Session, rules_of
 from .sessions import Sessions
 from .settings import Settings
 
@@ -30,11 +29,6 @@ log = logging.getLogger(__name__)
 def unrated_note() -> Msg:
     """Said with a challenge and a game start whose turn deadline is too short for a rated match."""
     return Msg("unrated_deadline", {"seconds": fairness.MIN_RATED_DEADLINE})
-
-
-def _bad_length(length: object) -> bool:
-    """A match length that is not a whole number of points in the allowed range."""
-    return not isinstance(length, int) or isinstance(length, bool) or not 1 <= length <= MAX_LENGTH
 
 
 class Challenges:
@@ -50,22 +44,24 @@ class Challenges:
         self.settings = settings
 
     async def challenge(self, actor: PlayerRef, place: Place, opponent: PlayerRef | None, length: int = 1,
-                        rules: Rules | None = None, idem: str | None = None, quick: bool = False) -> Result:
-        """Challenge ``opponent`` (None: an open challenge anyone here may take) to a match of ``length``."""
-        if _bad_length(length):
-            return Result.error("bad_length", max=MAX_LENGTH)
+                        rules: Rules | None = None, idem: str | None = None, quick: bool = False,
+                        kind: str | None = None) -> Result:
+        """Challenge ``opponent`` (None: an open challenge anyone here may take) to a match of ``length`` of
+        ``kind`` (fevga, portes, plakoto, tavli; None: the place's ``default_game``)."""
+        if (bad := match_error(length, kind)) is not None:
+            return bad
         if opponent is not None and (actor.same(opponent) or opponent.platform != actor.platform):
             return Result.error("challenge_self" if actor.same(opponent) else "not_for_you")
         if opponent is not None and opponent.bot:
             return Result.error("challenge_bot", player=opponent.name)
         for _ in range(2):  # a lost race with the same challenge sent at once: the second look names it
-            answer = await self._challenge(actor, place, opponent, length, rules, idem, quick)
+            answer = await self._challenge(actor, place, opponent, length, rules, idem, quick, kind)
             if answer is not None:
                 return answer
         return Result.error("busy_try_again")
 
     async def _challenge(self, actor: PlayerRef, place: Place, opponent: PlayerRef | None, length: int,
-                         rules: Rules | None, idem: str | None, quick: bool) -> Result | None:
+                         rules: Rules | None, idem: str | None, quick: bool, kind: str | None) -> Result | None:
         """One attempt at :meth:`challenge`; None when the commit lost a race."""
         entry = f"{actor.user_id}|{opponent.user_id if opponent else ''}"
         reads = Reads()
@@ -98,12 +94,13 @@ class Challenges:
             commit.field_free(keys.channel_pairs(place), entry)  # two at once: one commits
         elif paired.value not in pending.value:  # names a challenge that is gone: freed
             commit.hdel(keys.channel_pairs(place), entry, only_if=paired.value)
-        deadline, place_rules = await self.settings.place_defaults(place)
+        deadline, place_rules, place_kind = await self.settings.place_choice(place)
         if rules is None:
             rules = place_rules
+        kind = kind or place_kind
         ttl = self.options.challenge_ttl
         cid = keys.new_id_in(keys.place_bucket(place))  # the challenge lives in its channel's home
-        ch = Challenge(cid, actor, opponent, place, length, rules, now, now + ttl, quick)
+        ch = Challenge(cid, actor, opponent, place, length, rules, now, now + ttl, quick, kind)
         cid = ch.id
         commit.expect(keys.challenge(cid), 0)
         commit.put_versioned(keys.challenge(cid), 1, ch.encode())
@@ -116,7 +113,7 @@ class Challenges:
                                    "platform": place.platform, "scope_id": place.scope_id,
                                    "channel_id": place.channel_id}).encode())
         args = {"player": actor.name, "opponent": opponent.name if opponent else "", "length": length,
-                "challenge_id": cid, "seconds": ttl}
+                "challenge_id": cid, "seconds": ttl, "kind": kind}
         actions = [Action(ButtonKind.ACCEPT, cid, 1, "btn_accept", {"challenge_id": cid})]
         if opponent is not None:
             actions.append(Action(ButtonKind.DECLINE, cid, 1, "btn_decline", {"challenge_id": cid}))
@@ -156,15 +153,16 @@ class Challenges:
                 return Result.error("challenge_expired")
             commit = ch.drop(Commit(), version, "accepted", actor.name)
             result = await self.start(actor, place, (ch.from_, actor), ch.length, ch.rules, commit,
-                                      quick=ch.quick, idem=idem)
+                                      quick=ch.quick, idem=idem, kind=ch.kind)
             if result is not None:
                 return result
         return Result.error("busy_try_again")
 
     async def start(self, actor: PlayerRef, place: Place, players: tuple[PlayerRef, PlayerRef], length: int,
                     rules: Rules, commit: Commit, quick: bool = False, ai_level: str | None = None,
-                    idem: str | None = None) -> Result | None:
-        """Create the game (opening roll by the service) and commit it; None when the commit lost a race."""
+                    idem: str | None = None, kind: str = "fevga") -> Result | None:
+        """Create the match of ``kind`` and its first game (opening roll by the service) and commit it;
+        None when the commit lost a race."""
         humans = [p for p in players if p.platform != AI_PLATFORM]
         reads = Reads()
         busy = [reads.hget(keys.channel_games(place), p.user_id) for p in humans]
@@ -195,13 +193,14 @@ class Challenges:
         now = round(self.clock(), 3)
         gid = keys.new_id_in(keys.place_bucket(place))  # the game lives in its channel's home
         rated = ai_level is None and fairness.deadline_rated(deadline)
-        s = Session(gid, place, players, length, rules, Game.new(rules, FairDice(), at=now), now, deadline,
-                    turn_start=now, ai_level=ai_level, rated=rated)
+        s = Session(gid, place, players, length, rules, Game.new(rules_of(kind, rules, 1), FairDice(), at=now), now,
+                    deadline, turn_start=now, ai_level=ai_level, rated=rated, kind=kind)
         s.autoplay = autoplay
         change = Change(kind="start", extra=commit)
         opening = s.game.opening[-1] if s.game.opening else None
         change.messages.append(Msg("game_started", {
-            "player0": players[0].name, "player1": players[1].name, "length": length,
+            "player0": players[0].name, "player1": players[1].name, "length": length, "kind": kind,
+            "game": s.game_name,
             "starter": players[s.game.turn].name,
             "opening": f"{opening[0]}-{opening[1]}" if opening else "",
             "commitment": s.game.dice_source.commitment if isinstance(s.game.dice_source, FairDice) else "",
@@ -256,19 +255,21 @@ class Challenges:
         return answer if answer is not None else Result.error("no_challenge")
 
     async def play_ai(self, actor: PlayerRef, place: Place, level: str = "medium", length: int = 1,
-                      idem: str | None = None) -> Result:
-        """Start a game against the built-in AI (unrated); the human sits in seat 0."""
+                      idem: str | None = None, kind: str | None = None) -> Result:
+        """Start a match of ``kind`` (None: the place's ``default_game``) against the built-in AI (unrated);
+        the human sits in seat 0."""
         if level not in LEVELS:
             return Result.error("bad_level", levels=", ".join(LEVELS))
-        if _bad_length(length):
-            return Result.error("bad_length", max=MAX_LENGTH)
+        if (bad := match_error(length, kind)) is not None:
+            return bad
         ai = PlayerRef(AI_PLATFORM, level, f"AI ({level})")
-        rules = (await self.settings.place_defaults(place))[1]
+        _deadline, rules, place_kind = await self.settings.place_choice(place)
         for _ in range(self.options.max_retries):
             cached = await self.sessions.retried(actor, idem, place)  # the first answer (another instance's too)
             if cached is not None:
                 return cached
-            result = await self.start(actor, place, (actor, ai), length, rules, Commit(), ai_level=level, idem=idem)
+            result = await self.start(actor, place, (actor, ai), length, rules, Commit(), ai_level=level, idem=idem,
+                                      kind=kind or place_kind)
             if result is not None:
                 return result
         return Result.error("busy_try_again")
@@ -289,5 +290,6 @@ class Challenges:
         if seat is None:
             return Result.error("not_in_game")
         if s.ai_level is not None:
-            return await self.play_ai(actor, place, level=s.ai_level, length=s.length, idem=idem)
-        return await self.challenge(actor, place, s.players[seat ^ 1], length=s.length, rules=s.rules, idem=idem)
+            return await self.play_ai(actor, place, level=s.ai_level, length=s.length, idem=idem, kind=s.kind)
+        return await self.challenge(actor, place, s.players[seat ^ 1], length=s.length, rules=s.rules, idem=idem,
+                                    kind=s.kind)

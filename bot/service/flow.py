@@ -57,7 +57,7 @@ class MatchFlow:
             dice = s.game.dice
             assert dice is not None
             if s.is_ai(mover):
-                play = await ai_choose(self.ai, s.game.position, dice, s.rules, s.ai_level or "medium")
+                play = await ai_choose(self.ai, s.game.position, dice, s.game.rules, s.ai_level or "medium")
                 added = s.game.play(play, at=now)
                 change.messages.append(Msg("ai_played", {"player": s.players[mover].name,
                                                          "dice": f"{dice[0]}-{dice[1]}", "play": format_play(play)}))
@@ -82,9 +82,15 @@ class MatchFlow:
     def game_over(self, s: Session, change: Change, whole_match: bool = False, end: str = "won") -> None:
         """Score the finished game, keep its record, then end the match or start its next game."""
         outcome = s.game.outcome
-        assert outcome is not None and outcome.winner is not None  # the bot plays Fevga: no draws yet
+        assert outcome is not None
         now = self.clock()
         before = list(s.score)
+        if outcome.winner is None:  # a drawn Plakoto game (both mothers pinned): no points, the next game
+            change.messages.append(Msg("game_drawn", {"score": f"{s.score[0]}-{s.score[1]}", "game_no": s.game_no}))
+            record = make_record(s, s.game, s.game_no, before, now)
+            change.extra.put(keys.game_record(s.id, s.game_no), pack(record), keys.RECORD_KEEP)
+            self._next_game(s, change, None, now)
+            return
         s.score[outcome.winner] += outcome.points
         if outcome.mars and not outcome.resigned:
             s.mars_wins[outcome.winner] += 1
@@ -103,12 +109,20 @@ class MatchFlow:
         record = make_record(s, s.game, s.game_no, before, now)
         change.extra.put(keys.game_record(s.id, s.game_no), pack(record), keys.RECORD_KEEP)
         if s.status == "play":
-            s.plies_before += sum(1 for r in s.game.history if not r.is_pass)
-            s.game_no += 1
-            s.game = Game.new(s.rules, FairDice(), first=outcome.winner, at=now)
-            change.kind = "next_game"
-            change.messages.append(Msg("next_game", {"game_no": s.game_no, "player": winner.name}))
-            self.note_passes(s, s.game.history, change)
+            self._next_game(s, change, outcome.winner, now)
+
+    def _next_game(self, s: Session, change: Change, first: int | None, now: float) -> None:
+        """Start the match's next game (of its kind, or the next of the tavli rotation): ``first`` starts,
+        after a draw (None) the opening roll decides."""
+        s.plies_before += sum(1 for r in s.game.history if not r.is_pass)
+        s.game_no += 1
+        s.game = Game.new(s.rules_of(s.game_no), FairDice(), first=first, at=now)
+        change.kind = "next_game"
+        starter = s.players[s.game.turn].name
+        key = "next_game" if first is not None else "next_game_after_draw"
+        game = s.game_name if s.kind == "tavli" else "fevga"  # only a rotation names each game's kind
+        change.messages.append(Msg(key, {"game_no": s.game_no, "player": starter, "game": game}))
+        self.note_passes(s, s.game.history, change)
 
     def abort(self, s: Session, change: Change, msg: Msg) -> None:
         """Call the match off (no result, no rating change): its record is kept as aborted."""
@@ -188,6 +202,8 @@ class MatchFlow:
         match = {"g": s.id, "p": s.place.platform, "s": s.place.scope_id, "w": s.winner, "t": round(time.time(), 3),
                  "pl": [[s.players[seat].user_id, s.players[seat].name] for seat in (0, 1)],
                  "sc": list(s.score), "m": list(s.mars_wins)}
+        if s.kind != "fevga":  # the board of the match's kind: a tavli match rates tavli only
+            match["k"] = s.kind
         change.extra.hset(keys.sagas(keys.id_bucket(s.id)), f"{s.id}:rate", json.dumps(match, separators=(",", ":")))
         change.rated = True
 

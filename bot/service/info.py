@@ -7,7 +7,7 @@ from typing import Any
 from bot.storage.base import Store, split_versioned
 from fevga import SerializationError
 from fevga.analysis import Report
-from fevga.match import MAX_LENGTH
+from fevga.match import MATCH_KINDS, MAX_LENGTH
 
 from . import fairness, keys, rates
 from .config import Clock
@@ -37,10 +37,16 @@ class Info:
         self.clock = clock
         self.sessions = sessions
 
-    async def top(self, place: Place, n: int = 10, global_: bool = False) -> Result:
-        """The best ``n`` players of this place's board (or the platform's global board)."""
+    async def top(self, place: Place, n: int = 10, global_: bool = False, kind: str | None = None) -> Result:
+        """The best ``n`` players of this place's board (or the platform's global board) of ``kind`` (None:
+        the place's ``default_game``)."""
         asked, n = int(n), max(1, min(int(n), MAX_TOP))
-        scope = keys.board_scope(place.platform, None if global_ else place.scope_id)
+        if kind is None:
+            chosen = await read_one(self.store, lambda r: r.hget(keys.place_settings(place), "default_game"))
+            kind = chosen if chosen in MATCH_KINDS else "fevga"
+        if kind not in MATCH_KINDS:
+            return Result.error("bad_match_kind_here", games=", ".join(MATCH_KINDS))
+        scope = keys.kind_board(keys.board_scope(place.platform, None if global_ else place.scope_id), kind)
         rows = await read_one(self.store, lambda r: r.ztop(keys.ratings(scope), n))
         reads = Reads()
         docs = [reads.get(keys.player_stats(scope, uid)) for uid, _ in rows]
@@ -58,21 +64,31 @@ class Info:
             messages.append(Msg("rating_legend", {}))
         if asked > MAX_TOP:
             messages.append(Msg("top_max", {"max": MAX_TOP}))
+        if kind != "fevga":  # which game's board this is (Fevga's reads as before)
+            messages.insert(0, Msg("top_of_game", {"kind": kind}))
         return Result(ok=True, messages=messages, place=place)
 
     async def stats(self, who: PlayerRef, place: Place) -> Result:
         """A player's rating, rank and record on this place's board and on the global one."""
         messages = []
-        scopes = [keys.board_scope(place.platform, place.scope_id), keys.board_scope(place.platform, None)]
+        scopes = [keys.kind_board(keys.board_scope(place.platform, where), kind)
+                  for kind in MATCH_KINDS for where in (place.scope_id, None)]
         reads = Reads()
         boards = [(reads.get(keys.player_stats(scope, who.user_id)), reads.zrank(keys.ratings(scope), who.user_id),
                    reads.zcard(keys.ratings(scope))) for scope in scopes]
         analysed = reads.get(keys.player_rates(who.platform, who.user_id))
         short = reads.get(keys.player_short(who.platform, who.user_id))
         await reads.run(self.store)
-        for global_, (doc, ranked, counted) in zip((False, True), boards, strict=True):
+        shown_kind = "fevga"
+        for (kind, global_), (doc, ranked, counted) in zip(
+                ((k, g) for k in MATCH_KINDS for g in (False, True)), boards, strict=True):
             rank, count = ranked.value, counted.value
             data = _load_stats(doc.value)
+            if data is None and kind != "fevga":  # another game's board says nothing until he plays it
+                continue
+            if kind != shown_kind:
+                messages.append(Msg("stats_of_game", {"kind": kind, "player": who.name}))
+                shown_kind = kind
             if data is None:
                 messages.append(Msg("stats_none_global" if global_ else "stats_none", {"player": who.name}))
                 continue

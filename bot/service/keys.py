@@ -174,6 +174,12 @@ def board_scope(platform: str, scope_id: str | None) -> str:
     return f"{platform}:{scope_id}" if scope_id is not None else f"{platform}:*"
 
 
+def kind_board(scope: str, kind: str) -> str:
+    """The leaderboard of one kind of match (fevga, portes, plakoto, tavli) on ``scope``: Fevga's is the board
+    itself (so boards stored before tavli are Fevga's), the others ``<scope>#<kind>``."""
+    return scope if kind == "fevga" else f"{scope}#{kind}"
+
+
 def ratings(scope: str) -> str:
     """Zset: user id -> rating."""
     return f"{PREFIX}:{{r:{scope}}}:z"
@@ -245,15 +251,13 @@ def board_ref(gid: str) -> str:
 
 
 def update_key(bot_id: object, kind: str, ident: object) -> str:
-    """A command's idempotency key as a frontend builds it: scoped by the bot's own identity (two bots on one
-    Redis never share keys) and the kind of platform id (update, callback query, interaction, message)."""
+    """A command's idempotency key as a frontend builds it: scoped by the bot's identity and the kind of platform id."""
     return f"{bot_id}:{kind}:{ident}"
 
 
 # --- delivery (bot/delivery): the outbox and the board tracker -----------------------------------
 def outbox(platform: str, bucket: int) -> str:
-    """Stream: the durable outbox of a platform in one home (board changes and notices, one entry per commit);
-    the delivery consumer reads the streams of all homes (:func:`outboxes`)."""
+    """Stream: a platform's durable outbox in one home (one entry per commit; read for all homes: :func:`outboxes`)."""
     return f"{home(bucket)}:out:{platform}"
 
 
@@ -268,8 +272,7 @@ def board_shown(gid: str) -> str:
 
 
 def board_lease(gid: str) -> str:
-    """Versioned string with a short TTL, renewed while held: who is drawing the game's board now (one drawer at
-    a time; ``bot/delivery/lease.py``)."""
+    """Versioned string, short TTL renewed while held: who draws the game's board now (``bot/delivery/lease.py``)."""
     return f"{game(gid)}:drawing"
 
 
@@ -284,17 +287,14 @@ def ping_lease(gid: str) -> str:
 
 
 def legacy_ping_state(gid: str) -> str:
-    """Where the ping state was kept before it moved to the game's home. On one Redis the start-up migration
-    (``migrate.py``) renames it to :func:`ping_state`; it is also read when the new key is missing (instances of the
-    previous version still write it during a rollout; a Redis Cluster is not migrated), so no turn is pinged
-    twice. Drop after 30 days (the old state's TTL)."""
+    """Where the ping state was kept before it moved to the game's home: renamed by the start-up migration
+    (``migrate.py``) on one Redis, and read when the new key is missing (a rollout; a Cluster is not migrated),
+    so no turn is pinged twice. Drop after 30 days (the old state's TTL)."""
     return f"{PREFIX}:{{g:{gid}}}:ping"
 
 
 def update_claim(platform: str, bot_id: object, kind: str, ident: object) -> str:
-    """Versioned string with a TTL: one platform update (webhook re-deliveries included) is being handled or was
-    handled (``bot/delivery/updates.py``), scoped like idempotency keys by the bot's identity, so two bots (two
-    tokens) on one Redis that see the same update id each handle their own. The keys of the older scheme
-    (``fevga:{u:<platform>}:upd:<id>``) need no migration: claims live 30 s and handled marks an hour, and a
-    command re-delivered across the rollout is still answered once by its idempotency record."""
+    """Versioned string with a TTL: one platform update (re-deliveries included) is being or was handled
+    (``bot/delivery/updates.py``), scoped by the bot's identity like idempotency keys (two bots on one Redis each
+    handle their own). Older keys need no migration: claims live 30 s, handled marks an hour."""
     return f"{PREFIX}:{{u:{platform}}}:upd:{update_key(bot_id, kind, ident)}"

@@ -92,6 +92,10 @@ class GameView:
     commitment: str = ""  # sha256 of the dice seed, published at the start
     rules: dict[str, Any] = field(default_factory=dict)
     rated: bool = True  # False: the match cannot move ratings (the AI, or a turn deadline under the minimum)
+    game: str = "fevga"  # the game shown: fevga | portes | plakoto (``position_id`` is that game's id)
+    kind: str = "fevga"  # the match: one game's name, or tavli (Portes, Plakoto, Fevga in turn)
+    last_hits: tuple[bool, ...] = ()  # Portes/Plakoto: which landings of the last play hit or pinned (empty: none)
+    drawn: bool = False  # the game shown ended in a draw (Plakoto: both mothers pinned)
 
     @property
     def names(self) -> tuple[str, str]:
@@ -187,4 +191,8 @@ def _view_from_dict(d: dict[str, Any]) -> GameView:
         commitment=d.get("commitment", ""),
         rules=dict(d.get("rules", {})),
         rated=bool(d.get("rated", True)),
+        game=str(d.get("game", "fevga")),
+        kind=str(d.get("kind", "fevga")),
+        last_hits=tuple(bool(h) for h in d.get("last_hits", ())),
+        drawn=bool(d.get("drawn", False)),
     )

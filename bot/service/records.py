@@ -73,9 +73,10 @@ def export_mat(records: list[dict[str, Any]], reports: Mapping[int, Report] | No
         return ""
     first = records[0]
     names = [p[2] for p in first["players"]]
+    games = [str(rec["game"].get("game", "fevga")).capitalize() for rec in records]  # absent: Fevga
     lines = [
         '; [Site "fevga-bot"]',
-        '; [Variation "Fevga"]',
+        f'; [Variation "{games[0] if len(set(games)) == 1 else "Tavli"}"]',
         f'; [Game ID "{first["game_id"]}"]',
         f'; [Player 1 "{names[0]}"]',
         f'; [Player 2 "{names[1]}"]',
@@ -87,6 +88,7 @@ def export_mat(records: list[dict[str, Any]], reports: Mapping[int, Report] | No
         game = rec["game"]
         score = rec["score_before"]
         lines.append(f" Game {rec['game_no']}")
+        lines.append(f'; [Game "{str(game.get("game", "fevga")).capitalize()}"]')
         lines.append(f" {names[0]} : {score[0]}".ljust(COLUMN + 5) + f"{names[1]} : {score[1]}")
         dice = game["dice"]
         lines.append(f"; [Dice commitment {dice.get('commitment', '')}]")
@@ -109,7 +111,9 @@ def export_mat(records: list[dict[str, Any]], reports: Mapping[int, Report] | No
         for n, (left, right) in enumerate(rows, 1):
             lines.append(f"{n:3d}) {left}".ljust(COLUMN + 5) + right)
         outcome = rec.get("outcome")
-        if outcome is not None:
+        if outcome is not None and outcome["winner"] is None:  # a drawn Plakoto game: both mothers pinned
+            lines.append("      Draw")
+        elif outcome is not None:
             text = _wins(outcome["points"]) + (" (resigned)" if outcome.get("resigned") else "")
             lines.append(("      " + text) if outcome["winner"] == 0 else " " * (COLUMN + 5) + text)
         lines.append("")

@@ -10,61 +10,31 @@ store itself is unreachable the command answers ``store_unavailable``; an unexpe
 
 from __future__ import annotations
 
-import functools
-import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
-from typing import Any, ParamSpec
+from collections.abc import AsyncIterator
+from typing import Any
 
-from redis.exceptions import RedisError
-
-from bot.storage.base import CommitOutcomeUnknown, DamagedKey, DamagedValue, Store
+from bot.storage.base import Store
 from fevga import Rules
 
-from . import dice_info, head_to_head
 from .ai import AiPlayer, default_ai
 from .analyses import Analyses
 from .challenges import Challenges
 from .config import Clock, Options
 from .events import Events
 from .flow import MatchFlow
+from .guard import command
 from .info import Info
+from .lookups import LookupCommands
 from .models import Place, PlayerRef, Result
 from .mygames import MyGames
-from .once import OutcomeUnknown
 from .sessions import Sessions
 from .settings import Settings
 from .timers import Timers
 from .turns import Turns
 
-log = logging.getLogger(__name__)
-P = ParamSpec("P")
 
-
-def command(method: Callable[P, Awaitable[Result]]) -> Callable[P, Awaitable[Result]]:
-    """Guard a public command: a store failure or a bug becomes an error Result (logged), never a raise."""
-
-    @functools.wraps(method)
-    async def guarded(*args: P.args, **kwargs: P.kwargs) -> Result:
-        try:
-            return await method(*args, **kwargs)
-        except (DamagedKey, DamagedValue) as exc:  # stored data of the wrong type or shape: not an outage
-            log.error("damaged stored data in %s: %s", method.__name__, exc)
-            return Result.error("store_damaged")
-        except (OutcomeUnknown, CommitOutcomeUnknown):  # sent, and the answer never came: say so, never guess
-            log.exception("commit outcome unknown in %s", method.__name__)
-            return Result.error("outcome_unknown")
-        except (RedisError, OSError):
-            log.exception("store unavailable in %s", method.__name__)
-            return Result.error("store_unavailable")
-        except Exception:  # a bug: log it, and still never send a traceback to a chat
-            log.exception("unexpected error in %s", method.__name__)
-            return Result.error("error")
-
-    return guarded
-
-
-class GameService:
+class GameService(LookupCommands):
     """Challenges, games, the AI, timers, leaderboards, records: a façade over named collaborators.
 
     ``GameService(store, clock=time.time, ai=None, challenge_ttl=600, turn_deadline=86400,
@@ -111,9 +81,11 @@ class GameService:
     # --- challenges (Challenges) -------------------------------------------------------------
     @command
     async def challenge(self, actor: PlayerRef, place: Place, opponent: PlayerRef | None, length: int = 1,
-                        rules: Rules | None = None, idem: str | None = None, quick: bool = False) -> Result:
-        """Challenge ``opponent`` (None: an open challenge anyone here may take) to a match of ``length``."""
-        return await self.challenges.challenge(actor, place, opponent, length, rules, idem, quick)
+                        rules: Rules | None = None, idem: str | None = None, quick: bool = False,
+                        kind: str | None = None) -> Result:
+        """Challenge ``opponent`` (None: an open challenge anyone here may take) to a match of ``length`` of
+        ``kind`` (fevga, portes, plakoto, tavli; None: the place's ``default_game``)."""
+        return await self.challenges.challenge(actor, place, opponent, length, rules, idem, quick, kind)
 
     @command
     async def accept(self, actor: PlayerRef, place: Place, challenge_id: str | None = None,
@@ -135,9 +107,9 @@ class GameService:
 
     @command
     async def play_ai(self, actor: PlayerRef, place: Place, level: str = "medium", length: int = 1,
-                      idem: str | None = None) -> Result:
-        """Start a game against the built-in AI (unrated); the human sits in seat 0."""
-        return await self.challenges.play_ai(actor, place, level, length, idem)
+                      idem: str | None = None, kind: str | None = None) -> Result:
+        """Start a match of ``kind`` (None: the place's default game) against the built-in AI (unrated)."""
+        return await self.challenges.play_ai(actor, place, level, length, idem, kind)
 
     @command
     async def rematch(self, actor: PlayerRef, place: Place, idem: str | None = None,
@@ -209,52 +181,6 @@ class GameService:
     async def view_of(self, game_id: str) -> Result:
         """The current view of a game by id, for redrawing after an event (no actor, no buttons checked)."""
         return await self.turns.view_of(game_id)
-
-    # --- leaderboards and records (Info) -----------------------------------------------------
-    @command
-    async def top(self, place: Place, n: int = 10, global_: bool = False) -> Result:
-        """The best ``n`` players of this place's board (or the platform's global board)."""
-        return await self.info.top(place, n, global_)
-
-    @command
-    async def mygames(self, actor: PlayerRef) -> Result:
-        """The actor's running matches on his platform, in every chat: whose turn, and a link to each board."""
-        return await self.games.mygames(actor)
-
-    @command
-    async def stats(self, who: PlayerRef, place: Place, versus: PlayerRef | None = None) -> Result:
-        """A player's rating, rank and record on this place's board and on the global one; with ``versus``, the
-        head-to-head of the two (matches, games, points, marses, the last 5 results)."""
-        if versus is not None:
-            return await head_to_head.h2h(self.store, who, versus, place)
-        return await self.info.stats(who, place)
-
-    @command
-    async def dice(self, place: Place, who: PlayerRef | None = None, game_id: str | None = None) -> Result:
-        """Dice statistics: ``who``'s rolls over his finished matches, or one match's and its commitments."""
-        return await dice_info.DiceInfo(self.store, self.info).ask(place, who, game_id)
-
-    @command
-    async def export(self, actor: PlayerRef, place: Place, game_id: str | None = None) -> Result:
-        """The actor's match here (running or last finished) as ``.mat``-like text in ``Msg('export')``."""
-        return await self.info.export(actor, place, game_id)
-
-    @command
-    async def analyze(self, actor: PlayerRef, place: Place, game_id: str | None = None) -> Result:
-        """The analysis of the last finished game of the actor's match here (or of ``game_id``), computed
-        once in a worker process and kept with the record (``Msg('analysis', {'report': ...})``)."""
-        return await self.analyses.analyze(actor, place, game_id)
-
-    @command
-    async def game_analysis(self, game_id: str, game_no: int) -> Result:
-        """The analysis to post after game ``game_no`` ended, when the place's ``analysis`` setting wants
-        one (once per game across instances; else an empty Result)."""
-        return await self.analyses.after_game(game_id, game_no)
-
-    @command
-    async def record(self, game_id: str) -> Result:
-        """The full record of a match (``Msg('record', {'record': {...}})``), seeds of finished games revealed."""
-        return await self.info.record(game_id)
 
     # --- settings (Settings) -----------------------------------------------------------------
     @command

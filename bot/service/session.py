@@ -16,7 +16,8 @@ from typing import Any
 
 from bot.storage.bounded import inflate
 from fevga import Game, Rules, game_from_dict, game_to_dict
-from fevga.match import MAX_LENGTH
+from fevga.match import MATCH_KINDS, MAX_LENGTH, game_kind
+from fevga.variants import AnyRules, rules_for
 
 from .models import Place, PlayerRef
 
@@ -56,11 +57,22 @@ class Session:
     mars_wins: list[int] = field(default_factory=lambda: [0, 0])
     turn_version: int = 1  # the stored version at which the current turn began
     plies_before: int = 0  # plays made in the match's earlier games (fairness: short matches)
+    kind: str = "fevga"  # fevga | portes | plakoto | tavli (Portes, Plakoto, Fevga in turn)
 
     # --- derived -----------------------------------------------------------------------------
     @property
     def deadline(self) -> float:
         return self.turn_start + self.deadline_secs
+
+    def rules_of(self, number: int) -> AnyRules:
+        """The game and options of game ``number`` of the match: ``rules`` are Fevga's options, the other
+        games (one of their own, or Portes and Plakoto in a tavli rotation) play their defaults."""
+        return rules_of(self.kind, self.rules, number)
+
+    @property
+    def game_name(self) -> str:
+        """The game being played now (fevga, portes or plakoto)."""
+        return game_kind(self.kind, self.game_no)
 
     def seat_of(self, player: PlayerRef) -> int | None:
         for seat, ref in enumerate(self.players):
@@ -80,6 +92,12 @@ class Session:
         return self.game_no, len(self.game.history)
 
 
+def rules_of(kind: str, rules: Rules, number: int) -> AnyRules:
+    """The options of game ``number`` of a match of ``kind`` whose Fevga options are ``rules``."""
+    game = game_kind(kind, number)
+    return rules_for(game, rules if game == "fevga" else None)
+
+
 def _game_dict(game: Game, t0: float) -> dict[str, Any]:
     data = game_to_dict(game, reveal_seed=True)
     dice = data.pop("dice")
@@ -95,7 +113,7 @@ def _game_dict(game: Game, t0: float) -> dict[str, Any]:
     return data
 
 
-def _restore_game(data: dict[str, Any], rules: Rules, t0: float) -> Game:
+def _restore_game(data: dict[str, Any], rules: AnyRules, t0: float) -> Game:
     data = dict(data)
     if "s" in data:
         seed = base64.b64decode(data.pop("s"))
@@ -131,6 +149,8 @@ def encode(s: Session) -> bytes:
     }
     if s.rules != Rules():
         data["r"] = s.rules.to_dict()
+    if s.kind != "fevga":  # absent: a Fevga match (every session stored before tavli)
+        data["k"] = s.kind
     optional = {
         "rm": s.reminded,
         "x": s.expired,
@@ -156,6 +176,9 @@ def decode(blob: bytes) -> Session:
         if not 1 <= int(data["n"]) <= MAX_LENGTH or not 1 <= int(data["gn"]) <= 2 * MAX_LENGTH:
             raise CorruptSession(f"absurd match length or game number: {data['n']!r}, {data['gn']!r}")
         rules = Rules.from_dict(data["r"]) if "r" in data else Rules()
+        kind = str(data.get("k", "fevga"))
+        if kind not in MATCH_KINDS:
+            raise CorruptSession(f"unknown kind of match {kind!r}")
         created = float(data["t0"])
         p0, p1 = (PlayerRef(str(a), str(b), str(c)) for a, b, c in data["p"])
         return Session(
@@ -164,7 +187,7 @@ def decode(blob: bytes) -> Session:
             players=(p0, p1),
             length=int(data["n"]),
             rules=rules,
-            game=_restore_game(data["g"], rules, created),
+            game=_restore_game(data["g"], rules_of(kind, rules, int(data["gn"])), created),
             created=created,
             deadline_secs=float(data["ds"]),
             score=[int(data["sc"][0]), int(data["sc"][1])],
@@ -182,6 +205,7 @@ def decode(blob: bytes) -> Session:
             mars_wins=[int(x) for x in data.get("mw") or [0, 0]],
             turn_version=int(data.get("tv", 1)),
             plies_before=int(data.get("pb", 0)),
+            kind=kind,
         )
     except CorruptSession:
         raise

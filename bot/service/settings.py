@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+from bot.game_words import MATCH_KINDS, game_word
 from bot.storage.base import Commit, DamagedKey, Store
 from fevga import FevgaError, Rules
 
@@ -30,6 +31,7 @@ SETTINGS: dict[str, tuple[str, bool]] = {
     "unlock_point": ("place", True),
     "strict_start_quarter": ("place", True),
     "place_lang": ("place", True),
+    "default_game": ("place", True),  # what a bare challenge / play ai plays: fevga, portes, plakoto, tavli
     "analysis": ("place", True),  # post an analysis after every game: on, off, ai (only in games against the AI)
     "threads": ("place", True),  # Discord: each game in its own thread (on), else the board is re-posted
     "ping_after": ("place", True),  # seconds the player to move is idle before his turn ping (0: at once)
@@ -39,7 +41,8 @@ SETTINGS: dict[str, tuple[str, bool]] = {
     "ping_dm": ("player", False),  # ... also by a private message
 }
 DURATIONS = {"deadline_hours": 3600.0}  # settings that are spans of time: seconds per unit of their value
-ALIASES = {"deadline": "deadline_hours", "language": "lang", "auto": "autoplay", "variant": "unlock_point"}
+ALIASES = {"deadline": "deadline_hours", "language": "lang", "auto": "autoplay", "variant": "unlock_point",
+           "game": "default_game"}
 _ON = {"on": "on", "yes": "on", "true": "on", "1": "on", "off": "off", "no": "off", "false": "off", "0": "off"}
 
 
@@ -99,6 +102,11 @@ def normalise(name: str, value: str) -> tuple[str, str] | Result:
         if raw not in ("13", "14"):
             return Result.error("setting_bad_value", name=name, allowed="13, 14")
         return name, raw
+    if name == "default_game":
+        kind = game_word(raw)
+        if kind is None:
+            return Result.error("setting_bad_value", name=name, allowed=", ".join(MATCH_KINDS))
+        return name, kind
     if name == "analysis":
         if raw not in (*_ON, "ai"):
             return Result.error("setting_bad_value", name=name, allowed="on, off, ai")
@@ -123,6 +131,11 @@ class Settings:
 
     async def place_defaults(self, place: Place) -> tuple[float, Rules]:
         """The turn deadline (seconds) and default rule variants of a place."""
+        deadline, rules, _kind = await self.place_choice(place)
+        return deadline, rules
+
+    async def place_choice(self, place: Place) -> tuple[float, Rules, str]:
+        """The turn deadline (seconds), default Fevga variants and default game (``default_game``) of a place."""
         try:
             values = await read_one(self.store, lambda r: r.hgetall(keys.place_settings(place)))
         except DamagedKey as exc:  # a bad settings key must not break every new game here
@@ -143,7 +156,11 @@ class Settings:
         except (FevgaError, ValueError):
             log.error("bad rule settings in %s; using the default rules", place.scope_id)
             rules = Rules()
-        return deadline, rules
+        kind = values.get("default_game", "fevga")
+        if kind not in MATCH_KINDS:
+            log.error("bad default_game setting in %s; playing fevga", place.scope_id)
+            kind = "fevga"
+        return deadline, rules, kind
 
     async def lang(self, actor: PlayerRef | None, place: Place, hint: str | None = None) -> str:
         """The language of personal replies: the player's ``lang``, else his platform's language (``hint``,
@@ -192,7 +209,8 @@ class Settings:
         mine = reads.hgetall(keys.player_settings(actor.platform, actor.user_id))
         await reads.run(self.store)
         defaults = {"deadline_hours": f"{self.options.turn_deadline / 3600:g}", "unlock_point": "13",
-                    "strict_start_quarter": "off", "place_lang": "en", "autoplay": "off", "lang": "-",
+                    "strict_start_quarter": "off", "place_lang": "en", "default_game": "fevga",
+                    "autoplay": "off", "lang": "-",
                     "analysis": "ai", "ping": "on", "ping_dm": "off", "threads": "on",
                     "ping_after": f"{PING_AFTER:g}"}
         messages = []

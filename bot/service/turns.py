@@ -259,7 +259,7 @@ class Turns:
         if s.rated and len(s.human_seats()) == 2:  # the AI's advice is no help a rated opponent gets
             return Result.error("hint_rated", game_id=s.id)
         assert s.game.dice is not None
-        options = await ai_hint(self.ai, s.game.position, s.game.dice, s.rules, n)
+        options = await ai_hint(self.ai, s.game.position, s.game.dice, s.game.rules, n)
         messages = [Msg("hint_line", {"rank": i, "play": format_play(play), "equity": f"{score:+.3f}"})
                     for i, (play, score) in enumerate(options, 1)]
         return Result(ok=True, messages=messages, game_id=s.id, place=s.place)

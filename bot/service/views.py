@@ -60,6 +60,10 @@ def build_view(s: Session, version: int) -> GameView:
         commitment=source.commitment if isinstance(source, FairDice) else "",
         rules=s.rules.to_dict(),
         rated=s.rated and len(s.human_seats()) == 2,
+        game=s.game_name,
+        kind=s.kind,
+        last_hits=last.hits if last else (),
+        drawn=bool(outcome and outcome.is_draw),
     )
 
 
@@ -72,9 +76,17 @@ def play_actions(s: Session, view: GameView) -> list[Action]:
     if not 1 <= len(plays) <= PICKER_MAX or plays[0].is_pass:
         return []
     return [
-        Action(ButtonKind.PLAY, s.id, view.version, "btn_play", {"play": format_play(p), "code": play_code(p.steps)})
+        Action(ButtonKind.PLAY, s.id, view.version, "btn_play",
+               {"play": format_play(p), "code": play_code(p.steps, getattr(p, "hits", ()))})
         for p in plays
     ]
+
+
+def step_label(game: str, point: int, die: int, hitting: frozenset[tuple[int, int]]) -> str:
+    """The label of a step button: from the bar (Portes) and a landing that hits (Portes) or pins (Plakoto)
+    are marked."""
+    mark = ("_pin" if game == "plakoto" else "_hit") if (point, die) in hitting else ""
+    return "btn_step" + ("_bar" if point == 0 else "") + mark
 
 
 def abortable(s: Session) -> bool:
@@ -91,10 +103,13 @@ def actions_for(s: Session, view: GameView, now: float) -> list[Action]:
             out.append(Action(ButtonKind.REMATCH, gid, v, "btn_rematch", {}))
         return out
     if not s.is_ai(view.turn):
+        state = step_state(s) if view.legal_from and s.game_name != "fevga" else None  # Fevga never hits
+        hitting = state.hitting if state is not None else frozenset()
         for point, dice in sorted(view.legal_from.items()):
             for die in dice:
                 to = point + die if point + die < OFF else "off"
-                out.append(Action(ButtonKind.STEP, gid, v, "btn_step", {"from_point": point, "die": die, "to": to}))
+                out.append(Action(ButtonKind.STEP, gid, v, step_label(s.game_name, point, die, hitting),
+                                  {"from_point": point, "die": die, "to": to}))
         out.extend(play_actions(s, view))
         if view.pending:
             out.append(Action(ButtonKind.UNDO, gid, v, "btn_undo", {}))

@@ -39,6 +39,7 @@ async def store_game(core: Any, game_id: str, game: Game) -> int:
     version, blob = split_versioned(raw)
     session = decode(blob)
     session.game = game
+    session.kind = game.game  # a match of that one game (a tavli rotation is set by the test itself)
     session.pending = []
     assert await core.store.commit(Commit().expect(key, version).put_versioned(key, version + 1, encode(session),
                                                                                 keys.LIVE_TTL))

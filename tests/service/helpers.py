@@ -6,11 +6,12 @@ import random
 
 from bot.service import GameService, GameView, Msg, Place, PlayerRef, Result
 from fevga import Play, Position, format_play, legal_plays
+from fevga.variants import any_position_from_id
 
 
 def mover_position(view: GameView) -> Position:
-    """The position from the view of the player to move."""
-    pos = Position.from_id(view.position_id)
+    """The position from the view of the player to move (of any game: Portes and Plakoto ids name theirs)."""
+    pos = any_position_from_id(view.position_id)
     return pos if view.turn == 0 else pos.flip()
 
 

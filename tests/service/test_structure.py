@@ -26,7 +26,8 @@ GUARDED = {
 
 
 def test_exactly_the_commands_are_guarded_with_their_signatures() -> None:
-    guarded = {name for name, member in vars(GameService).items() if hasattr(member, "__wrapped__")}
+    members = {name: member for cls in GameService.__mro__ for name, member in vars(cls).items()}
+    guarded = {name for name, member in members.items() if hasattr(member, "__wrapped__")}
     assert guarded == GUARDED
     for name in GUARDED:
         method = getattr(GameService, name)

@@ -1,0 +1,126 @@
+"""Portes, Plakoto and tavli matches through the service: the kind chosen by a challenge, by the AI
+command and by the place's ``default_game``; the rotation; a Plakoto draw; old records load as Fevga."""
+
+from __future__ import annotations
+
+import random
+import zlib
+
+import pytest
+
+from bot.commands import intents as i
+from bot.commands.executor import execute
+from bot.i18n import translate
+from bot.service import GameService
+from bot.service.ai import RandomAI
+from bot.service.challenge import Challenge
+from bot.service.commits import Change
+from bot.service.flow import MatchFlow
+from bot.service.session import Session, decode, encode
+from bot.storage import Store
+from fevga import Board, FairDice, FixedDice, Game, Rules
+from fevga.match import game_kind
+from fevga.variants import PlakotoRules
+from tests.engine.tavli_positions import tpos
+
+from .conftest import ALICE, BOB, HERE, FakeClock
+from .helpers import play_out
+
+
+async def test_a_tavli_match_rotates_portes_plakoto_fevga(service: GameService) -> None:
+    made = await service.challenge(ALICE, HERE, BOB, length=4, kind="tavli")
+    assert made.ok and made.messages[0].args["kind"] == "tavli"
+    started = await service.accept(BOB, HERE)
+    assert started.ok and started.view is not None
+    assert (started.view.kind, started.view.game) == ("tavli", "portes")
+    assert started.view.position_id.startswith("portes:")
+    final, _turns = await play_out(service, started, HERE, random.Random(3))
+    view = final.view
+    assert view is not None and view.status == "done" and max(view.score) >= 4
+    games = (await service.record(view.game_id)).messages[0].args["record"]["games"]
+    assert len(games) == view.game_no >= 2
+    points = [0, 0]
+    for number, rec in enumerate(games, start=1):
+        assert rec["game"].get("game", "fevga") == game_kind("tavli", number)
+        if rec["outcome"]["winner"] is not None:
+            points[rec["outcome"]["winner"]] += rec["outcome"]["points"]
+        if number > 1 and games[number - 2]["outcome"]["winner"] is not None:
+            assert rec["game"]["first"] == games[number - 2]["outcome"]["winner"]  # the last winner starts
+    assert tuple(points) == view.score
+    exported = await service.export(ALICE, HERE)  # the .mat-like text names the game of each game
+    text = next(m.args["text"] for m in exported.messages if m.key == "export")
+    assert '; [Variation "Tavli"]' in text
+    named = [line for line in text.splitlines() if line.startswith('; [Game "')]
+    assert named == [f'; [Game "{game_kind("tavli", n).capitalize()}"]' for n in range(1, len(games) + 1)]
+
+
+async def test_play_ai_plakoto_and_a_portes_challenge(service: GameService) -> None:
+    started = await service.play_ai(ALICE, HERE, level="hard", kind="plakoto")
+    assert started.ok and started.view is not None
+    assert (started.view.kind, started.view.game) == ("plakoto", "plakoto")
+    final, _ = await play_out(service, started, HERE, random.Random(5))
+    assert final.view is not None and final.view.status == "done"
+    rematch = await service.rematch(ALICE, HERE)  # the same kind and length
+    assert rematch.ok and rematch.view is not None and rematch.view.kind == "plakoto"
+
+
+async def test_default_game_is_what_a_bare_challenge_plays(service: GameService) -> None:
+    changed = await service.set_setting(ALICE, HERE, "default_game", "Πόρτες", is_admin=True)
+    assert changed.ok, changed.messages
+    bad = await service.set_setting(ALICE, HERE, "default_game", "chess", is_admin=True)
+    assert not bad.ok and bad.error_key == "setting_bad_value"
+    assert (await service.challenge(ALICE, HERE, BOB, length=3)).ok
+    started = await service.accept(BOB, HERE)
+    assert started.view is not None and (started.view.kind, started.view.match_length) == ("portes", 3)
+    assert started.messages[0].args["kind"] == "portes"
+
+
+async def test_an_unknown_kind_is_refused_and_changes_nothing(service: GameService) -> None:
+    refused = await service.challenge(ALICE, HERE, BOB, kind="chess")
+    assert not refused.ok and refused.error_key == "bad_match_kind_here"
+    assert (await service.accept(BOB, HERE)).error_key == "no_challenge"
+
+
+def _tavli_session(game: Game, game_no: int) -> Session:
+    """A 5-point tavli match at 4-2 playing ``game`` as its game ``game_no``."""
+    return Session("g1", HERE, (ALICE, BOB), 5, Rules(), game, 0.0, 3600.0, score=[4, 2], game_no=game_no, kind="tavli")
+
+
+async def test_a_plakoto_draw_scores_nothing_and_moves_the_rotation_on(any_store: Store, clock: FakeClock) -> None:
+    game = Game.new(PlakotoRules(), FixedDice([(4, 1)]), first=0)
+    k6c = tpos("plakoto", {1: 1, 7: 1, 12: 2, 17: 1, 18: 4, 19: 5, 24: 1}, {24: 1, 5: 7, 3: 7}, his_pinned=(24,))
+    game.board = Board(k6c.flip(), game.turn, game.rules)  # RULES-TAVLI K-6c, seen by the player to move
+    game.play("20/24* 20/21")
+    assert game.outcome is not None and game.outcome.is_draw
+    s = _tavli_session(game, 5)  # game 5 of a tavli match is Plakoto
+    change = Change()
+    MatchFlow(any_store, clock, RandomAI(1)).game_over(s, change)
+    assert s.score == [4, 2] and s.status == "play"
+    assert (s.game_no, s.game.game, s.game.first) == (6, "fevga", None)  # the opening roll decides
+    assert [m.key for m in change.messages][:2] == ["game_drawn", "next_game_after_draw"]
+    assert decode(encode(s)).kind == "tavli" and decode(encode(s)).game.game == "fevga"
+
+
+def test_sessions_and_challenges_stored_before_tavli_load_as_fevga() -> None:
+    game = Game.new(None, FairDice(), at=0.0)
+    old = Session("g0", HERE, (ALICE, BOB), 3, Rules(), game, 0.0, 3600.0)
+    blob = encode(old)
+    assert b'"k"' not in zlib.decompress(blob)  # a Fevga session is stored as before
+    loaded = decode(blob)
+    assert (loaded.kind, loaded.game.game, loaded.game_name) == ("fevga", "fevga", "fevga")
+    written_before = (b'{"id": "c1", "from": ["discord", "100", "alice"], "to": ["discord", "200", "bob"], '
+                      b'"place": ["discord", "guild1", "chan1"], "n": 5, "r": {"unlock_point": 13}, '
+                      b'"created": 1.0, "exp": 2.0, "quick": false}')
+    assert Challenge.decode(written_before).kind == "fevga"
+
+
+@pytest.mark.parametrize(("game", "en_word", "el_word"), [
+    ("portes", "Portes in short", "Οι Πόρτες"), ("plakoto", "Plakoto in short", "Το Πλακωτό"),
+    ("tavli", "A tavli match", "αγώνας τάβλι"), ("fevga", "Fevga in short", "Φεύγα"),
+])
+async def test_rules_answers_in_both_languages(service: GameService, game: str, en_word: str, el_word: str) -> None:
+    answer = await execute(service, ALICE, HERE, i.ShowRules(game))
+    assert answer.ok and len(answer.messages) == 1
+    msg = answer.messages[0]
+    assert en_word in translate(msg.key, "en", **msg.args)
+    assert el_word in translate(msg.key, "el", **msg.args)
