@@ -34,6 +34,7 @@ from .once import OutcomeUnknown
 from .sessions import Sessions
 from .settings import Settings
 from .timers import Timers
+from .tournaments.events import Tournaments
 from .turns import Turns
 
 log = logging.getLogger(__name__)
@@ -102,6 +103,7 @@ class GameService:
         self.games = MyGames(store, self.sessions)
         self.stream = Events(store)
         self.analyses = Analyses(store, self.info, analysis_workers, analysis_ply)
+        self.tournaments = Tournaments(store, clock, self.sessions, self.challenges, self.preferences)
 
     def close(self) -> None:
         """Release what the service started itself (the analysis worker processes)."""
