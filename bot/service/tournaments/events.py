@@ -15,9 +15,11 @@ from collections.abc import Sequence
 
 from bot.service import keys
 from bot.service.challenges import Challenges
+from bot.service.commits import Change, session_commit
 from bot.service.config import Clock
 from bot.service.models import Msg, Place, PlayerRef, Result
 from bot.service.reads import read_one
+from bot.service.session import Session
 from bot.service.sessions import Sessions
 from bot.service.settings import Settings
 from bot.storage.base import Commit, DamagedValue, Store, split_versioned
@@ -271,6 +273,7 @@ class Tournaments:
         games = await read_one(self.store, lambda r: r.hgetall(model.round_games(t.id)))
         results: list[GameResult] = []
         verdicts: list[Msg] = []
+        ended: list[tuple[str, Commit]] = []  # adjudicated matches end in the round's commit (same home, one slot)
         for pair in t.pairs:
             if pair.b is None:
                 results.append(GameResult(t.round, pair.a, None, pair.a))
@@ -289,6 +292,8 @@ class Tournaments:
                 verdict = adjudicate(s, min(now, t.round_ends))  # an aborted match: judged when it stopped
                 winner = None if verdict.winner is None else s.players[verdict.winner].user_id
                 reason = verdict.reason
+                if s.status == "play":
+                    ended.append((s.id, self._end_match(s, loaded.version if loaded else 0, verdict.winner)))
             results.append(GameResult(t.round, pair.a, pair.b, winner))
             verdicts.append(Msg(f"tournament_adjudicated_{reason}", {
                 "player0": t.name_of(pair.a), "player1": t.name_of(pair.b), "winner": t.name_of(winner)}))  # fmt: skip
@@ -300,8 +305,13 @@ class Tournaments:
         if not more:
             t.status = "done"
             t.winner = self._winner(t)
-        if not await self._save(t, version, finished=not more):
+        if not await self._save(t, version, finished=not more, extra=[commit for _gid, commit in ended]):
             return None
+        for gid, _commit in ended:  # their players' match lists (other slots): the saga's next step
+            try:
+                await self.sessions.appliers.finish(gid)
+            except Exception:  # the round's commit stands; a timer tick's sweep applies them (once)
+                log.exception("applying the pending writes of %s failed; left pending", gid)
         started = await self._start_matches(t) if more else []
         return self._round_result(t, verdicts, started)
 
@@ -386,9 +396,23 @@ class Tournaments:
                 return dataclasses.replace(answer, place=place)
         return Result.error("busy_try_again")
 
-    async def _save(self, t: Tournament, version: int, finished: bool = False) -> bool:
-        """Compare-and-set the event (and, when it ends, its place's index and history entry)."""
+    def _end_match(self, s: Session, version: int, winner: int | None) -> Commit:
+        """The commit that ends an adjudicated match: won by ``winner`` (as by a deadline claim), or called
+        off when both lose; unrated. Its channel slot is freed for the next round."""
+        if winner is None:
+            s.status, s.end = "aborted", "aborted"
+        else:
+            s.status, s.winner, s.end = "done", winner, "claimed"
+        change = Change(kind="match_over", finished=True)
+        return session_commit(s, version, change, self.sessions.options.reminder_fractions)
+
+    async def _save(self, t: Tournament, version: int, finished: bool = False, extra: Sequence[Commit] = ()) -> bool:
+        """Compare-and-set the event (and, when it ends, its place's index and history entry), with the
+        ``extra`` commits (ended matches) in the same atomic commit."""
         commit = Commit().expect(model.tournament(t.id), version)
+        for more in extra:
+            commit.checks.extend(more.checks)
+            commit.ops.extend(more.ops)
         commit.put_versioned(model.tournament(t.id), version + 1, t.encode(), model.KEEP)
         index = model.place_events_index(t.place)
         bucket = keys.place_bucket(t.place)
