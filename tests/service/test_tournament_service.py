@@ -84,7 +84,7 @@ async def test_commands_and_refusals(service):
     _v, t = await service.tournaments.load(tid)
     assert t is not None and t.status == "cancelled"
     listed = await service.tournaments.history(HERE)
-    assert listed.ok and listed.messages[0].args["rows"] == [f"{tid}|cancelled|"]
+    assert listed.ok and [(m.key, m.args["id"]) for m in listed.messages[1:]] == [("tournaments_row_cancelled", tid)]
     assert (await service.tournaments.create(ADMIN, HERE, is_admin=True)).ok  # the channel is free again
 
 
@@ -107,9 +107,13 @@ async def test_four_player_swiss_to_the_end(service):
     assert len({frozenset((r.a, r.b)) for r in t.results}) == 6  # everybody met everybody once
     assert t.winner == standings(t.players, t.results)[0].player
     table = await service.tournaments.standings(HERE, tid)
-    assert table.ok and len(table.messages[0].args["rows"]) == 4
+    assert table.ok and [m.key for m in table.messages] == ["tournament_table_final"] + ["tournament_table_row"] * 4
+    assert [m.args["rank"] for m in table.messages[1:]] == [1, 2, 3, 4]
+    assert table.messages[1].args["name"] == t.name_of(t.winner)
     listed = await service.tournaments.history(HERE)
-    assert listed.messages[0].args["rows"] == [f"{tid}|done|{t.name_of(t.winner)}"]
+    assert [(m.key, m.args) for m in listed.messages[1:]] == [
+        ("tournaments_row_done", {"id": tid, "winner": t.name_of(t.winner)})
+    ]
 
 
 async def test_sixteen_players_five_rounds_random_results(service):

@@ -89,9 +89,8 @@ class Tournaments:
             return Result.error("bad_length", max=MAX_LENGTH)
         if not 600 <= deadline_secs <= 14 * 86400:
             return Result.error("tournament_bad_deadline")
-        now = self.clock()
-        starts = now if starts_at is None else starts_at
-        if starts < now:
+        starts = 0.0 if starts_at is None else starts_at  # 0: when the admin says ``tournament start``
+        if starts_at is not None and starts_at < self.clock():
             return Result.error("tournament_start_past")
         index = model.place_events_index(place)
         tid = keys.new_id_in(keys.place_bucket(place))
@@ -100,10 +99,12 @@ class Tournaments:
         commit = Commit().field_free(index, "now").expect(model.tournament(tid), 0)
         commit.put_versioned(model.tournament(tid), 1, t.encode(), model.KEEP)
         commit.hset(index, "now", tid).hset(index, tid, "open|")
-        commit.zadd(due_key(keys.place_bucket(place)), tid, starts)
+        if starts > 0:
+            commit.zadd(due_key(keys.place_bucket(place)), tid, starts)
         if not await self.store.commit(commit):
             return Result.error("tournament_exists")
-        return Result(ok=True, place=place, messages=[Msg("tournament_created", self._about(t))])
+        key = "tournament_created_at" if starts > 0 else "tournament_created"
+        return Result(ok=True, place=place, messages=[Msg(key, self._about(t))])
 
     async def join(self, actor: PlayerRef, place: Place) -> Result:
         """A player enters the open event here, with his rating on this place's board as his seed."""
@@ -174,20 +175,22 @@ class Tournaments:
         _version, t = await (self.load(tid) if tid else self.current(place))
         if t is None:
             return Result.error("tournament_none")
-        return Result(ok=True, place=place, messages=[self.table_msg(t)])
+        return Result(ok=True, place=place, messages=self.table_msgs(t))
 
     async def history(self, place: Place) -> Result:
         """Every event made in this channel, with its state and winner."""
         entries = await read_one(self.store, lambda r: r.hgetall(model.place_events_index(place)))
-        rows = []
+        messages = []
         for tid, state in sorted(entries.items()):
             if tid == "now":
                 continue
             status, _sep, winner = state.partition("|")
-            rows.append(f"{tid}|{status}|{winner}")
-        if not rows:
+            key = f"tournaments_row_{status}" if status in ("open", "running", "done", "cancelled") else None
+            if key is not None:
+                messages.append(Msg(key, {"id": tid, "winner": winner}))
+        if not messages:
             return Result.error("tournaments_none")
-        return Result(ok=True, place=place, messages=[Msg("tournaments_list", {"rows": rows})])
+        return Result(ok=True, place=place, messages=[Msg("tournaments_header", {}), *messages])
 
     # --- the round engine ----------------------------------------------------------------------
     async def tick(self, limit: int = 20) -> list[Result]:
@@ -208,7 +211,7 @@ class Tournaments:
             if t is None or t.status in ("done", "cancelled"):
                 return out
             if t.status == "open":
-                if self.clock() < t.starts_at:
+                if t.starts_at <= 0 or self.clock() < t.starts_at:
                     return out
                 began = await self._begin(t, version)
                 if began.ok:
@@ -351,7 +354,7 @@ class Tournaments:
         once, with his opponent and the deadline), or the final message."""
         messages = list(verdicts)
         if t.round > 1 or t.status == "done":
-            messages.append(self.table_msg(t))
+            messages.extend(self.table_msgs(t))
         notify: list[PlayerRef] = []
         if t.status == "done":
             messages.append(Msg("tournament_over", {"winner": t.name_of(t.winner), "id": t.id}))
@@ -363,21 +366,24 @@ class Tournaments:
                 notify.extend((t.ref(pair.a), t.ref(pair.b)))
                 messages.append(Msg("tournament_pairing", {
                     "round": t.round, "player0": t.name_of(pair.a), "player1": t.name_of(pair.b),
-                    "deadline": t.round_ends}))  # fmt: skip
+                    "left": max(0.0, t.round_ends - self.clock())}))  # fmt: skip
         game_id = started[0].game_id if started else None
         return Result(ok=True, messages=messages, to_notify=notify, place=t.place, game_id=game_id)
 
-    def table_msg(self, t: Tournament) -> Msg:
-        """The standings as a message: one row per player, ``rank|name|score|buchholz|sb|round results``."""
-        rows = []
+    def table_msgs(self, t: Tournament) -> list[Msg]:
+        """The standings as messages: a header, then one row per player (rank, name, score, Buchholz,
+        Sonneborn-Berger, and the round results as ``+name`` won / ``-name`` lost, ``+—`` a bye)."""
+        header = "tournament_table_final" if t.status == "done" else "tournament_table_header"
+        out = [Msg(header, {"id": t.id, "round": t.round, "rounds": t.rounds})]
         for row in standings(t.players, t.results):
             marks = " ".join(
-                ("+" if won else "-") + ("bye" if opponent is None else t.name_of(opponent))
+                ("+" if won else "-") + ("—" if opponent is None else t.name_of(opponent))
                 for _n, (opponent, won) in sorted(row.rounds.items())
             )
-            rows.append(f"{row.rank}|{t.name_of(row.player)}|{row.score}|{row.buchholz}|{row.sonneborn_berger}|{marks}")
-        return Msg("tournament_table", {"id": t.id, "round": t.round, "rounds": t.rounds, "rows": rows,
-                                        "status": t.status})  # fmt: skip
+            out.append(Msg("tournament_table_row", {
+                "rank": row.rank, "name": t.name_of(row.player), "score": row.score, "buchholz": row.buchholz,
+                "sb": row.sonneborn_berger, "results": marks}))  # fmt: skip
+        return out
 
     # --- helpers --------------------------------------------------------------------------------
     async def _edit(self, place: Place, edit: object, open_only: bool = False) -> Result:
@@ -432,5 +438,7 @@ class Tournaments:
         return float(score) if score is not None else 1500.0
 
     def _about(self, t: Tournament) -> dict[str, object]:
-        return {"id": t.id, "kind": t.kind, "rounds": t.rounds, "points": t.points,
-                "hours": round(t.deadline_secs / 3600, 1), "starts": t.starts_at, "rated": t.rated}  # fmt: skip
+        """The creation message's arguments."""
+        return {"id": t.id, "swiss": t.kind == "swiss", "knockout": t.kind == "knockout", "rounds": t.rounds,
+                "points": t.points, "deadline": t.deadline_secs, "left": max(0.0, t.starts_at - self.clock()),
+                "unrated": not t.rated}  # fmt: skip
