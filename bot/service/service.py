@@ -272,8 +272,9 @@ class GameService:
 
     # --- background (Timers, Events) ---------------------------------------------------------
     async def tick(self, platform: str | None = None) -> list[Result]:
-        """Act on every due timer this instance claims (only ``platform``'s when given); notices to post."""
-        return await self.timers.tick(platform)
+        """Act on every due timer this instance claims (only ``platform``'s when given); notices to post.
+        Tournaments whose time has come move on too (bot/service/tournaments)."""
+        return await self.timers.tick(platform) + await self.tournaments.tick(platform)
 
     def platform_events(self, platform: str) -> AsyncIterator[dict[str, Any]]:
         """Every game event of a platform (all its channels), from when iteration starts."""

@@ -6,7 +6,8 @@ import random
 
 import pytest
 
-from bot.service import GameService, Place, PlayerRef
+from bot.service import GameService, Place, PlayerRef, keys
+from bot.service.result_codec import decode_result
 from bot.service.tournaments import model
 from bot.service.tournaments.standings import standings
 from fevga import format_play
@@ -163,6 +164,20 @@ async def test_two_instances_pair_the_next_round_once(any_store, clock):
     assert t is not None and t.round == 2 and len(t.results) == 4
     games = await round_games(one, tid)
     assert len(games) == 8 and len(set(games.values())) == 8  # round 2's four matches, each started once
+    told_keys = [[m.key for m in decode_result(raw).messages] for raw in await outbox_notices(any_store)]
+    rounds_told = [k for k in told_keys if "tournament_pairing" in k]
+    assert len(rounds_told) == 2  # rounds 1 and 2, each in the outbox once (the round's own commit)
+
+
+async def outbox_notices(store) -> list[bytes]:
+    """Every notice entry of the discord outboxes (read through a consumer group of the test's own)."""
+    found = []
+    for stream in keys.outboxes("discord"):
+        await store.ensure_group(stream, "test")
+        found += [f[b"result"] if b"result" in f else f.get("result", b"")
+                  for _id, f in await store.consume(stream, "test", "me", count=500)
+                  if f.get("k", f.get(b"k")) in (b"notice", "notice")]  # fmt: skip
+    return found
 
 
 async def test_start_at_its_time_through_tick(service, clock):

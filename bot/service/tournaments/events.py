@@ -22,6 +22,7 @@ from bot.service.reads import read_one
 from bot.service.session import Session
 from bot.service.sessions import Sessions
 from bot.service.settings import Settings
+from bot.service.timers import notice_entry
 from bot.storage.base import Commit, DamagedValue, Store, split_versioned
 from fevga.match import MAX_LENGTH
 
@@ -44,6 +45,12 @@ POLL = 60.0
 def due_key(bucket: int) -> str:
     """Zset in a home: event id -> when to look at it next (its start, its round's deadline, a poll)."""
     return f"{keys.home(bucket)}:tdue"
+
+
+def due_member(t: Tournament) -> str:
+    """An event's member in its home's due set: ``<id>:<platform>`` (an instance serving one platform looks
+    only at that platform's events)."""
+    return f"{t.id}:{t.place.platform}"
 
 
 class Tournaments:
@@ -100,7 +107,7 @@ class Tournaments:
         commit.put_versioned(model.tournament(tid), 1, t.encode(), model.KEEP)
         commit.hset(index, "now", tid).hset(index, tid, "open|")
         if starts > 0:
-            commit.zadd(due_key(keys.place_bucket(place)), tid, starts)
+            commit.zadd(due_key(keys.place_bucket(place)), due_member(t), starts)
         if not await self.store.commit(commit):
             return Result.error("tournament_exists")
         key = "tournament_created_at" if starts > 0 else "tournament_created"
@@ -193,14 +200,22 @@ class Tournaments:
         return Result(ok=True, place=place, messages=[Msg("tournaments_header", {}), *messages])
 
     # --- the round engine ----------------------------------------------------------------------
-    async def tick(self, limit: int = 20) -> list[Result]:
-        """Look at the events whose time has come, in every home: start, close rounds, start matches."""
+    async def tick(self, platform: str | None = None, limit: int = 20) -> list[Result]:
+        """Look at the events whose time has come, in every home (only ``platform``'s when given): start them,
+        close rounds, start matches. A failing event is logged and left for the next tick."""
         out: list[Result] = []
         now = self.clock()
         for bucket in range(keys.BUCKETS):
-            for tid in await self.store.due(due_key(bucket), now, limit):
-                if await self.store.claim(due_key(bucket), tid, now, POLL):
+            for member in await self.store.due(due_key(bucket), now, limit):
+                tid, _sep, where = member.partition(":")
+                if platform is not None and where != platform:
+                    continue
+                if not await self.store.claim(due_key(bucket), member, now, POLL):
+                    continue
+                try:
                     out.extend(await self.advance(tid))
+                except Exception:  # one damaged event must not stop the others (or the game timers)
+                    log.exception("tournament %s could not move on", tid)
         return out
 
     async def advance(self, tid: str) -> list[Result]:
@@ -243,10 +258,11 @@ class Tournaments:
             t.status = "cancelled"
             await self._save(t, version, finished=True)
             return Result.error("tournament_too_few")
-        if not await self._save(t, version):
+        told = self._round_result(t, [])
+        if not await self._save(t, version, notice=told):
             return Result.error("tournament_busy")
-        started = await self._start_matches(t)
-        return self._round_result(t, [], started)
+        await self._start_matches(t)
+        return told
 
     def _pair(self, t: Tournament) -> bool:
         """Pairs round ``t.round + 1`` into ``t.pairs`` (False: no pairing is possible: the event ends)."""
@@ -308,15 +324,17 @@ class Tournaments:
         if not more:
             t.status = "done"
             t.winner = self._winner(t)
-        if not await self._save(t, version, finished=not more, extra=[commit for _gid, commit in ended]):
+        told = self._round_result(t, verdicts)
+        if not await self._save(t, version, finished=not more, extra=[commit for _gid, commit in ended], notice=told):
             return None
         for gid, _commit in ended:  # their players' match lists (other slots): the saga's next step
             try:
                 await self.sessions.appliers.finish(gid)
             except Exception:  # the round's commit stands; a timer tick's sweep applies them (once)
                 log.exception("applying the pending writes of %s failed; left pending", gid)
-        started = await self._start_matches(t) if more else []
-        return self._round_result(t, verdicts, started)
+        if more:
+            await self._start_matches(t)
+        return told
 
     def _winner(self, t: Tournament) -> str | None:
         """The champion: the last one left in a knockout, the top of the table in a Swiss."""
@@ -349,9 +367,10 @@ class Tournaments:
                 log.warning("tournament %s: match %s could not start: %s", t.id, field, result.error_key)
         return started
 
-    def _round_result(self, t: Tournament, verdicts: Sequence[Msg], started: Sequence[Result]) -> Result:
+    def _round_result(self, t: Tournament, verdicts: Sequence[Msg]) -> Result:
         """What the channel is told: verdicts, the table after a round, the new pairings (each player pinged
-        once, with his opponent and the deadline), or the final message."""
+        once, with his opponent and the deadline), or the final message. It goes to the outbox in the round's
+        own commit, so it is delivered once, whichever instance (or restarted process) made the round."""
         messages = list(verdicts)
         if t.round > 1 or t.status == "done":
             messages.extend(self.table_msgs(t))
@@ -367,8 +386,7 @@ class Tournaments:
                 messages.append(Msg("tournament_pairing", {
                     "round": t.round, "player0": t.name_of(pair.a), "player1": t.name_of(pair.b),
                     "left": max(0.0, t.round_ends - self.clock())}))  # fmt: skip
-        game_id = started[0].game_id if started else None
-        return Result(ok=True, messages=messages, to_notify=notify, place=t.place, game_id=game_id)
+        return Result(ok=True, messages=messages, to_notify=notify, place=t.place)
 
     def table_msgs(self, t: Tournament) -> list[Msg]:
         """The standings as messages: a header, then one row per player (rank, name, score, Buchholz,
@@ -412,10 +430,13 @@ class Tournaments:
         change = Change(kind="match_over", finished=True)
         return session_commit(s, version, change, self.sessions.options.reminder_fractions)
 
-    async def _save(self, t: Tournament, version: int, finished: bool = False, extra: Sequence[Commit] = ()) -> bool:
+    async def _save(self, t: Tournament, version: int, finished: bool = False, extra: Sequence[Commit] = (),
+                    notice: Result | None = None) -> bool:  # fmt: skip
         """Compare-and-set the event (and, when it ends, its place's index and history entry), with the
-        ``extra`` commits (ended matches) in the same atomic commit."""
+        ``extra`` commits (ended matches) and the ``notice`` for the outbox in the same atomic commit."""
         commit = Commit().expect(model.tournament(t.id), version)
+        if notice is not None:
+            notice_entry(commit, notice)
         for more in extra:
             commit.checks.extend(more.checks)
             commit.ops.extend(more.ops)
@@ -425,10 +446,10 @@ class Tournaments:
         if finished:
             commit.hdel(index, "now", only_if=t.id)
             commit.hset(index, t.id, f"{t.status}|{t.name_of(t.winner) if t.winner else ''}")
-            commit.zrem(due_key(bucket), t.id)
+            commit.zrem(due_key(bucket), due_member(t))
         elif t.status == "running":
             commit.hset(index, t.id, "running|")
-            commit.zadd(due_key(bucket), t.id, min(t.round_ends, self.clock() + POLL))
+            commit.zadd(due_key(bucket), due_member(t), min(t.round_ends, self.clock() + POLL))
         return await self.store.commit(commit)
 
     async def _rating(self, place: Place, user_id: str) -> float:
