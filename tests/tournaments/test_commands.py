@@ -11,6 +11,7 @@ from bot.commands import tournament_intents as t
 from bot.commands.executor import execute
 from bot.commands.grammar import parse_command
 from bot.i18n import catalogue, has, translate
+from bot.presenter import present
 from bot.service import GameService, Place, PlayerRef
 from bot.service.ai import RandomAI
 from bot.service.tournaments.adjudication import Verdict
@@ -105,6 +106,11 @@ async def test_executor_runs_a_tournament(redis_server):
         assert "ann v bob" in translate("tournament_pairing", "en", **started.messages[0].args)
         shown = await execute(service, bob, place, parse_command("tournament"))
         assert shown.ok and shown.messages[0].key == "tournament_table_header"
+        (table,) = await present(shown, "el")  # the text form and the picture, in one reply
+        assert table.image is not None and table.image.startswith(b"\x89PNG") and table.image_name == "standings.png"
+        assert "κατάταξη" in table.text and "ann" in table.text and "bob" in table.text
+        (joined,) = await present(await execute(service, bob, place, parse_command("tournament join")), "en")
+        assert joined.image is None and joined.error  # not open any more; no picture with other replies
         gone = await execute(service, admin, place, parse_command("tournament remove carol"), is_admin=True)
         assert gone.error_key == "cmd_unknown_player"
         listed = await execute(service, bob, place, parse_command("tournaments"))

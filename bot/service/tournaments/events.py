@@ -400,7 +400,9 @@ class Tournaments:
             )
             out.append(Msg("tournament_table_row", {
                 "rank": row.rank, "name": t.name_of(row.player), "score": row.score, "buchholz": row.buchholz,
-                "sb": row.sonneborn_berger, "results": marks}))  # fmt: skip
+                "sb": row.sonneborn_berger, "results": marks,
+                "marks": [[won, None if opponent is None else t.name_of(opponent)]
+                          for _n, (opponent, won) in sorted(row.rounds.items())]}))  # fmt: skip
         return out
 
     # --- helpers --------------------------------------------------------------------------------
