@@ -102,8 +102,8 @@ async def test_executor_runs_a_tournament(redis_server):
         for who in (admin, bob):
             assert (await execute(service, who, place, parse_command("tournament join"))).ok
         started = await execute(service, admin, place, parse_command("tournament start"), is_admin=True)
-        assert started.ok and started.messages[0].key == "tournament_pairing"
-        assert "ann v bob" in translate("tournament_pairing", "en", **started.messages[0].args)
+        assert started.ok and started.messages[0].key == "tournament_started"
+        assert "2 players" in translate("tournament_started", "en", **started.messages[0].args)
         shown = await execute(service, bob, place, parse_command("tournament"))
         assert shown.ok and shown.messages[0].key == "tournament_table_header"
         (table,) = await present(shown, "el")  # the text form and the picture, in one reply

@@ -175,7 +175,11 @@ class Tournaments:
             return Result.error("tournament_none")
         if t.status != "open":
             return Result.error("tournament_not_open")
-        return await self._begin(t, version)
+        began = await self._begin(t, version)
+        if not began.ok:
+            return began
+        # the pairings themselves go out through the outbox (round one's notice, written by its commit)
+        return Result(ok=True, place=place, messages=[Msg("tournament_started", {"id": t.id, "count": len(t.players)})])
 
     async def standings(self, place: Place, tid: str | None = None) -> Result:
         """The table of this channel's event (or event ``tid``): a text form for every chat."""
@@ -217,6 +221,18 @@ class Tournaments:
                 except Exception:  # one damaged event must not stop the others (or the game timers)
                     log.exception("tournament %s could not move on", tid)
         return out
+
+    async def nudge(self, place: Place) -> None:
+        """A match ended here: the running event of this channel (if any) is looked at on the next tick,
+        not a poll later. Never raises (the move's answer must not depend on it)."""
+        try:
+            index = model.place_events_index(place)
+            tid = await read_one(self.store, lambda r: r.hget(index, "now"))
+            if tid:
+                member = f"{tid}:{place.platform}"
+                await self.store.commit(Commit().zadd(due_key(keys.place_bucket(place)), member, self.clock()))
+        except Exception:
+            log.exception("nudging the tournament of %s failed", place)
 
     async def advance(self, tid: str) -> list[Result]:
         """Move event ``tid`` on as far as it can go now; the messages to post (pairings, standings)."""
