@@ -49,6 +49,7 @@ async def test_four_player_swiss_in_a_channel(fake: FakeDiscord, bot: Any, core:
     assert event is not None
     for rnd in (1, 2):
         _v, event = await core.service.tournaments.load(event.id)
+        assert event is not None and event.round == rnd
         for pair in event.pairs:
             view = (await core.service.board(PlayerRef("discord", pair.a, ""), place)).view
             assert view is not None
