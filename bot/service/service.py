@@ -10,6 +10,7 @@ store itself is unreachable the command answers ``store_unavailable``; an unexpe
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 import time
@@ -224,8 +225,11 @@ class GameService:
 
     @command
     async def stats(self, who: PlayerRef, place: Place) -> Result:
-        """A player's rating, rank and record on this place's board and on the global one."""
-        return await self.info.stats(who, place)
+        """A player's rating, rank and record on this place's board and on the global one (and his
+        tournaments here, with the titles he won)."""
+        answer = await self.info.stats(who, place)
+        events = await self.tournaments.record_of(who, place) if answer.ok else None
+        return dataclasses.replace(answer, messages=[*answer.messages, events]) if events else answer
 
     @command
     async def export(self, actor: PlayerRef, place: Place, game_id: str | None = None) -> Result:

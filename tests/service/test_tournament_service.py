@@ -112,6 +112,12 @@ async def test_four_player_swiss_to_the_end(service):
     assert table.ok and [m.key for m in table.messages] == ["tournament_table_final"] + ["tournament_table_row"] * 4
     assert [m.args["rank"] for m in table.messages[1:]] == [1, 2, 3, 4]
     assert table.messages[1].args["name"] == t.name_of(t.winner)
+    for player in field:  # stats: his events here and his titles (written by the event's last commit)
+        shown = await service.stats(player, HERE)
+        (line,) = [m for m in shown.messages if m.key == "stats_tournaments"]
+        assert (line.args["events"], line.args["titles"]) == (1, int(player.user_id == t.winner))
+    elsewhere = await service.stats(field[0], Place("discord", "guild2", "chan1"))
+    assert not [m for m in elsewhere.messages if m.key == "stats_tournaments"]
     listed = await service.tournaments.history(HERE)
     assert [(m.key, m.args) for m in listed.messages[1:]] == [
         ("tournaments_row_done", {"id": tid, "winner": t.name_of(t.winner)})

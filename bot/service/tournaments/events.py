@@ -203,6 +203,14 @@ class Tournaments:
             return Result.error("tournaments_none")
         return Result(ok=True, place=place, messages=[Msg("tournaments_header", {}), *messages])
 
+    async def record_of(self, who: PlayerRef, place: Place) -> Msg | None:
+        """``stats``: the events the player finished in this place and how many he won (None: none)."""
+        entries = await read_one(self.store, lambda r: r.hgetall(model.player_events(who.platform, who.user_id)))
+        here = [value.rpartition("|")[2] for value in entries.values() if value.rpartition("|")[0] == place.scope_id]
+        if not here:
+            return None
+        return Msg("stats_tournaments", {"player": who.name, "events": len(here), "titles": here.count("1")})
+
     # --- the round engine ----------------------------------------------------------------------
     async def tick(self, platform: str | None = None, limit: int = 20) -> list[Result]:
         """Look at the events whose time has come, in every home (only ``platform``'s when given): start them,
@@ -462,6 +470,10 @@ class Tournaments:
         index = model.place_events_index(t.place)
         bucket = keys.place_bucket(t.place)
         if finished:
+            if t.status == "done":  # each player's events and titles (their own slots: a Cluster spills them)
+                for entrant in t.players:
+                    won = "1" if entrant.id == t.winner else "0"
+                    commit.hset(model.player_events(t.place.platform, entrant.id), t.id, f"{t.place.scope_id}|{won}")
             commit.hdel(index, "now", only_if=t.id)
             commit.hset(index, t.id, f"{t.status}|{t.name_of(t.winner) if t.winner else ''}")
             commit.zrem(due_key(bucket), due_member(t))

@@ -38,6 +38,12 @@ def place_events_index(place: Place) -> str:
     return f"{keys.home(keys.place_bucket(place))}:ch:{place.platform}:{place.channel_id}:tour"
 
 
+def player_events(platform: str, user_id: str) -> str:
+    """Hash in the player's slot: event id -> ``<scope id>|<1 if he won it, else 0>`` (``stats``: his events
+    and titles), written by the commit that ends the event."""
+    return f"{keys.PREFIX}:{{u:{platform}:{user_id}}}:events"
+
+
 def slot(rnd: int, a: str, b: str) -> str:
     """The games-hash field of one pair of a round."""
     return f"{rnd}:{a}|{b}"
