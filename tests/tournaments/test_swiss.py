@@ -34,7 +34,7 @@ def _fewest_floats(players: list[str], score: dict[str, int], met: set[frozenset
     return best[(1 << n) - 1]
 
 
-def _play(entrants: list[Entrant], rounds: int, seed: int):
+def _play(entrants: list[Entrant], rounds: int, seed: int, oracle: bool = True):
     """Plays ``rounds`` Swiss rounds with random winners (and some double losses); checks each pairing."""
     rng = random.Random(seed)
     results: list[Result] = []
@@ -50,7 +50,8 @@ def _play(entrants: list[Entrant], rounds: int, seed: int):
             assert frozenset((a, b)) not in met, f"round {rnd}: {a} and {b} met already"
         # score groups: no pairing without repeats (same bye) has smaller summed squared score differences
         cost = sum((before[a].score - before[b].score) ** 2 for a, b in pairing.pairs)
-        assert cost == _fewest_floats(paired, {p: before[p].score for p in paired}, met), f"round {rnd}"
+        if oracle:
+            assert cost == _fewest_floats(paired, {p: before[p].score for p in paired}, met), f"round {rnd}"
         if pairing.bye is not None:
             byes[pairing.bye] += 1
             without = [r for r in standings(entrants, results) if not r.had_bye()]
@@ -113,3 +114,11 @@ def test_no_pairing_left_raises():
                Result(3, a, d, a), Result(3, b, c, b)]  # fmt: skip
     with pytest.raises(PairingImpossible):
         swiss_pairing(field, results, [a, b, c, d])
+
+
+def test_a_large_odd_field_pairs_every_round():
+    """73 players, 7 rounds: every round paired, no repeats, one bye a round, each to a different player."""
+    results = _play(_field(73), 7, seed=73, oracle=False)
+    byes = [r.a for r in results if r.b is None]
+    assert len(byes) == 7 and len(set(byes)) == 7
+    assert len(results) == 7 * 37

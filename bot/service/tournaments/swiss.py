@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from .standings import Entrant, Result, played_pairs, standings
 
-SEARCH_BUDGET = 200_000
+SEARCH_BUDGET = 20_000
 """Search steps before giving up: far above what real fields need; guards a pathological late round."""
 
 
@@ -51,7 +51,7 @@ def swiss_pairing(entrants: Sequence[Entrant], results: Sequence[Result], active
         first = _search(rest, score, played, widest)
         if first is None:
             continue  # this bye leaves no pairing without repeats: the next-lowest player takes it
-        for limit in range(widest):
+        for limit in range(_bound(rest, score), widest):
             fewest = _search(rest, score, played, limit)
             if fewest is not None:
                 return Pairing(tuple(fewest), bye)
@@ -80,6 +80,8 @@ def _pair(
     with a total score difference of at most ``limit``."""
     if not order:
         return []
+    if _bound(order, score) > limit:
+        return None  # even without the no-repeat rule the rest would cost more
     budget[0] -= 1
     if budget[0] < 0:
         raise _BudgetSpent
@@ -93,6 +95,12 @@ def _pair(
         if tail is not None:
             return [(top, opponent), *tail]
     return None
+
+
+def _bound(order: list[str], score: dict[str, int]) -> int:
+    """The least cost of pairing ``order`` (sorted by score, highest first) if repeats were allowed: pairing
+    neighbours, which is optimal for squared differences on a line."""
+    return sum((score[order[i]] - score[order[i + 1]]) ** 2 for i in range(0, len(order) - 1, 2))
 
 
 def _candidates(top: str, rest: list[str], score: dict[str, int]) -> list[str]:
