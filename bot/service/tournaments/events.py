@@ -371,7 +371,8 @@ class Tournaments:
     async def _start_matches(self, t: Tournament) -> list[Result]:
         """Start every match of the current round not started yet (each once: its slot is taken in its
         game's own commit, in the place's home)."""
-        games = await read_one(self.store, lambda r: r.hgetall(model.round_games(t.id)))
+        games_key = model.round_games(t.id)
+        games = await read_one(self.store, lambda r: r.hgetall(games_key))
         _deadline, rules = await self.settings.place_defaults(t.place)
         started: list[Result] = []
         for pair in t.pairs:
@@ -381,13 +382,14 @@ class Tournaments:
             if field in games:
                 continue
             gid = keys.new_id_in(keys.place_bucket(t.place))
-            commit = Commit().field_free(model.round_games(t.id), field).hset(model.round_games(t.id), field, gid)
+            commit = Commit().field_free(games_key, field).hset(games_key, field, gid)
             a, b = t.ref(pair.a), t.ref(pair.b)
             result = await self.challenges.start(a, t.place, (a, b), t.points, rules, commit, game_id=gid,
                                                  rated=t.rated)  # fmt: skip
             if result is not None and result.ok:
                 started.append(result)
-            elif result is not None:
+            elif result is not None and not (await self.store.read([("hget", games_key, field)]))[0]:
+                # not started by another instance meanwhile: a player is busy here; tried again next look
                 log.warning("tournament %s: match %s could not start: %s", t.id, field, result.error_key)
         return started
 
