@@ -199,6 +199,8 @@ class BotCore:
         elif is_shared(intent, result):
             lang = langs[1]
         self._after_game(result)
+        if result.ok and result.view is not None and result.view.status != "play" and result.place is not None:
+            await self.service.tournaments.nudge(result.place)  # a match ended: its round may close now
         # The result may be saved already: drawing it must never turn it into an error reply.
         you = self.you.name if self.you is not None and self.you.platform == place.platform else None
         replies = await present_safely(result, lang, actor, draw=self.draw, you=you)

@@ -11,6 +11,7 @@ from bot.buttons import encode
 from bot.i18n import PLATFORM_WORDS, catalogue, has, translate
 from bot.replies import Button, Reply
 from bot.service.models import Action, GameView, Msg, PlayerRef, Result
+from bot.standings_reply import standings_picture
 from fevga.rules import OFF
 from fevga.variants import any_position_from_id
 from renderers import BoardScene, render_board, render_text
@@ -181,7 +182,9 @@ async def present(result: Result, lang: str, actor: PlayerRef | None = None, *, 
     view = result.view
     if view is None:
         if text or buttons:
-            replies.insert(0, Reply(text=text, buttons=buttons, mention=tuple(result.to_notify)))
+            table = await asyncio.to_thread(standings_picture, result.messages, lang) if draw else None
+            replies.insert(0, Reply(text=text, buttons=buttons, mention=tuple(result.to_notify), image=table,
+                                    image_name="standings.png" if table else None))
         return replies
     scene = scene_for(view, lang, you)
     seat = perspective_for(view, actor)

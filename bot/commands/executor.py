@@ -7,9 +7,10 @@ from collections.abc import Mapping
 
 from bot.service.keys import is_game_id
 from bot.service.models import Msg, Place, PlayerRef, Result
-from bot.service.service import GameService
+from bot.service.service import GameService, command
 
 from . import intents as i
+from . import tournament_intents as t
 
 
 def _info(key: str, **args: object) -> Result:
@@ -113,4 +114,36 @@ async def execute(
             return await service.settings(actor, place)
         case i.Settings(setting=name, value=value):
             return await service.set_setting(actor, place, name or "", value or "", is_admin=is_admin, idem=idem)
+    if isinstance(intent, t.TournamentCreate | t.TournamentAct | t.TournamentRemove | t.TournamentShow
+                  | t.TournamentList):
+        return await command(_tournament)(service, actor, place, intent, mentions, is_admin)
     return _error("cmd_unknown", word=intent.word or type(intent).__name__.lower(), suggestion="help")
+
+
+async def _tournament(service: GameService, actor: PlayerRef, place: Place, intent: i.Intent,
+                      mentions: Mapping[str, PlayerRef], is_admin: bool) -> Result:
+    """The tournament commands (bot/service/tournaments), guarded like every service command."""
+    events = service.tournaments
+    match intent:
+        case t.TournamentCreate(kind=kind, rounds=rounds, points=points, deadline=deadline, start_in=start_in,
+                                start_at=start_at, rated=rated):
+            starts = start_at if start_in is None else service.clock() + start_in  # None: on "tournament start"
+            return await events.create(actor, place, kind, rounds, points, deadline, starts, rated, is_admin)
+        case t.TournamentAct(action="join"):
+            return await events.join(actor, place)
+        case t.TournamentAct(action="leave"):
+            return await events.leave(actor, place)
+        case t.TournamentAct(action="start"):
+            return await events.start(actor, place, is_admin)
+        case t.TournamentAct(action="cancel"):
+            return await events.cancel(actor, place, is_admin)
+        case t.TournamentRemove(target=target):
+            who = mentions.get(target) or mentions.get(target.lower())
+            if who is None:
+                return _error("cmd_unknown_player", name=target)
+            return await events.remove(actor, place, who, is_admin)
+        case t.TournamentShow(tournament_id=tid):
+            return await events.standings(place, tid)
+        case t.TournamentList():
+            return await events.history(place)
+    return _error("cmd_tournament_usage")

@@ -15,6 +15,7 @@ from bot.numbers import ascii_digits, not_digits, whole_number
 from fevga import FevgaError, Rules
 
 from . import intents as i
+from . import tournament_grammar
 
 MAX_INPUT = 300
 MAX_NAME = 64
@@ -52,6 +53,8 @@ ALIASES: dict[str, str] = {
     "settings": "settings", "set": "settings", "config": "settings",
     "ping": "ping", "notify": "ping",
     "pass": "pass",
+    "tournament": "tournament", "tour": "tournament", "τουρνουά": "tournament", "τουρνουα": "tournament",
+    "tournaments": "tournaments", "events": "tournaments",
 }
 COMMANDS = sorted(set(ALIASES.values()) - {"ai", "pass"})
 
@@ -334,6 +337,8 @@ PARSERS: dict[str, Callable[[list[str]], i.Intent | i.CommandError]] = {
     "lang": _lang,
     "settings": _settings,
     "ping": _ping,
+    "tournament": tournament_grammar.tournament,
+    "tournaments": tournament_grammar.tournaments,
     "pass": lambda words: i.Move("pass") if not words else i.CommandError("cmd_too_many_words", {"command": "pass"}),
 }
 

@@ -160,9 +160,10 @@ class Challenges:
 
     async def start(self, actor: PlayerRef, place: Place, players: tuple[PlayerRef, PlayerRef], length: int,
                     rules: Rules, commit: Commit, quick: bool = False, ai_level: str | None = None,
-                    idem: str | None = None, kind: str = "fevga") -> Result | None:
-        """Create the match of ``kind`` and its first game (opening roll by the service) and commit it;
-        None when the commit lost a race."""
+                    idem: str | None = None, kind: str = "fevga", game_id: str | None = None,
+                    rated: bool = True) -> Result | None:
+        """Create the match of ``kind`` and its first game (opening roll by the service) and commit it; None
+        when the commit lost a race. ``game_id`` (in the place's home) and ``rated=False`` serve tournaments."""
         humans = [p for p in players if p.platform != AI_PLATFORM]
         reads = Reads()
         busy = [reads.hget(keys.channel_games(place), p.user_id) for p in humans]
@@ -191,8 +192,8 @@ class Challenges:
         await supersede(self.store, place, humans, commit)
         deadline = self.options.quick_deadline if quick else (await self.settings.place_defaults(place))[0]
         now = round(self.clock(), 3)
-        gid = keys.new_id_in(keys.place_bucket(place))  # the game lives in its channel's home
-        rated = ai_level is None and fairness.deadline_rated(deadline)
+        gid = game_id or keys.new_id_in(keys.place_bucket(place))  # the game lives in its channel's home
+        rated = rated and ai_level is None and fairness.deadline_rated(deadline)
         s = Session(gid, place, players, length, rules, Game.new(rules_of(kind, rules, 1), FairDice(), at=now), now,
                     deadline, turn_start=now, ai_level=ai_level, rated=rated, kind=kind)
         s.autoplay = autoplay

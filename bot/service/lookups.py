@@ -5,6 +5,8 @@ A mixin of :class:`~bot.service.service.GameService`, which builds the collabora
 
 from __future__ import annotations
 
+import dataclasses
+
 from bot.storage.base import Store
 
 from . import dice_info, head_to_head
@@ -13,6 +15,7 @@ from .guard import command
 from .info import Info
 from .models import Place, PlayerRef, Result
 from .mygames import MyGames
+from .tournaments.events import Tournaments
 
 
 class LookupCommands:
@@ -22,6 +25,7 @@ class LookupCommands:
     info: Info
     games: MyGames
     analyses: Analyses
+    tournaments: Tournaments
 
     @command
     async def top(self, place: Place, n: int = 10, global_: bool = False, kind: str | None = None) -> Result:
@@ -37,10 +41,13 @@ class LookupCommands:
     @command
     async def stats(self, who: PlayerRef, place: Place, versus: PlayerRef | None = None) -> Result:
         """A player's rating, rank and record on this place's board and on the global one; with ``versus``, the
-        head-to-head of the two (matches, games, points, marses, the last 5 results)."""
+        head-to-head of the two (matches, games, points, marses, the last 5 results); and his tournaments here,
+        with the titles he won."""
         if versus is not None:
             return await head_to_head.h2h(self.store, who, versus, place)
-        return await self.info.stats(who, place)
+        answer = await self.info.stats(who, place)
+        events = await self.tournaments.record_of(who, place) if answer.ok else None
+        return dataclasses.replace(answer, messages=[*answer.messages, events]) if events else answer
 
     @command
     async def dice(self, place: Place, who: PlayerRef | None = None, game_id: str | None = None) -> Result:

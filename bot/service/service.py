@@ -31,6 +31,7 @@ from .mygames import MyGames
 from .sessions import Sessions
 from .settings import Settings
 from .timers import Timers
+from .tournaments.events import Tournaments
 from .turns import Turns
 
 
@@ -73,6 +74,7 @@ class GameService(LookupCommands):
         self.games = MyGames(store, self.sessions)
         self.stream = Events(store)
         self.analyses = Analyses(store, self.info, analysis_workers, analysis_ply)
+        self.tournaments = Tournaments(store, clock, self.sessions, self.challenges, self.preferences)
 
     def close(self) -> None:
         """Release what the service started itself (the analysis worker processes)."""
@@ -205,8 +207,9 @@ class GameService(LookupCommands):
 
     # --- background (Timers, Events) ---------------------------------------------------------
     async def tick(self, platform: str | None = None) -> list[Result]:
-        """Act on every due timer this instance claims (only ``platform``'s when given); notices to post."""
-        return await self.timers.tick(platform)
+        """Act on every due timer this instance claims (only ``platform``'s when given); notices to post.
+        Tournaments whose time has come move on too (bot/service/tournaments)."""
+        return await self.timers.tick(platform) + await self.tournaments.tick(platform)
 
     def platform_events(self, platform: str) -> AsyncIterator[dict[str, Any]]:
         """Every game event of a platform (all its channels), from when iteration starts."""

@@ -49,7 +49,8 @@ class Background:
             raise RetryLater(1.0)
         if chat_id is not None and reply.text:
             try:
-                await self.delivery.post(bot, chat_id, replace(reply, game_id=None, image=None, buttons=()))
+                picture = None if reply.game_id else reply.image  # a board follows from its own entry; a table not
+                await self.delivery.post(bot, chat_id, replace(reply, game_id=None, image=picture, buttons=()))
             except TelegramError as error:
                 signal = platform_error(error)
                 if isinstance(signal, RetryLater):

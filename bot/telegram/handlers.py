@@ -38,7 +38,7 @@ from .texts import MAX_ALERT, clip
 
 log = get_logger(__name__)
 
-ADMIN_COMMANDS = frozenset({"settings", "lang"})  # only these need to know whether the author is an admin
+ADMIN_COMMANDS = frozenset({"settings", "lang", "tournament"})  # only these need to know whether the author is an admin
 _ADMIN_STATUSES = ("creator", "administrator")
 _ADMIN_CACHE_SECONDS = 300.0
 FALLBACK_ERROR = {

@@ -328,6 +328,8 @@ class BotApiMethods(FakeState):
         user = self.bot if user_id == self.bot.id else self.users.get(user_id)
         if user is None or (chat.type == "private" and user_id not in (chat.id, self.bot.id)):
             raise bad_request("user not found")
+        if (chat.id, user_id) in self.owners:
+            return {"status": "creator", "user": user.to_dict(), "is_anonymous": False}
         return {"status": "member", "user": user.to_dict()}
 
     def api_getFile(self, call: Call) -> JSON:

@@ -54,6 +54,7 @@ class FakeState:
         self.bot = FakeUser(bot_id, bot_first_name, bot_username, language_code=None, is_bot=True)
         self.users: dict[int, FakeUser] = {}
         self.chats: dict[int, FakeChat] = {}
+        self.owners: set[tuple[int, int]] = set()  # (chat id, user id): getChatMember says "creator"
         self._messages: dict[int, dict[int, FakeMessage]] = {}
         self.files: dict[str, StoredFile] = {}
         self.pending_updates: list[JSON] = []  # queued, not yet confirmed by a getUpdates offset
@@ -91,6 +92,10 @@ class FakeState:
         chat = FakeChat(chat_id, type, title=title)
         self.chats[chat_id] = chat
         return chat
+
+    def make_owner(self, chat: FakeChat, user: FakeUser) -> None:
+        """``user`` owns ``chat`` (an admin: getChatMember answers "creator")."""
+        self.owners.add((chat.id, user.id))
 
     def private_chat(self, user: FakeUser) -> FakeChat:
         """The user's private chat with the bot; creating it means the user has started the bot, so

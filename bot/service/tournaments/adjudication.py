@@ -1,0 +1,46 @@
+"""Deciding a tournament match that is still running at its round's deadline (issue 24's rule).
+
+In order: a player who never moved loses to one who did; if only one player moved in the last deadline
+period (the match's turn deadline, up to the round's close) he wins; if neither moved in it (or neither
+ever moved) both lose; otherwise the higher match score wins, then the lower pip count, then the higher seat
+on the standings' seed (the first-named player).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.service.session import Session
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """Who won an adjudicated match (seat 0 or 1, None = both lose) and why (an i18n key suffix)."""
+
+    winner: int | None
+    reason: str  # never_moved | idle | both_idle | score | pips
+
+
+def adjudicate(s: Session, closes_at: float) -> Verdict:
+    """The verdict for ``s``, still running when its round closes at ``closes_at``."""
+    window_start = closes_at - s.deadline_secs
+    ever = [s.game_no > 1 or s.plies_before > 0, s.game_no > 1 or s.plies_before > 0]
+    recent = [False, False]
+    for record in s.game.history:
+        if record.is_pass:
+            continue
+        ever[record.player] = True
+        if record.at is not None and record.at >= window_start:
+            recent[record.player] = True
+    if ever[0] != ever[1]:
+        return Verdict(0 if ever[0] else 1, "never_moved")
+    if not any(recent):
+        return Verdict(None, "both_idle")
+    if recent[0] != recent[1]:
+        return Verdict(0 if recent[0] else 1, "idle")
+    if s.score[0] != s.score[1]:
+        return Verdict(0 if s.score[0] > s.score[1] else 1, "score")
+    board = s.game.board
+    mover, other = board.position.pips()
+    pips = (mover, other) if board.turn == 0 else (other, mover)
+    return Verdict(0 if pips[0] <= pips[1] else 1, "pips")

@@ -1,0 +1,497 @@
+"""The tournament service: create, join, leave, start, cancel, remove, standings, history, and the round
+engine that closes a round and pairs the next one in ONE compare-and-set commit (docs/tournaments.md).
+
+Every write of an event is a commit on its versioned value (in the place's home) that checks the version
+it read: two instances, or one that crashed half-way, can never pair a round twice or skip one. A paired
+match is started by a commit that also takes the pair's field in the round's games hash, so each match
+starts once; whoever looks next (a command, :meth:`Tournaments.tick`) starts the ones still missing.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Sequence
+
+from bot.service import keys
+from bot.service.challenges import Challenges
+from bot.service.commits import Change, session_commit
+from bot.service.config import Clock
+from bot.service.models import Msg, Place, PlayerRef, Result
+from bot.service.reads import read_one
+from bot.service.session import Session
+from bot.service.sessions import Sessions
+from bot.service.settings import Settings
+from bot.service.timers import notice_entry
+from bot.storage.base import Commit, DamagedValue, Store, split_versioned
+from fevga.match import MAX_LENGTH
+
+from . import model
+from .adjudication import adjudicate
+from .knockout import bracket_pairs, first_bracket, next_bracket
+from .model import Pair, Tournament
+from .standings import Entrant, standings
+from .standings import Result as GameResult
+from .swiss import PairingImpossible, swiss_pairing
+
+log = logging.getLogger(__name__)
+
+MAX_ROUNDS = 15
+MAX_PLAYERS = 256
+POLL = 60.0
+"""Seconds between two looks at a running round (its matches may all have ended before the deadline)."""
+
+
+def due_key(bucket: int) -> str:
+    """Zset in a home: event id -> when to look at it next (its start, its round's deadline, a poll)."""
+    return f"{keys.home(bucket)}:tdue"
+
+
+def due_member(t: Tournament) -> str:
+    """An event's member in its home's due set: ``<id>:<platform>`` (an instance serving one platform looks
+    only at that platform's events)."""
+    return f"{t.id}:{t.place.platform}"
+
+
+class Tournaments:
+    """Server tournaments on top of the challenge/match machinery (same store, clock and sessions)."""
+
+    def __init__(self, store: Store, clock: Clock, sessions: Sessions, challenges: Challenges,
+                 settings: Settings) -> None:  # fmt: skip
+        self.store = store
+        self.clock = clock
+        self.sessions = sessions
+        self.challenges = challenges
+        self.settings = settings
+
+    # --- reading ----------------------------------------------------------------------------
+    async def load(self, tid: str) -> tuple[int, Tournament | None]:
+        """The stored event and its version: (0, None) when gone."""
+        raw = await read_one(self.store, lambda r: r.get(model.tournament(tid)))
+        if raw is None:
+            return 0, None
+        version, blob = split_versioned(raw)
+        try:
+            return version, Tournament.decode(blob)
+        except (ValueError, KeyError, TypeError) as exc:
+            raise DamagedValue(f"tournament {tid} is damaged: {exc}") from exc
+
+    async def current(self, place: Place) -> tuple[int, Tournament | None]:
+        """The open or running event of this channel, if any."""
+        tid = await read_one(self.store, lambda r: r.hget(model.place_events_index(place), "now"))
+        return await self.load(tid) if tid else (0, None)
+
+    # --- admin and player commands ------------------------------------------------------------
+    async def create(self, actor: PlayerRef, place: Place, kind: str = "swiss", rounds: int = 5, points: int = 1,
+                     deadline_secs: float = 86400, starts_at: float | None = None, rated: bool = True,
+                     is_admin: bool = False) -> Result:  # fmt: skip
+        """An admin opens an event here (one open or running event per channel)."""
+        if not is_admin:
+            return Result.error("tournament_admin_only")
+        if kind not in model.KINDS:
+            return Result.error("tournament_bad_kind", kinds=", ".join(model.KINDS))
+        if kind == "swiss" and not 1 <= rounds <= MAX_ROUNDS:
+            return Result.error("tournament_bad_rounds", max=MAX_ROUNDS)
+        if not 1 <= points <= MAX_LENGTH:
+            return Result.error("bad_length", max=MAX_LENGTH)
+        if not 600 <= deadline_secs <= 14 * 86400:
+            return Result.error("tournament_bad_deadline")
+        starts = 0.0 if starts_at is None else starts_at  # 0: when the admin says ``tournament start``
+        if starts_at is not None and starts_at < self.clock():
+            return Result.error("tournament_start_past")
+        index = model.place_events_index(place)
+        tid = keys.new_id_in(keys.place_bucket(place))
+        t = Tournament(tid, place, kind, rounds if kind == "swiss" else 0, points, deadline_secs, starts, rated,
+                       actor.user_id)  # fmt: skip
+        commit = Commit().field_free(index, "now").expect(model.tournament(tid), 0)
+        commit.put_versioned(model.tournament(tid), 1, t.encode(), model.KEEP)
+        commit.hset(index, "now", tid).hset(index, tid, "open|")
+        if starts > 0:
+            commit.zadd(due_key(keys.place_bucket(place)), due_member(t), starts)
+        if not await self.store.commit(commit):
+            return Result.error("tournament_exists")
+        key = "tournament_created_at" if starts > 0 else "tournament_created"
+        return Result(ok=True, place=place, messages=[Msg(key, self._about(t))])
+
+    async def join(self, actor: PlayerRef, place: Place) -> Result:
+        """A player enters the open event here, with his rating on this place's board as his seed."""
+        rating = await self._rating(place, actor.user_id)
+
+        def edit(t: Tournament) -> Result:
+            if t.entrant(actor.user_id) is not None:
+                return Result.error("tournament_already_joined")
+            if len(t.players) >= MAX_PLAYERS:
+                return Result.error("tournament_full", max=MAX_PLAYERS)
+            t.players.append(Entrant(actor.user_id, rating, actor.name))
+            return Result(ok=True, messages=[Msg("tournament_joined", {"player": actor.name,
+                                                                       "count": len(t.players)})])  # fmt: skip
+
+        return await self._edit(place, edit, open_only=True)
+
+    async def leave(self, actor: PlayerRef, place: Place) -> Result:
+        """A player leaves the open event here (before it starts)."""
+
+        def edit(t: Tournament) -> Result:
+            if t.entrant(actor.user_id) is None:
+                return Result.error("tournament_not_joined")
+            t.players = [e for e in t.players if e.id != actor.user_id]
+            return Result(ok=True, messages=[Msg("tournament_left", {"player": actor.name})])
+
+        return await self._edit(place, edit, open_only=True)
+
+    async def remove(self, actor: PlayerRef, place: Place, who: PlayerRef, is_admin: bool = False) -> Result:
+        """The admin takes a player out (before the start: off the list; after: no more pairings)."""
+        if not is_admin:
+            return Result.error("tournament_admin_only")
+
+        def edit(t: Tournament) -> Result:
+            if t.entrant(who.user_id) is None or who.user_id in t.withdrawn:
+                return Result.error("tournament_not_in", player=who.name)
+            if t.status == "open":
+                t.players = [e for e in t.players if e.id != who.user_id]
+            else:
+                t.withdrawn.append(who.user_id)
+            return Result(ok=True, messages=[Msg("tournament_removed", {"player": who.name})])
+
+        return await self._edit(place, edit)
+
+    async def cancel(self, actor: PlayerRef, place: Place, is_admin: bool = False) -> Result:
+        """The admin calls the event off (running matches go on as ordinary matches)."""
+        if not is_admin:
+            return Result.error("tournament_admin_only")
+
+        def edit(t: Tournament) -> Result:
+            t.status = "cancelled"
+            return Result(ok=True, messages=[Msg("tournament_cancelled", {"id": t.id})])
+
+        return await self._edit(place, edit)
+
+    async def start(self, actor: PlayerRef, place: Place, is_admin: bool = False) -> Result:
+        """The admin starts the open event now (else it starts at its time, on a tick)."""
+        if not is_admin:
+            return Result.error("tournament_admin_only")
+        version, t = await self.current(place)
+        if t is None:
+            return Result.error("tournament_none")
+        if t.status != "open":
+            return Result.error("tournament_not_open")
+        began = await self._begin(t, version)
+        if not began.ok:
+            return began
+        # the pairings themselves go out through the outbox (round one's notice, written by its commit)
+        return Result(ok=True, place=place, messages=[Msg("tournament_started", {"id": t.id, "count": len(t.players)})])
+
+    async def standings(self, place: Place, tid: str | None = None) -> Result:
+        """The table of this channel's event (or event ``tid``): a text form for every chat."""
+        _version, t = await (self.load(tid) if tid else self.current(place))
+        if t is None:
+            return Result.error("tournament_none")
+        return Result(ok=True, place=place, messages=self.table_msgs(t))
+
+    async def history(self, place: Place) -> Result:
+        """Every event made in this channel, with its state and winner."""
+        entries = await read_one(self.store, lambda r: r.hgetall(model.place_events_index(place)))
+        messages = []
+        for tid, state in sorted(entries.items()):
+            if tid == "now":
+                continue
+            status, _sep, winner = state.partition("|")
+            key = f"tournaments_row_{status}" if status in ("open", "running", "done", "cancelled") else None
+            if key is not None:
+                messages.append(Msg(key, {"id": tid, "winner": winner}))
+        if not messages:
+            return Result.error("tournaments_none")
+        return Result(ok=True, place=place, messages=[Msg("tournaments_header", {}), *messages])
+
+    async def record_of(self, who: PlayerRef, place: Place) -> Msg | None:
+        """``stats``: the events the player finished in this place and how many he won (None: none)."""
+        entries = await read_one(self.store, lambda r: r.hgetall(model.player_events(who.platform, who.user_id)))
+        here = [value.rpartition("|")[2] for value in entries.values() if value.rpartition("|")[0] == place.scope_id]
+        if not here:
+            return None
+        return Msg("stats_tournaments", {"player": who.name, "events": len(here), "titles": here.count("1")})
+
+    # --- the round engine ----------------------------------------------------------------------
+    async def tick(self, platform: str | None = None, limit: int = 20) -> list[Result]:
+        """Look at the events whose time has come, in every home (only ``platform``'s when given): start them,
+        close rounds, start matches. A failing event is logged and left for the next tick."""
+        out: list[Result] = []
+        now = self.clock()
+        for bucket in range(keys.BUCKETS):
+            for member in await self.store.due(due_key(bucket), now, limit):
+                tid, _sep, where = member.partition(":")
+                if platform is not None and where != platform:
+                    continue
+                if not await self.store.claim(due_key(bucket), member, now, POLL):
+                    continue
+                try:
+                    out.extend(await self.advance(tid))
+                except Exception:  # one damaged event must not stop the others (or the game timers)
+                    log.exception("tournament %s could not move on", tid)
+        return out
+
+    async def nudge(self, place: Place) -> None:
+        """A match ended here: the running event of this channel (if any) is looked at on the next tick,
+        not a poll later. Never raises (the move's answer must not depend on it)."""
+        try:
+            index = model.place_events_index(place)
+            tid = await read_one(self.store, lambda r: r.hget(index, "now"))
+            if tid:
+                member = f"{tid}:{place.platform}"
+                await self.store.commit(Commit().zadd(due_key(keys.place_bucket(place)), member, self.clock()))
+        except Exception:
+            log.exception("nudging the tournament of %s failed", place)
+
+    async def advance(self, tid: str) -> list[Result]:
+        """Move event ``tid`` on as far as it can go now; the messages to post (pairings, standings)."""
+        out: list[Result] = []
+        for _ in range(8):  # a lost compare-and-set: read again (another instance moved it on)
+            version, t = await self.load(tid)
+            if t is None or t.status in ("done", "cancelled"):
+                return out
+            if t.status == "open":
+                if t.starts_at <= 0 or self.clock() < t.starts_at:
+                    return out
+                began = await self._begin(t, version)
+                if began.ok:
+                    out.append(began)
+                    continue
+                if began.error_key == "tournament_busy":
+                    continue
+                return out
+            closed = await self._close_round(t, version)
+            if closed is None:  # lost the race: look again
+                continue
+            if not isinstance(closed, Result):  # the round is still being played: its matches all started?
+                out.extend(await self._start_matches(t))
+                return out
+            out.append(closed)
+        return out
+
+    async def _begin(self, t: Tournament, version: int) -> Result:
+        """Round one: pairs from the seeds, committed with the status change; then its matches start."""
+        if len(t.players) < 2:
+            t.status = "cancelled"
+            await self._save(t, version, finished=True)
+            return Result.error("tournament_too_few")
+        t.status = "running"
+        if t.kind == "knockout":
+            t.slots = first_bracket(t.players)
+            t.rounds = max(1, (len(t.slots) - 1).bit_length())
+        if not self._pair(t):
+            t.status = "cancelled"
+            await self._save(t, version, finished=True)
+            return Result.error("tournament_too_few")
+        told = self._round_result(t, [])
+        if not await self._save(t, version, notice=told):
+            return Result.error("tournament_busy")
+        await self._start_matches(t)
+        return told
+
+    def _pair(self, t: Tournament) -> bool:
+        """Pairs round ``t.round + 1`` into ``t.pairs`` (False: no pairing is possible: the event ends)."""
+        if t.kind == "knockout":
+            if len(t.slots) < 2:
+                return False  # the final was played
+            pairs = [(a, b) for a, b in bracket_pairs(t.slots) if a is not None or b is not None]
+            if len(pairs) == 1 and (pairs[0][0] is None or pairs[0][1] is None):
+                return False  # one player left
+            t.pairs = [Pair(a, b) if a is not None else Pair(str(b), None) for a, b in pairs]
+        else:
+            if t.round >= t.rounds:
+                return False
+            try:
+                pairing = swiss_pairing(t.players, t.results, t.active())
+            except PairingImpossible:
+                return False
+            t.pairs = [Pair(a, b) for a, b in pairing.pairs] + ([Pair(pairing.bye, None)] if pairing.bye else [])
+        t.round += 1
+        t.round_ends = self.clock() + t.deadline_secs
+        return True
+
+    async def _close_round(self, t: Tournament, version: int) -> Result | bool | None:
+        """Close the round if all its matches ended (or its deadline passed) and pair the next one, as one
+        commit. False: still being played; None: another writer got there first."""
+        now = self.clock()
+        games = await read_one(self.store, lambda r: r.hgetall(model.round_games(t.id)))
+        results: list[GameResult] = []
+        verdicts: list[Msg] = []
+        ended: list[tuple[str, Commit]] = []  # adjudicated matches end in the round's commit (same home, one slot)
+        for pair in t.pairs:
+            if pair.b is None:
+                results.append(GameResult(t.round, pair.a, None, pair.a))
+                continue
+            gid = games.get(model.slot(t.round, pair.a, pair.b))
+            loaded = await self.sessions.load(gid, take=False) if gid else None
+            s = loaded.session if loaded is not None else None
+            if s is not None and s.status == "done" and s.winner is not None:
+                results.append(GameResult(t.round, pair.a, pair.b, s.players[s.winner].user_id))
+                continue
+            if now < t.round_ends and (s is None or s.status != "aborted"):
+                return False
+            if s is None:  # never started (a player could not be reached): neither played
+                winner, reason = None, "both_idle"
+            else:
+                verdict = adjudicate(s, min(now, t.round_ends))  # an aborted match: judged when it stopped
+                winner = None if verdict.winner is None else s.players[verdict.winner].user_id
+                reason = verdict.reason
+                if s.status == "play":
+                    ended.append((s.id, self._end_match(s, loaded.version if loaded else 0, verdict.winner)))
+            results.append(GameResult(t.round, pair.a, pair.b, winner))
+            verdicts.append(Msg(f"tournament_adjudicated_{reason}", {
+                "player0": t.name_of(pair.a), "player1": t.name_of(pair.b), "winner": t.name_of(winner)}))  # fmt: skip
+        t.results.extend(results)
+        if t.kind == "knockout":
+            t.slots = next_bracket(t.slots, {frozenset((r.a, r.b)): r.winner for r in results if r.b is not None})
+            t.slots = [p if p is None or p in t.active() else None for p in t.slots]
+        more = self._pair(t)
+        if not more:
+            t.status = "done"
+            t.winner = self._winner(t)
+        told = self._round_result(t, verdicts)
+        if not await self._save(t, version, finished=not more, extra=[commit for _gid, commit in ended], notice=told):
+            return None
+        for gid, _commit in ended:  # their players' match lists (other slots): the saga's next step
+            try:
+                await self.sessions.appliers.finish(gid)
+            except Exception:  # the round's commit stands; a timer tick's sweep applies them (once)
+                log.exception("applying the pending writes of %s failed; left pending", gid)
+        if more:
+            await self._start_matches(t)
+        return told
+
+    def _winner(self, t: Tournament) -> str | None:
+        """The champion: the last one left in a knockout, the top of the table in a Swiss."""
+        if t.kind == "knockout":
+            left = [p for p in t.slots if p is not None]
+            return left[0] if len(left) == 1 else None
+        table = standings(t.players, t.results)
+        return table[0].player if table else None
+
+    async def _start_matches(self, t: Tournament) -> list[Result]:
+        """Start every match of the current round not started yet (each once: its slot is taken in its
+        game's own commit, in the place's home)."""
+        games_key = model.round_games(t.id)
+        games = await read_one(self.store, lambda r: r.hgetall(games_key))
+        _deadline, rules = await self.settings.place_defaults(t.place)
+        started: list[Result] = []
+        for pair in t.pairs:
+            if pair.b is None:
+                continue
+            field = model.slot(t.round, pair.a, pair.b)
+            if field in games:
+                continue
+            gid = keys.new_id_in(keys.place_bucket(t.place))
+            commit = Commit().field_free(games_key, field).hset(games_key, field, gid)
+            a, b = t.ref(pair.a), t.ref(pair.b)
+            result = await self.challenges.start(a, t.place, (a, b), t.points, rules, commit, game_id=gid,
+                                                 rated=t.rated)  # fmt: skip
+            if result is not None and result.ok:
+                started.append(result)
+            elif result is not None and not (await self.store.read([("hget", games_key, field)]))[0]:
+                # not started by another instance meanwhile: a player is busy here; tried again next look
+                log.warning("tournament %s: match %s could not start: %s", t.id, field, result.error_key)
+        return started
+
+    def _round_result(self, t: Tournament, verdicts: Sequence[Msg]) -> Result:
+        """What the channel is told: verdicts, the table after a round, the new pairings (each player pinged
+        once, with his opponent and the deadline), or the final message. It goes to the outbox in the round's
+        own commit, so it is delivered once, whichever instance (or restarted process) made the round."""
+        messages = list(verdicts)
+        if t.round > 1 or t.status == "done":
+            messages.extend(self.table_msgs(t))
+        notify: list[PlayerRef] = []
+        if t.status == "done":
+            messages.append(Msg("tournament_over", {"winner": t.name_of(t.winner), "id": t.id}))
+        else:
+            for pair in t.pairs:
+                if pair.b is None:
+                    messages.append(Msg("tournament_bye", {"player": t.name_of(pair.a), "round": t.round}))
+                    continue
+                notify.extend((t.ref(pair.a), t.ref(pair.b)))
+                messages.append(Msg("tournament_pairing", {
+                    "round": t.round, "player0": t.name_of(pair.a), "player1": t.name_of(pair.b),
+                    "left": max(0.0, t.round_ends - self.clock())}))  # fmt: skip
+        return Result(ok=True, messages=messages, to_notify=notify, place=t.place)
+
+    def table_msgs(self, t: Tournament) -> list[Msg]:
+        """The standings as messages: a header, then one row per player (rank, name, score, Buchholz,
+        Sonneborn-Berger, and the round results as ``+name`` won / ``-name`` lost, ``+—`` a bye)."""
+        header = "tournament_table_final" if t.status == "done" else "tournament_table_header"
+        out = [Msg(header, {"id": t.id, "round": t.round, "rounds": t.rounds})]
+        for row in standings(t.players, t.results):
+            marks = " ".join(
+                ("+" if won else "-") + ("—" if opponent is None else t.name_of(opponent))
+                for _n, (opponent, won) in sorted(row.rounds.items())
+            )
+            out.append(Msg("tournament_table_row", {
+                "rank": row.rank, "name": t.name_of(row.player), "score": row.score, "buchholz": row.buchholz,
+                "sb": row.sonneborn_berger, "results": marks,
+                "marks": [[won, None if opponent is None else t.name_of(opponent)]
+                          for _n, (opponent, won) in sorted(row.rounds.items())]}))  # fmt: skip
+        return out
+
+    # --- helpers --------------------------------------------------------------------------------
+    async def _edit(self, place: Place, edit: object, open_only: bool = False) -> Result:
+        """Apply ``edit(t) -> Result`` to this channel's event under a compare-and-set, retried on a race."""
+        assert callable(edit)
+        for _ in range(8):
+            version, t = await self.current(place)
+            if t is None:
+                return Result.error("tournament_none")
+            if open_only and t.status != "open":
+                return Result.error("tournament_not_open")
+            answer: Result = edit(t)
+            if not answer.ok:
+                return answer
+            if await self._save(t, version, finished=t.status == "cancelled"):
+                return dataclasses.replace(answer, place=place)
+        return Result.error("busy_try_again")
+
+    def _end_match(self, s: Session, version: int, winner: int | None) -> Commit:
+        """The commit that ends an adjudicated match: won by ``winner`` (as by a deadline claim), or called
+        off when both lose; unrated. Its channel slot is freed for the next round."""
+        if winner is None:
+            s.status, s.end = "aborted", "aborted"
+        else:
+            s.status, s.winner, s.end = "done", winner, "claimed"
+        change = Change(kind="match_over", finished=True)
+        return session_commit(s, version, change, self.sessions.options.reminder_fractions)
+
+    async def _save(self, t: Tournament, version: int, finished: bool = False, extra: Sequence[Commit] = (),
+                    notice: Result | None = None) -> bool:  # fmt: skip
+        """Compare-and-set the event (and, when it ends, its place's index and history entry), with the
+        ``extra`` commits (ended matches) and the ``notice`` for the outbox in the same atomic commit."""
+        commit = Commit().expect(model.tournament(t.id), version)
+        if notice is not None:
+            notice_entry(commit, notice)
+        for more in extra:
+            commit.checks.extend(more.checks)
+            commit.ops.extend(more.ops)
+        commit.put_versioned(model.tournament(t.id), version + 1, t.encode(), model.KEEP)
+        index = model.place_events_index(t.place)
+        bucket = keys.place_bucket(t.place)
+        if finished:
+            if t.status == "done":  # each player's events and titles (their own slots: a Cluster spills them)
+                for entrant in t.players:
+                    won = "1" if entrant.id == t.winner else "0"
+                    commit.hset(model.player_events(t.place.platform, entrant.id), t.id, f"{t.place.scope_id}|{won}")
+            commit.hdel(index, "now", only_if=t.id)
+            commit.hset(index, t.id, f"{t.status}|{t.name_of(t.winner) if t.winner else ''}")
+            commit.zrem(due_key(bucket), due_member(t))
+        elif t.status == "running":
+            commit.hset(index, t.id, "running|")
+            commit.zadd(due_key(bucket), due_member(t), min(t.round_ends, self.clock() + POLL))
+        return await self.store.commit(commit)
+
+    async def _rating(self, place: Place, user_id: str) -> float:
+        """The player's rating on this place's board (the start rating if he has none): his seed."""
+        board = keys.ratings(keys.board_scope(place.platform, place.scope_id))
+        (score,) = await self.store.read([("zscore", board, user_id)])
+        return float(score) if score is not None else 1500.0
+
+    def _about(self, t: Tournament) -> dict[str, object]:
+        """The creation message's arguments."""
+        return {"id": t.id, "swiss": t.kind == "swiss", "knockout": t.kind == "knockout", "rounds": t.rounds,
+                "points": t.points, "deadline": t.deadline_secs, "left": max(0.0, t.starts_at - self.clock()),
+                "unrated": not t.rated}  # fmt: skip

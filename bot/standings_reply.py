@@ -1,0 +1,35 @@
+"""The standings picture of a tournament result: the table's messages (a header, one row per player) drawn
+by :mod:`renderers.standings_png`, with the column heads in the reply's language."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bot.i18n import translate
+from bot.service.models import Msg
+from renderers.standings_png import StandingRow, render_standings
+
+HEADERS = ("tournament_table_header", "tournament_table_final")
+COLUMNS = ("tournament_col_rank", "tournament_col_name", "tournament_col_score", "tournament_col_buchholz",
+           "tournament_col_sb", "tournament_col_rounds")  # fmt: skip
+
+
+def standings_picture(messages: Sequence[Msg], lang: str) -> bytes | None:
+    """The PNG of the first table among ``messages`` (None when there is none)."""
+    header = next((m for m in messages if m.key in HEADERS), None)
+    if header is None:
+        return None
+    rows = [_row(m) for m in messages if m.key == "tournament_table_row"]
+    heads = [translate(key, lang) for key in COLUMNS]
+    return render_standings(translate(header.key, lang, **header.args), heads, rows)
+
+
+def _row(msg: Msg) -> StandingRow:
+    """One row from its message's arguments (a damaged mark is drawn as a loss, never raises)."""
+    a = msg.args
+    marks = a.get("marks") or []
+    results = tuple(
+        (bool(m[0]), None if m[1] is None else str(m[1])) for m in marks if isinstance(m, list | tuple) and len(m) == 2
+    )
+    return StandingRow(int(a.get("rank", 0)), str(a.get("name", "")), int(a.get("score", 0)),
+                       int(a.get("buchholz", 0)), int(a.get("sb", 0)), results)  # fmt: skip

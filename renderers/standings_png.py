@@ -1,0 +1,74 @@
+"""The tournament standings as a picture: a title, then one row per player (rank, name, score, Buchholz,
+Sonneborn-Berger, round results), names drawn as written (CJK, emoji, right-to-left) by
+:mod:`renderers.textrun` and cut by whole characters to their column.
+
+Words (the title and column heads) come from the caller, already translated; this module draws only.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from . import textrun
+from .board_png import PNG_COMPRESS_LEVEL
+
+BG = (40, 34, 31)
+STRIPE = (52, 45, 41)
+TEXT = (246, 240, 230)
+HEAD = (255, 214, 102)
+WON = (134, 214, 134)
+LOST = (230, 120, 110)
+SIZE = 22
+ROW = 34
+PAD = 16
+NAME_WIDTH = 260
+MAX_ROWS = 64  # a larger field is cut (the text form lists everyone)
+
+
+@dataclass(frozen=True, slots=True)
+class StandingRow:
+    """One player's row: ``results`` is one (won, opponent name) per round; opponent None = a bye."""
+
+    rank: int
+    name: str
+    score: int
+    buchholz: int
+    sonneborn_berger: int
+    results: tuple[tuple[bool, str | None], ...] = ()
+
+
+def render_standings(title: str, heads: Sequence[str], rows: Sequence[StandingRow]) -> bytes:
+    """The PNG of the table. ``heads``: the column titles (rank, name, score, Buchholz, SB, rounds)."""
+    shown = list(rows[:MAX_ROWS])
+    rounds = max((len(r.results) for r in shown), default=0)
+    columns = [PAD, PAD + 48, PAD + 48 + NAME_WIDTH + 12, PAD + 48 + NAME_WIDTH + 84,
+               PAD + 48 + NAME_WIDTH + 156, PAD + 48 + NAME_WIDTH + 228]  # fmt: skip
+    cell = 44
+    width = max(columns[-1] + max(rounds, 1) * cell + PAD, 640)
+    height = PAD * 2 + ROW * (len(shown) + 2)
+    img = Image.new("RGB", (width, height), BG)
+    draw = ImageDraw.Draw(img)
+    textrun.draw(img, (PAD, PAD), textrun.fit(title, SIZE + 4, width - 2 * PAD, bold=True), SIZE + 4, HEAD, bold=True)
+    y = PAD + ROW
+    for x, head in zip(columns, heads, strict=False):
+        textrun.draw(img, (x, y), textrun.fit(head, SIZE - 4, 200), SIZE - 4, HEAD)
+    for n in range(rounds):
+        textrun.draw(img, (columns[-1] + n * cell, y), str(n + 1), SIZE - 4, HEAD)
+    for index, row in enumerate(shown):
+        y = PAD + ROW * (index + 2)
+        if index % 2:
+            draw.rectangle((0, y - 4, width, y + ROW - 6), fill=STRIPE)
+        textrun.draw(img, (columns[0], y), f"{row.rank}.", SIZE, TEXT)
+        textrun.draw(img, (columns[1], y), textrun.fit(row.name, SIZE, NAME_WIDTH), SIZE, TEXT)
+        for x, value in zip(columns[2:5], (row.score, row.buchholz, row.sonneborn_berger), strict=True):
+            textrun.draw(img, (x, y), str(value), SIZE, TEXT, bold=x == columns[2])
+        for n, (won, opponent) in enumerate(row.results):
+            mark = "★" if opponent is None else ("+" if won else "−")  # a bye, a win, a loss
+            textrun.draw(img, (columns[-1] + n * cell, y), mark, SIZE, WON if won else LOST)
+    out = io.BytesIO()
+    img.save(out, "PNG", compress_level=PNG_COMPRESS_LEVEL)
+    return out.getvalue()
