@@ -8,4 +8,6 @@ echo "==> ruff"
 echo "==> mypy"
 .venv/bin/mypy fevga renderers bot
 echo "==> pytest"
-.venv/bin/python -m pytest "$@"
+# Spread over workers (most of the suite waits on real processes: Redis, bots, browsers); PYTEST_WORKERS=0 runs
+# it in one process.
+.venv/bin/python -m pytest -n "${PYTEST_WORKERS:-4}" "$@"
