@@ -16,7 +16,7 @@ from fevga.rules import OFF
 from fevga.variants import TavliPosition
 
 from . import fallback, sprites, textrun
-from .arrows import draw_arrows, endpoints
+from .arrows import endpoints, paint_arrows
 from .background import start_points
 from .fonts import font
 from .layers import Kit, kit
@@ -74,7 +74,7 @@ def render_board_image(
         draw_match_line(img, k, scene, perspective)
     if scene.pending_steps and scene.turn is not None and game == "fevga":
         side = 0 if scene.turn == perspective else 1
-        draw_arrows(img, k, endpoints(k, shown, scene.steps_for(perspective), side))
+        paint_arrows(img, k, endpoints(k, shown, scene.steps_for(perspective), side))
     return img
 
 

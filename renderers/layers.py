@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 from threading import Lock
+from typing import TypeVar, cast
 
 from PIL import Image, ImageDraw
 
@@ -22,7 +23,9 @@ from .theme import RGB, Theme, get_theme
 
 TILE_CACHE_LIMIT = 4000  # pieces at their place: about 1.5 KB each at the default size
 TEXT_CACHE_LIMIT = 1000  # names, pips and score lines: a few KB each
-ARROW_CACHE_LIMIT = 128  # arrows of pending steps: RGBA over their bounding box, up to a few hundred KB each
+ARROW_CACHE_LIMIT = 512  # arrows' pixels and coverage: about 12 bytes a pixel, some tens of KB each
+
+T = TypeVar("T")
 
 
 class Kit:
@@ -37,17 +40,17 @@ class Kit:
         extra = tavli_pieces(theme, geom) if game != "fevga" else []
         self.palette = _build_palette(theme, geom, self.bg_rgb, extra)
         self.bg = self.to_p(self.bg_rgb)
-        self._tiles: dict[tuple[object, ...], Image.Image] = {}
-        self._texts: dict[tuple[object, ...], Image.Image] = {}
-        self._arrows: dict[tuple[object, ...], Image.Image] = {}
+        self._tiles: dict[tuple[object, ...], object] = {}
+        self._texts: dict[tuple[object, ...], object] = {}
+        self._arrows: dict[tuple[object, ...], object] = {}
         self._lock = Lock()
 
     def to_p(self, img: Image.Image) -> Image.Image:
         """Map an RGB image onto the shared palette (nearest colour, no dithering)."""
         return img.convert("RGB").quantize(palette=self.palette, dither=Image.Dither.NONE)
 
-    def cached(self, key: tuple[object, ...], make: Callable[[], Image.Image], store: str = "sprites") -> Image.Image:
-        """The tile for ``key``, made once by ``make`` (thread-safe; each store is bounded)."""
+    def cached(self, key: tuple[object, ...], make: Callable[[], T], store: str = "sprites") -> T:
+        """The tile (or an arrow's pixels) for ``key``, made once by ``make`` (thread-safe; each store is bounded)."""
         tiles, limit = {
             "texts": (self._texts, TEXT_CACHE_LIMIT),
             "arrows": (self._arrows, ARROW_CACHE_LIMIT),
@@ -59,7 +62,7 @@ class Kit:
                 if len(tiles) >= limit:
                     tiles.clear()
                 tiles[key] = tile
-        return tile
+        return cast(T, tile)
 
     def forget(self, store: str) -> None:
         """Empty one tile store ("sprites", "texts", "arrows"), e.g. so a benchmark measures drawing anew."""
