@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import lru_cache, partial
 
 import numpy as np
@@ -51,38 +52,72 @@ def endpoints(k: Kit, shown: Position, steps: Sequence[tuple[int, int]], mover_s
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class ArrowPaint:
+    """An arrow ready to paint on one kit's pictures: the pixels it covers fully, with their palette index,
+    and the edge pixels as ``colour = under * keep + add`` (``keep`` per pixel, ``add`` per pixel and channel)."""
+
+    solid: tuple[np.ndarray, np.ndarray]
+    solid_index: np.ndarray
+    edge: tuple[np.ndarray, np.ndarray]
+    keep: np.ndarray
+    add: np.ndarray
+    top: int  # the first row it touches (-1: none)
+    bottom: int  # the row after the last one it touches
+
+
 def paint_arrows(img: Image.Image, k: Kit, segments: Sequence[tuple[Point, Point]]) -> None:
     """Paint an outlined arrow for each of ``segments`` onto the palette picture ``img`` (in place).
 
-    Only the pixels under an arrow are blended (outline colour, then body colour) and mapped back to the
-    palette; the rows the arrows span are taken out of the picture and put back once.
+    Only the pixels under an arrow change: the fully covered ones take their colour's palette index, the
+    edge ones are blended with what is under them and mapped back to the palette; the rows the arrows
+    span are taken out of the picture and put back once.
     """
-    shapes = [arrow_pixels(k, img.size, start, end) for start, end in segments]
-    shapes = [s for s in shapes if len(s[0])]
-    if not shapes:
+    arrows = [a for a in (arrow_paint(k, img.size, start, end) for start, end in segments) if a.top >= 0]
+    if not arrows:
         return
     palette, lut = palette_lut(k)
-    top = min(int(s[0].min()) for s in shapes)
-    bottom = max(int(s[0].max()) for s in shapes) + 1
+    top, bottom = min(a.top for a in arrows), max(a.bottom for a in arrows)
     band = img.crop((0, top, img.width, bottom))
     pixels = np.array(band)
-    edge, body = (np.array(c, dtype=np.float32) for c in (k.theme.frame_edge, k.theme.highlight))
-    for rows, cols, cover in shapes:
-        hit = (rows - top, cols)
-        a, b = cover[:, 0:1], cover[:, 1:2]
-        rgb = palette[pixels[hit]]
-        rgb = rgb * (1 - a) + edge * a
-        rgb = rgb * (1 - b) + body * b
-        q = np.clip(rgb + 0.5, 0, 255).astype(np.int32) >> 3
-        pixels[hit] = lut[(q[:, 0] << 10) | (q[:, 1] << 5) | q[:, 2]]
+    for arrow in arrows:
+        pixels[arrow.solid[0] - top, arrow.solid[1]] = arrow.solid_index
+        hit = (arrow.edge[0] - top, arrow.edge[1])
+        rgb = palette[pixels[hit]] * arrow.keep + arrow.add
+        pixels[hit] = _nearest(lut, rgb)
     band.frombytes(pixels.tobytes())
     img.paste(band, (0, top))
 
 
-def arrow_pixels(k: Kit, size: tuple[int, int], start: Point, end: Point) -> Pixels:
-    """The picture's pixels an arrow from ``start`` to ``end`` touches and their coverage (cached by its ends)."""
-    key = ("arrow", size, start, end)
-    return k.cached(key, partial(_coverage, k.geom.unit, size, start, end), store="arrows")
+def _nearest(lut: np.ndarray, rgb: np.ndarray) -> np.ndarray:
+    """Palette indexes of float RGB rows, through the kit's 15-bit lookup table."""
+    q = (rgb + 0.5).astype(np.int32) >> 3
+    return lut[(q[:, 0] << 10) | (q[:, 1] << 5) | q[:, 2]]
+
+
+def arrow_paint(k: Kit, size: tuple[int, int], start: Point, end: Point) -> ArrowPaint:
+    """The arrow from ``start`` to ``end`` ready to paint on this kit's pictures (cached by its ends)."""
+    return k.cached(("arrow", size, start, end), partial(_arrow_paint, k, size, start, end), store="arrows")
+
+
+def _arrow_paint(k: Kit, size: tuple[int, int], start: Point, end: Point) -> ArrowPaint:
+    """Outline colour over what is under, then body colour over that, folded into one multiply-add."""
+    rows, cols, cover = _coverage(k.geom.unit, size, start, end)
+    a, b = cover[:, 0:1], cover[:, 1:2]
+    edge, body = (np.array(c, dtype=np.float32) for c in (k.theme.frame_edge, k.theme.highlight))
+    keep = (1 - a) * (1 - b)
+    add = edge * a * (1 - b) + body * b
+    full = keep[:, 0] == 0
+    _palette, lut = palette_lut(k)
+    return ArrowPaint(
+        solid=(rows[full], cols[full]),
+        solid_index=_nearest(lut, add[full]),
+        edge=(rows[~full], cols[~full]),
+        keep=keep[~full],
+        add=add[~full],
+        top=int(rows.min()) if len(rows) else -1,
+        bottom=int(rows.max()) + 1 if len(rows) else -1,
+    )
 
 
 def _coverage(unit: int, size: tuple[int, int], start: Point, end: Point) -> Pixels:

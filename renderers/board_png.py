@@ -6,7 +6,6 @@ frontends should still call it in a worker thread (``asyncio.to_thread``) off th
 
 from __future__ import annotations
 
-import io
 from functools import partial
 
 from PIL import Image, ImageDraw
@@ -21,19 +20,15 @@ from .background import start_points
 from .fonts import font
 from .layers import Kit, kit
 from .layout import DEFAULT_SIZE, VISIBLE_STACK, Box, Geometry, checker_centre, label_box
+from .png import encode_png
 from .scene import BoardScene
 from .tavli_png import draw_match_line, draw_tavli
 from .theme import RGB
 
-PNG_COMPRESS_LEVEL = 3  # zlib level: level 3 keeps the default board under 30 KB in about 2 ms
-
 
 def render_board(scene: BoardScene, perspective: int, size: int = DEFAULT_SIZE, theme: str | None = None) -> bytes:
     """The board as PNG bytes, drawn for ``perspective`` (0 or 1): his numbering 1-24, his side at the bottom."""
-    img = render_board_image(scene, perspective, size=size, theme=theme)
-    out = io.BytesIO()
-    img.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return out.getvalue()
+    return encode_png(render_board_image(scene, perspective, size=size, theme=theme))
 
 
 def warm_up(sizes: tuple[int, ...] = (DEFAULT_SIZE,), themes: tuple[str, ...] = ("classic",)) -> None:
