@@ -54,16 +54,17 @@ def endpoints(k: Kit, shown: Position, steps: Sequence[tuple[int, int]], mover_s
 
 @dataclass(frozen=True, slots=True)
 class ArrowPaint:
-    """An arrow ready to paint on one kit's pictures: the pixels it covers fully, with their palette index,
-    and the edge pixels as ``colour = under * keep + add`` (``keep`` per pixel, ``add`` per pixel and channel)."""
+    """An arrow ready to paint on one kit's pictures, in pixels relative to the pixel its start lies in:
+    those it covers fully, with their palette index, and the edge ones as ``colour = under * keep + add``
+    (``keep`` per pixel, ``add`` per pixel and channel). Every arrow of the same vector and sub-pixel
+    start shares it, wherever it starts."""
 
     solid: tuple[np.ndarray, np.ndarray]
     solid_index: np.ndarray
     edge: tuple[np.ndarray, np.ndarray]
     keep: np.ndarray
     add: np.ndarray
-    top: int  # the first row it touches (-1: none)
-    bottom: int  # the row after the last one it touches
+    box: tuple[int, int, int, int]  # left, top, right, bottom (exclusive) of the pixels it touches
 
 
 def paint_arrows(img: Image.Image, k: Kit, segments: Sequence[tuple[Point, Point]]) -> None:
@@ -73,20 +74,37 @@ def paint_arrows(img: Image.Image, k: Kit, segments: Sequence[tuple[Point, Point
     edge ones are blended with what is under them and mapped back to the palette; the rows the arrows
     span are taken out of the picture and put back once.
     """
-    arrows = [a for a in (arrow_paint(k, img.size, start, end) for start, end in segments) if a.top >= 0]
-    if not arrows:
+    placed = [(arrow_paint(k, start, end), math.floor(start[0]), math.floor(start[1])) for start, end in segments]
+    placed = [(a, x, y) for a, x, y in placed if a.box[3] > a.box[1]]
+    if not placed:
         return
     palette, lut = palette_lut(k)
-    top, bottom = min(a.top for a in arrows), max(a.bottom for a in arrows)
+    top = max(0, min(a.box[1] + y for a, _x, y in placed))
+    bottom = min(img.height, max(a.box[3] + y for a, _x, y in placed))
+    if bottom <= top:
+        return
     band = img.crop((0, top, img.width, bottom))
     pixels = np.array(band)
-    for arrow in arrows:
-        pixels[arrow.solid[0] - top, arrow.solid[1]] = arrow.solid_index
-        hit = (arrow.edge[0] - top, arrow.edge[1])
-        rgb = palette[pixels[hit]] * arrow.keep + arrow.add
-        pixels[hit] = _nearest(lut, rgb)
+    for arrow, x, y in placed:
+        left, up, right, down = arrow.box
+        inside = left + x >= 0 and right + x <= img.width and up + y >= top and down + y <= bottom
+        rows, cols, index = _on_picture(arrow.solid, x, y - top, pixels.shape, inside, arrow.solid_index)
+        pixels[rows, cols] = index
+        rows, cols, keep, add = _on_picture(arrow.edge, x, y - top, pixels.shape, inside, arrow.keep, arrow.add)
+        pixels[rows, cols] = _nearest(lut, palette[pixels[rows, cols]] * keep + add)
     band.frombytes(pixels.tobytes())
     img.paste(band, (0, top))
+
+
+def _on_picture(
+    where: tuple[np.ndarray, np.ndarray], x: int, y: int, shape: tuple[int, ...], inside: bool, *values: np.ndarray
+) -> tuple[np.ndarray, ...]:
+    """Relative pixels moved by (``x``, ``y``), with their ``values``, less those off a picture of ``shape``."""
+    rows, cols = where[0] + y, where[1] + x
+    if inside:
+        return (rows, cols, *values)
+    keep = (rows >= 0) & (rows < shape[0]) & (cols >= 0) & (cols < shape[1])
+    return (rows[keep], cols[keep], *(v[keep] for v in values))
 
 
 def _nearest(lut: np.ndarray, rgb: np.ndarray) -> np.ndarray:
@@ -95,32 +113,36 @@ def _nearest(lut: np.ndarray, rgb: np.ndarray) -> np.ndarray:
     return lut[(q[:, 0] << 10) | (q[:, 1] << 5) | q[:, 2]]
 
 
-def arrow_paint(k: Kit, size: tuple[int, int], start: Point, end: Point) -> ArrowPaint:
-    """The arrow from ``start`` to ``end`` ready to paint on this kit's pictures (cached by its ends)."""
-    return k.cached(("arrow", size, start, end), partial(_arrow_paint, k, size, start, end), store="arrows")
+def arrow_paint(k: Kit, start: Point, end: Point) -> ArrowPaint:
+    """The arrow from ``start`` to ``end`` ready to paint on this kit's pictures, relative to the pixel
+    ``start`` lies in (cached by its vector and sub-pixel start)."""
+    x, y = math.floor(start[0]), math.floor(start[1])
+    local = ((start[0] - x, start[1] - y), (end[0] - x, end[1] - y))
+    return k.cached(("arrow", *local), partial(_arrow_paint, k, *local), store="arrows")
 
 
-def _arrow_paint(k: Kit, size: tuple[int, int], start: Point, end: Point) -> ArrowPaint:
+def _arrow_paint(k: Kit, start: Point, end: Point) -> ArrowPaint:
     """Outline colour over what is under, then body colour over that, folded into one multiply-add."""
-    rows, cols, cover = _coverage(k.geom.unit, size, start, end)
+    rows, cols, cover = _coverage(k.geom.unit, start, end)
     a, b = cover[:, 0:1], cover[:, 1:2]
     edge, body = (np.array(c, dtype=np.float32) for c in (k.theme.frame_edge, k.theme.highlight))
     keep = (1 - a) * (1 - b)
     add = edge * a * (1 - b) + body * b
-    full = keep[:, 0] == 0
+    full = np.flatnonzero(keep[:, 0] == 0)
+    part = np.flatnonzero(keep[:, 0] != 0)
     _palette, lut = palette_lut(k)
+    box = (int(cols.min()), int(rows.min()), int(cols.max()) + 1, int(rows.max()) + 1) if len(rows) else (0, 0, 0, 0)
     return ArrowPaint(
         solid=(rows[full], cols[full]),
         solid_index=_nearest(lut, add[full]),
-        edge=(rows[~full], cols[~full]),
-        keep=keep[~full],
-        add=add[~full],
-        top=int(rows.min()) if len(rows) else -1,
-        bottom=int(rows.max()) + 1 if len(rows) else -1,
+        edge=(rows[part], cols[part]),
+        keep=keep[part],
+        add=add[part],
+        box=box,
     )
 
 
-def _coverage(unit: int, size: tuple[int, int], start: Point, end: Point) -> Pixels:
+def _coverage(unit: int, start: Point, end: Point) -> Pixels:
     """The arrow's pixels and their outline and body coverage, from the distance to its shape.
 
     The shapes are those ``sprites.arrow`` draws: a shaft ``width`` wide with a round start and a head
@@ -137,8 +159,8 @@ def _coverage(unit: int, size: tuple[int, int], start: Point, end: Point) -> Pix
     shaft_r, head_len = outline[0] / 2, outline[1]
     near = 1.5  # pixels around the outline that may get partial coverage
     parts = [
-        _rect(size, start, (ux, uy), -shaft_r - near, length - head_len, shaft_r + near),
-        _rect(size, start, (ux, uy), length - head_len - near, length + near, HEAD_SHARE * head_len + near),
+        _rect(start, (ux, uy), -shaft_r - near, length - head_len, shaft_r + near),
+        _rect(start, (ux, uy), length - head_len - near, length + near, HEAD_SHARE * head_len + near),
     ]
     rows = np.concatenate([p[0] for p in parts])
     cols = np.concatenate([p[1] for p in parts])
@@ -146,7 +168,7 @@ def _coverage(unit: int, size: tuple[int, int], start: Point, end: Point) -> Pix
     along = px * ux + py * uy
     across = np.abs(py * ux - px * uy)
     cover = np.stack([_shape_cover(along, across, length, w, h) for w, h in (outline, body)], axis=1)
-    keep = cover[:, 0] > 0
+    keep = np.flatnonzero(cover[:, 0] > 0)
     return rows[keep], cols[keep], cover[keep]
 
 
@@ -161,18 +183,12 @@ def _shape_cover(along: np.ndarray, across: np.ndarray, length: float, width: fl
     return np.clip(0.5 - np.minimum(shaft, tip), 0.0, 1.0).astype(np.float32)
 
 
-def _rect(
-    size: tuple[int, int], origin: Point, direction: Point, lo: float, hi: float, half: float
-) -> tuple[np.ndarray, np.ndarray]:
+def _rect(origin: Point, direction: Point, lo: float, hi: float, half: float) -> tuple[np.ndarray, np.ndarray]:
     """Rows and columns of the pixels whose centres lie in a rectangle along ``direction`` from ``origin``
-    (``lo``..``hi`` along it, within ``half`` across), inside a picture of ``size``: row by row spans."""
+    (``lo``..``hi`` along it, within ``half`` across): row by row spans."""
     (ox, oy), (ux, uy) = origin, direction
     ys = [oy + uy * s + ux * t for s in (lo, hi) for t in (-half, half)]
-    first, last = max(0, math.floor(min(ys))), min(size[1] - 1, math.ceil(max(ys)))
-    if last < first:
-        empty = np.zeros(0, dtype=np.intp)
-        return empty, empty
-    row = np.arange(first, last + 1)
+    row = np.arange(math.floor(min(ys)), math.ceil(max(ys)) + 1)
     dy = row + (0.5 - oy)
     low = np.full(row.shape, -np.inf)
     high = np.full(row.shape, np.inf)
@@ -183,9 +199,10 @@ def _rect(
             continue
         e1, e2 = (a - cy * dy) / cx, (b - cy * dy) / cx
         low, high = np.maximum(low, np.minimum(e1, e2)), np.minimum(high, np.maximum(e1, e2))
-    x0 = np.clip(np.ceil(low + ox - 0.5), 0, size[0]).astype(np.intp)
-    x1 = np.clip(np.floor(high + ox - 0.5), -1, size[0] - 1).astype(np.intp)
-    counts = np.maximum(0, x1 - x0 + 1)
+    first, last = np.ceil(low + ox - 0.5), np.floor(high + ox - 0.5)  # columns of the span (inf: none)
+    spans = last >= first
+    x0 = np.where(spans, first, 0).astype(np.intp)
+    counts = np.where(spans, last - first + 1, 0).astype(np.intp)
     rows = np.repeat(row, counts)
     cols = np.arange(len(rows)) - np.repeat(np.cumsum(counts) - counts - x0, counts)
     return rows, cols

@@ -164,7 +164,7 @@ def _tray_tile(k: Kit, box: Box, owner: int, count: int, mark: bool, side: int) 
     w, h = base.size
     slab_h = max(4, min(u // 3, (h - u) // 15))
     slab_w = w - 2 * max(3, w // 10)
-    piece = sprites.slab(slab_w, slab_h, theme.checkers[owner])
+    piece = k.cached(("slab", owner, slab_w, slab_h), partial(sprites.slab, slab_w, slab_h, theme.checkers[owner]))
     x = (w - slab_w) // 2
     pad = max(3, u // 10)
     for i in range(count):
@@ -210,7 +210,7 @@ def _strips(img: Image.Image, k: Kit, scene: BoardScene, perspective: int) -> No
         info_x = x1 - info.width - int(u * 0.35)
         img.paste(info, (info_x, y0 + (h - info.height) // 2))
         tag = _tag(scene, owner)
-        tag_w = int(font(small, bold=True).getlength("  " + tag)) + 2 if tag else 0
+        tag_w = int(textrun.width("  " + tag, small, bold=True)) + 2 if tag else 0
         room = max(u, info_x - x - tag_w - int(u * 0.3))
         name = textrun.fit(_name(scene, owner), big, room, bold=True)
         x = _put_text(img, k, name, big, theme.strip_text, ground, x, y0, h, bold=True)

@@ -74,8 +74,7 @@ class Kit:
 
         def make() -> Image.Image:
             base = self.bg_rgb.crop(box).convert("RGBA")
-            piece = sprite()
-            base.alpha_composite(piece)
+            base.alpha_composite(self.cached(("piece", *key), sprite))  # drawn once, composited at each place
             return self.to_p(base)
 
         return self.cached(("sprite", *key, box), make)
