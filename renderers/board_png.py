@@ -25,6 +25,8 @@ from .scene import BoardScene
 from .tavli_png import draw_match_line, draw_tavli
 from .theme import RGB
 
+INFO_DOT = "  ·  "  # between the pips, borne-off count and score on a name strip
+
 
 def render_board(scene: BoardScene, perspective: int, size: int = DEFAULT_SIZE, theme: str | None = None) -> bytes:
     """The board as PNG bytes, drawn for ``perspective`` (0 or 1): his numbering 1-24, his side at the bottom."""
@@ -203,12 +205,10 @@ def _strips(img: Image.Image, k: Kit, scene: BoardScene, perspective: int) -> No
         big, small = max(12, int(u * 0.44)), max(10, int(u * 0.33))
         pips = pips_by_viewer[side]
         off = shown.me_off if owner == perspective else shown.opp_off
-        right = scene.label("pips", n=pips) + ("  ·  " + scene.label("off", n=off) if off else "")
+        parts = [scene.label("pips", n=pips)] + ([scene.label("off", n=off)] if off else [])
         if scene.match_length > 1:
-            right += "  ·  " + scene.label("score", a=scene.score[owner], b=scene.match_length)
-        info = k.text(right, small, theme.strip_dim, ground)
-        info_x = x1 - info.width - int(u * 0.35)
-        img.paste(info, (info_x, y0 + (h - info.height) // 2))
+            parts.append(scene.label("score", a=scene.score[owner], b=scene.match_length))
+        info_x = _put_parts(img, k, parts, small, theme.strip_dim, ground, x1 - int(u * 0.35), y0, h)
         tag = _tag(scene, owner)
         tag_w = int(textrun.width("  " + tag, small, bold=True)) + 2 if tag else 0
         room = max(u, info_x - x - tag_w - int(u * 0.3))
@@ -236,6 +236,26 @@ def _band(k: Kit, w: int, h: int) -> Image.Image:
     img = Image.new("RGB", (w, h), k.theme.strip_active)
     ImageDraw.Draw(img).rectangle((0, 0, max(3, k.geom.unit // 9) - 1, h), fill=k.theme.accent)
     return k.to_p(img)
+
+
+def _put_parts(
+    img: Image.Image, k: Kit, parts: list[str], size: int, fg: RGB, bg: RGB, right: int, y0: int, h: int
+) -> int:
+    """``parts`` joined by a dot, ending at ``right``, each part a text tile of its own (the pips of a new
+    position are then one small new tile, the rest reused), placed where the joined line puts it;
+    returns where the line begins."""
+    line = INFO_DOT.join(parts)
+    left = right - int(textrun.width(line, size)) - 2  # as wide as one tile of the whole line
+    start = 0
+    for n, part in enumerate(parts):
+        if n:
+            dot = k.text(INFO_DOT, size, fg, bg)
+            img.paste(dot, (left + int(textrun.width(line[:start], size)), y0 + (h - dot.height) // 2))
+            start += len(INFO_DOT)
+        tile = k.text(part, size, fg, bg)
+        img.paste(tile, (left + int(textrun.width(line[:start], size)), y0 + (h - tile.height) // 2))
+        start += len(part)
+    return left
 
 
 def _put_text(
