@@ -132,6 +132,7 @@ def _arrow_paint(k: Kit, start: Point, end: Point) -> ArrowPaint:
     part = np.flatnonzero(keep[:, 0] != 0)
     _palette, lut = palette_lut(k)
     box = (int(cols.min()), int(rows.min()), int(cols.max()) + 1, int(rows.max()) + 1) if len(rows) else (0, 0, 0, 0)
+    rows, cols = rows.astype(np.int16), cols.astype(np.int16)  # relative to the start: small (and 4x less memory)
     return ArrowPaint(
         solid=(rows[full], cols[full]),
         solid_index=_nearest(lut, add[full]),

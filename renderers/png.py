@@ -31,11 +31,12 @@ def encode_png(img: Image.Image) -> bytes:
         img.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
         return out.getvalue()
     width, height = img.size
-    pixels = np.frombuffer(img.tobytes(), dtype=np.uint8).reshape(height, width)
-    rows = np.zeros((height, width + 1), dtype=np.uint8)  # column 0: filter type 0 (none) for every row
+    pixels = np.asarray(img)
+    rows = np.empty((height, width + 1), dtype=np.uint8)
+    rows[:, 0] = 0  # each row's filter type: none
     rows[:, 1:] = pixels
     deflate = isal_zlib.compressobj(DEFLATE_LEVEL, isal_zlib.DEFLATED, 15, DEFLATE_MEM_LEVEL)
-    data = deflate.compress(rows.tobytes()) + deflate.flush()
+    data = deflate.compress(rows) + deflate.flush()
     used = int(pixels.max()) + 1 if pixels.size else 1
     palette = bytes((img.getpalette() or [0, 0, 0])[: 3 * used]).ljust(3 * used, b"\0")
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit indexed colour, no interlace
