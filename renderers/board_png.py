@@ -79,29 +79,34 @@ def _checkers(
     img: Image.Image, k: Kit, drawn: Position, perspective: int, froms: frozenset[int], tos: frozenset[int]
 ) -> None:
     """Every checker of the drawn position (viewer numbering), arrivals ringed, departures as ghosts."""
+    for index, signed in enumerate(drawn.board):
+        point = index + 1
+        if signed or point in froms:
+            key = ("stack", point, signed, point in froms, point in tos)
+            for tile, xy in k.cached(key, partial(_stack, k, point, signed, point in froms, point in tos)):
+                img.paste(tile, xy)
+
+
+def _stack(k: Kit, point: int, signed: int, left: bool, reached: bool) -> list[tuple[Image.Image, tuple[int, int]]]:
+    """One point's checkers (the top one ringed when the last play ``reached`` it, a ghost above them when
+    it ``left`` it) as tiles and where they go, made once a kit."""
     theme, geom = k.theme, k.geom
     u, r = geom.unit, geom.radius
-    board = drawn.board
-    for index, signed in enumerate(board):
-        point = index + 1
-        count = abs(signed)
-        owner = perspective if signed > 0 else 1 - perspective
-        colours = theme.checkers[owner]
-        shown = min(count, VISIBLE_STACK)
-        for slot in range(shown):
-            number = count if (slot == VISIBLE_STACK - 1 and count > VISIBLE_STACK) else None
-            ring = theme.highlight if (point in tos and slot == shown - 1) else None
-            box = _slot_box(k, point, slot)
-            tile = k.sprite_on(
-                ("checker", owner, number, ring),
-                box,
-                partial(sprites.checker, colours, u, r, count=number, ring=ring),
-            )
-            img.paste(tile, box[:2])
-        if point in froms and shown < VISIBLE_STACK:
-            box = _slot_box(k, point, shown)
-            tile = k.sprite_on(("ghost",), box, partial(sprites.ghost, u, r, theme.highlight))
-            img.paste(tile, box[:2])
+    count = abs(signed)
+    owner = k.perspective if signed > 0 else 1 - k.perspective
+    colours = theme.checkers[owner]
+    shown = min(count, VISIBLE_STACK)
+    out: list[tuple[Image.Image, tuple[int, int]]] = []
+    for slot in range(shown):
+        number = count if (slot == VISIBLE_STACK - 1 and count > VISIBLE_STACK) else None
+        ring = theme.highlight if (reached and slot == shown - 1) else None
+        box = _slot_box(k, point, slot)
+        make = partial(sprites.checker, colours, u, r, count=number, ring=ring)
+        out.append((k.sprite_on(("checker", owner, number, ring), box, make), (box[0], box[1])))
+    if left and shown < VISIBLE_STACK:
+        box = _slot_box(k, point, shown)
+        out.append((k.sprite_on(("ghost",), box, partial(sprites.ghost, u, r, theme.highlight)), (box[0], box[1])))
+    return out
 
 
 def _slot_box(k: Kit, point: int, slot: int) -> Box:

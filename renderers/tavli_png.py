@@ -45,25 +45,36 @@ def draw_tavli(img: Image.Image, k: Kit, scene: BoardScene, perspective: int, sh
 
 def _checkers(img: Image.Image, k: Kit, shown: TavliPosition, perspective: int, tos: frozenset[int]) -> None:
     """Every point's stack; a pinned checker at the edge in a red ring, its pinner's stack above it."""
-    theme, geom = k.theme, k.geom
-    u, r = geom.unit, geom.radius
     for index, signed in enumerate(shown.board):
-        point, pin = index + 1, shown.pins[index]
-        if pin:
-            owner = perspective if pin > 0 else 1 - perspective
-            box = slot_box(k, point, PINNED_SLOT)
-            make = partial(tavli_sprites.pinned, theme.checkers[owner], u, r)
-            img.paste(k.sprite_on(("pinned", owner), box, make), box[:2])
-        if not signed:
-            continue
+        pin = shown.pins[index]
+        if signed or pin:
+            point = index + 1
+            ringed = point in tos
+            plan = k.cached(("stack", point, signed, pin, ringed), partial(_stack, k, point, signed, pin, ringed))
+            for tile, xy in plan:
+                img.paste(tile, xy)
+
+
+def _stack(k: Kit, point: int, signed: int, pin: int, ringed: bool) -> list[tuple[Image.Image, tuple[int, int]]]:
+    """The tiles of one point's stack and where they go (the kit's viewer's numbering), made once a kit."""
+    theme, geom, perspective = k.theme, k.geom, k.perspective
+    u, r = geom.unit, geom.radius
+    out: list[tuple[Image.Image, tuple[int, int]]] = []
+    if pin:
+        owner = perspective if pin > 0 else 1 - perspective
+        box = slot_box(k, point, PINNED_SLOT)
+        make = partial(tavli_sprites.pinned, theme.checkers[owner], u, r)
+        out.append((k.sprite_on(("pinned", owner), box, make), (box[0], box[1])))
+    if signed:
         owner = perspective if signed > 0 else 1 - perspective
         first, drawn, numbered = stack_slots(abs(signed), bool(pin))
         for i in range(drawn):
             number = abs(signed) if numbered and i == drawn - 1 else None
-            ring = theme.highlight if (point in tos and i == drawn - 1) else None
+            ring = theme.highlight if (ringed and i == drawn - 1) else None
             box = slot_box(k, point, first + i)
             make = partial(sprites.checker, theme.checkers[owner], u, r, count=number, ring=ring)
-            img.paste(k.sprite_on(("checker", owner, number, ring), box, make), box[:2])
+            out.append((k.sprite_on(("checker", owner, number, ring), box, make), (box[0], box[1])))
+    return out
 
 
 def _bar(img: Image.Image, k: Kit, shown: TavliPosition, perspective: int) -> None:
