@@ -25,8 +25,9 @@ from .layers import Kit
 from .layout import VISIBLE_STACK, checker_centre
 
 Point = tuple[float, float]
-Pixels = tuple[np.ndarray, np.ndarray, np.ndarray]  # rows, columns, (outline, body) coverage 0-1
+Pixels = tuple[np.ndarray, np.ndarray, np.ndarray]  # rows, columns (int16, from the start), (outline, body) 0-1
 HEAD_SHARE = 0.6  # the head's half-width as a share of its length (as sprites.arrow draws it)
+COVERAGE_CACHE = 512  # arrow shapes kept across kits: ~12 bytes a pixel, ~25 KB for an arrow of 3 points
 
 
 def endpoints(k: Kit, shown: Position, steps: Sequence[tuple[int, int]], mover_side: int) -> list[tuple[Point, Point]]:
@@ -132,7 +133,6 @@ def _arrow_paint(k: Kit, start: Point, end: Point) -> ArrowPaint:
     part = np.flatnonzero(keep[:, 0] != 0)
     _palette, lut = palette_lut(k)
     box = (int(cols.min()), int(rows.min()), int(cols.max()) + 1, int(rows.max()) + 1) if len(rows) else (0, 0, 0, 0)
-    rows, cols = rows.astype(np.int16), cols.astype(np.int16)  # relative to the start: small (and 4x less memory)
     return ArrowPaint(
         solid=(rows[full], cols[full]),
         solid_index=_nearest(lut, add[full]),
@@ -143,8 +143,10 @@ def _arrow_paint(k: Kit, start: Point, end: Point) -> ArrowPaint:
     )
 
 
+@lru_cache(maxsize=COVERAGE_CACHE)
 def _coverage(unit: int, start: Point, end: Point) -> Pixels:
-    """The arrow's pixels and their outline and body coverage, from the distance to its shape.
+    """The arrow's pixels and their outline and body coverage, from the distance to its shape (shared by
+    every kit of the picture size: both viewers and every game see the same moves' vectors; read-only).
 
     The shapes are those ``sprites.arrow`` draws: a shaft ``width`` wide with a round start and a head
     ``head`` long, the outline the same grown by ``edge`` (a wider shaft, a longer head)."""
@@ -152,7 +154,7 @@ def _coverage(unit: int, start: Point, end: Point) -> Pixels:
     (ax, ay), (bx, by) = start, end
     length = math.hypot(bx - ax, by - ay)
     if length < 1:
-        empty = np.zeros(0, dtype=np.intp)
+        empty = np.zeros(0, dtype=np.int16)
         return empty, empty, np.zeros((0, 2), dtype=np.float32)
     ux, uy = (bx - ax) / length, (by - ay) / length
     outline = (width + 2 * edge, min(head + 2.5 * edge, length * HEAD_SHARE))
@@ -170,7 +172,10 @@ def _coverage(unit: int, start: Point, end: Point) -> Pixels:
     across = np.abs(py * ux - px * uy)
     cover = np.stack([_shape_cover(along, across, length, w, h) for w, h in (outline, body)], axis=1)
     keep = np.flatnonzero(cover[:, 0] > 0)
-    return rows[keep], cols[keep], cover[keep]
+    out = rows[keep].astype(np.int16), cols[keep].astype(np.int16), cover[keep]
+    for array in out:
+        array.flags.writeable = False
+    return out
 
 
 def _shape_cover(along: np.ndarray, across: np.ndarray, length: float, width: float, head: float) -> np.ndarray:
