@@ -6,6 +6,7 @@ frontends should still call it in a worker thread (``asyncio.to_thread``) off th
 
 from __future__ import annotations
 
+import re
 from functools import partial
 
 from PIL import Image, ImageDraw
@@ -26,6 +27,7 @@ from .tavli_png import draw_match_line, draw_tavli
 from .theme import RGB
 
 INFO_DOT = "  ·  "  # between the pips, borne-off count and score on a name strip
+_DIGIT_OR_WORDS = re.compile(r"\d|\D+")
 
 
 def render_board(scene: BoardScene, perspective: int, size: int = DEFAULT_SIZE, theme: str | None = None) -> bytes:
@@ -246,20 +248,18 @@ def _band(k: Kit, w: int, h: int) -> Image.Image:
 def _put_parts(
     img: Image.Image, k: Kit, parts: list[str], size: int, fg: RGB, bg: RGB, right: int, y0: int, h: int
 ) -> int:
-    """``parts`` joined by a dot, ending at ``right``, each part a text tile of its own (the pips of a new
-    position are then one small new tile, the rest reused), placed where the joined line puts it;
+    """``parts`` joined by a dot, ending at ``right``, drawn as tiles of each digit and of the words between
+    (few, so all stay cached: a new position's pips draw no text), each where the joined line puts it;
     returns where the line begins."""
-    line = INFO_DOT.join(parts)
-    left = right - int(textrun.width(line, size)) - 2  # as wide as one tile of the whole line
-    start = 0
-    for n, part in enumerate(parts):
-        if n:
-            dot = k.text(INFO_DOT, size, fg, bg)
-            img.paste(dot, (left + int(textrun.width(line[:start], size)), y0 + (h - dot.height) // 2))
-            start += len(INFO_DOT)
-        tile = k.text(part, size, fg, bg)
-        img.paste(tile, (left + int(textrun.width(line[:start], size)), y0 + (h - tile.height) // 2))
-        start += len(part)
+    tokens = _DIGIT_OR_WORDS.findall(INFO_DOT.join(parts))
+    widths = [textrun.width(token, size) for token in tokens]
+    left = right - int(sum(widths)) - 2  # as wide as one tile of the whole line
+    x = 0.0
+    for token, width in zip(tokens, widths, strict=True):
+        quarters = round(x * 4)  # the token's start to a quarter pixel, as the whole line would place it
+        tile = k.text(token, size, fg, bg, shift=quarters % 4 / 4)
+        img.paste(tile, (left + quarters // 4, y0 + (h - tile.height) // 2))
+        x += width
     return left
 
 

@@ -90,22 +90,23 @@ class Kit:
 
         return self.cached(("flat", *key, colour), make)
 
-    def text(self, text: str, size: int, fg: RGB, bg: RGB, bold: bool = False) -> Image.Image:
+    def text(self, text: str, size: int, fg: RGB, bg: RGB, bold: bool = False, shift: float = 0.0) -> Image.Image:
         """A tile of ``text`` on a flat ``bg``, tight to the bundled font's line height; characters it lacks
-        (CJK, Arabic, emoji...) come from the fallback fonts (``renderers.textrun``)."""
+        (CJK, Arabic, emoji...) come from the fallback fonts (``renderers.textrun``). ``shift`` (0-1) starts
+        plain text that far right of its pixel, as it would fall inside a longer line."""
 
         def make() -> Image.Image:
             f = font(size, bold)
             ascent, descent = f.getmetrics()
             if textrun.plain(text):  # pips, scores, most names: the bundled font alone, the fast way
-                img = Image.new("RGB", (max(1, int(f.getlength(text)) + 2), ascent + descent), bg)
-                ImageDraw.Draw(img).text((1, 0), text, font=f, fill=fg)
+                img = Image.new("RGB", (max(1, int(f.getlength(text) + shift) + 2), ascent + descent), bg)
+                ImageDraw.Draw(img).text((1 + shift, 0), text, font=f, fill=fg)
             else:
                 img = Image.new("RGB", (max(1, int(textrun.width(text, size, bold)) + 2), ascent + descent), bg)
                 textrun.draw(img, (1, 0), text, size, fg, bold)
             return self.to_p(img)
 
-        return self.cached(("text", text, size, fg, bg, bold), make, store="texts")
+        return self.cached(("text", text, size, fg, bg, bold, shift), make, store="texts")
 
 
 @lru_cache(maxsize=24)
