@@ -34,6 +34,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from fevga import Rules, legal_plays
 from fevga.rules import OFF
 from renderers import BoardScene, render_board, render_board_image, replay_scenes, samples, tavli_samples
+from renderers.arrows import forget_shapes
 from renderers.background import point_colour
 from renderers.fonts import font
 from renderers.layers import kit
@@ -204,7 +205,7 @@ def main() -> int:
     scene = samples.mid_game()
 
     start = time.perf_counter()
-    kit(scene.theme, args.size, 0)
+    kit(scene.theme, args.size, 0, "fevga")
     render_board(scene, 0, size=args.size)
     cold = (time.perf_counter() - start) * 1000
     for _ in range(20):
@@ -223,9 +224,10 @@ def main() -> int:
     steps = pending_scenes(range(20, 26))[: args.runs]
     for s in steps:  # checker tiles warm up as in a running bot; then every arrow and text is drawn anew
         render_board(s, s.turn or 0, size=args.size)
-    for perspective in (0, 1):
-        kit(scene.theme, args.size, perspective).forget("arrows")
-        kit(scene.theme, args.size, perspective).forget("texts")
+    for perspective in (0, 1):  # the kit render_board uses (the game named: lru_cache keys by the arguments given)
+        kit(scene.theme, args.size, perspective, "fevga").forget("arrows")
+        kit(scene.theme, args.size, perspective, "fevga").forget("texts")
+    forget_shapes()
     cases["fevga: each step of a turn (new arrows, texts)"] = timed_boards(
         ((s, s.turn or 0) for s in steps), len(steps), args.size
     )

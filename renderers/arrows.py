@@ -178,6 +178,11 @@ def _coverage(unit: int, start: Point, end: Point) -> Pixels:
     return out
 
 
+def forget_shapes() -> None:
+    """Empty the arrow shapes shared by the kits (with each kit's "arrows" store: a benchmark drawing anew)."""
+    _coverage.cache_clear()
+
+
 def _shape_cover(along: np.ndarray, across: np.ndarray, length: float, width: float, head: float) -> np.ndarray:
     """Coverage (0-1) of an arrow along the x axis from 0 to ``length``: shaft capsule union head triangle."""
     shaft_end = length - head
