@@ -20,9 +20,10 @@ from fevga.rules import OFF
 from fevga.variants import TavliPosition, any_position_from_id
 
 from . import textrun
-from .board_png import PNG_COMPRESS_LEVEL, render_board_image
+from .board_png import render_board_image
 from .fonts import fit, font, printable
 from .layout import DEFAULT_SIZE, VISIBLE_STACK, Geometry, checker_centre, geometry
+from .png import PNG_COMPRESS_LEVEL
 from .scene import DEFAULT_THEME, BoardScene
 from .tavli_layout import bar_centre
 from .theme import RGB, get_theme

@@ -6,7 +6,7 @@ frontends should still call it in a worker thread (``asyncio.to_thread``) off th
 
 from __future__ import annotations
 
-import io
+import re
 from functools import partial
 
 from PIL import Image, ImageDraw
@@ -16,24 +16,23 @@ from fevga.rules import OFF
 from fevga.variants import TavliPosition
 
 from . import fallback, sprites, textrun
-from .arrows import draw_arrows, endpoints
+from .arrows import endpoints, paint_arrows
 from .background import start_points
 from .fonts import font
 from .layers import Kit, kit
 from .layout import DEFAULT_SIZE, VISIBLE_STACK, Box, Geometry, checker_centre, label_box
+from .png import encode_png
 from .scene import BoardScene
 from .tavli_png import draw_match_line, draw_tavli
 from .theme import RGB
 
-PNG_COMPRESS_LEVEL = 3  # zlib level: level 3 keeps the default board under 30 KB in about 2 ms
+INFO_DOT = "  ·  "  # between the pips, borne-off count and score on a name strip
+_DIGIT_OR_WORDS = re.compile(r"\d|\D+")
 
 
 def render_board(scene: BoardScene, perspective: int, size: int = DEFAULT_SIZE, theme: str | None = None) -> bytes:
     """The board as PNG bytes, drawn for ``perspective`` (0 or 1): his numbering 1-24, his side at the bottom."""
-    img = render_board_image(scene, perspective, size=size, theme=theme)
-    out = io.BytesIO()
-    img.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
-    return out.getvalue()
+    return encode_png(render_board_image(scene, perspective, size=size, theme=theme))
 
 
 def warm_up(sizes: tuple[int, ...] = (DEFAULT_SIZE,), themes: tuple[str, ...] = ("classic",)) -> None:
@@ -74,7 +73,7 @@ def render_board_image(
         draw_match_line(img, k, scene, perspective)
     if scene.pending_steps and scene.turn is not None and game == "fevga":
         side = 0 if scene.turn == perspective else 1
-        draw_arrows(img, k, endpoints(k, shown, scene.steps_for(perspective), side))
+        paint_arrows(img, k, endpoints(k, shown, scene.steps_for(perspective), side))
     return img
 
 
@@ -82,29 +81,34 @@ def _checkers(
     img: Image.Image, k: Kit, drawn: Position, perspective: int, froms: frozenset[int], tos: frozenset[int]
 ) -> None:
     """Every checker of the drawn position (viewer numbering), arrivals ringed, departures as ghosts."""
+    for index, signed in enumerate(drawn.board):
+        point = index + 1
+        if signed or point in froms:
+            key = ("stack", point, signed, point in froms, point in tos)
+            for tile, xy in k.cached(key, partial(_stack, k, point, signed, point in froms, point in tos)):
+                img.paste(tile, xy)
+
+
+def _stack(k: Kit, point: int, signed: int, left: bool, reached: bool) -> list[tuple[Image.Image, tuple[int, int]]]:
+    """One point's checkers (the top one ringed when the last play ``reached`` it, a ghost above them when
+    it ``left`` it) as tiles and where they go, made once a kit."""
     theme, geom = k.theme, k.geom
     u, r = geom.unit, geom.radius
-    board = drawn.board
-    for index, signed in enumerate(board):
-        point = index + 1
-        count = abs(signed)
-        owner = perspective if signed > 0 else 1 - perspective
-        colours = theme.checkers[owner]
-        shown = min(count, VISIBLE_STACK)
-        for slot in range(shown):
-            number = count if (slot == VISIBLE_STACK - 1 and count > VISIBLE_STACK) else None
-            ring = theme.highlight if (point in tos and slot == shown - 1) else None
-            box = _slot_box(k, point, slot)
-            tile = k.sprite_on(
-                ("checker", owner, number, ring),
-                box,
-                partial(sprites.checker, colours, u, r, count=number, ring=ring),
-            )
-            img.paste(tile, box[:2])
-        if point in froms and shown < VISIBLE_STACK:
-            box = _slot_box(k, point, shown)
-            tile = k.sprite_on(("ghost",), box, partial(sprites.ghost, u, r, theme.highlight))
-            img.paste(tile, box[:2])
+    count = abs(signed)
+    owner = k.perspective if signed > 0 else 1 - k.perspective
+    colours = theme.checkers[owner]
+    shown = min(count, VISIBLE_STACK)
+    out: list[tuple[Image.Image, tuple[int, int]]] = []
+    for slot in range(shown):
+        number = count if (slot == VISIBLE_STACK - 1 and count > VISIBLE_STACK) else None
+        ring = theme.highlight if (reached and slot == shown - 1) else None
+        box = _slot_box(k, point, slot)
+        make = partial(sprites.checker, colours, u, r, count=number, ring=ring)
+        out.append((k.sprite_on(("checker", owner, number, ring), box, make), (box[0], box[1])))
+    if left and shown < VISIBLE_STACK:
+        box = _slot_box(k, point, shown)
+        out.append((k.sprite_on(("ghost",), box, partial(sprites.ghost, u, r, theme.highlight)), (box[0], box[1])))
+    return out
 
 
 def _slot_box(k: Kit, point: int, slot: int) -> Box:
@@ -169,7 +173,7 @@ def _tray_tile(k: Kit, box: Box, owner: int, count: int, mark: bool, side: int) 
     w, h = base.size
     slab_h = max(4, min(u // 3, (h - u) // 15))
     slab_w = w - 2 * max(3, w // 10)
-    piece = sprites.slab(slab_w, slab_h, theme.checkers[owner])
+    piece = k.cached(("slab", owner, slab_w, slab_h), partial(sprites.slab, slab_w, slab_h, theme.checkers[owner]))
     x = (w - slab_w) // 2
     pad = max(3, u // 10)
     for i in range(count):
@@ -208,14 +212,12 @@ def _strips(img: Image.Image, k: Kit, scene: BoardScene, perspective: int) -> No
         big, small = max(12, int(u * 0.44)), max(10, int(u * 0.33))
         pips = pips_by_viewer[side]
         off = shown.me_off if owner == perspective else shown.opp_off
-        right = scene.label("pips", n=pips) + ("  ·  " + scene.label("off", n=off) if off else "")
+        parts = [scene.label("pips", n=pips)] + ([scene.label("off", n=off)] if off else [])
         if scene.match_length > 1:
-            right += "  ·  " + scene.label("score", a=scene.score[owner], b=scene.match_length)
-        info = k.text(right, small, theme.strip_dim, ground)
-        info_x = x1 - info.width - int(u * 0.35)
-        img.paste(info, (info_x, y0 + (h - info.height) // 2))
+            parts.append(scene.label("score", a=scene.score[owner], b=scene.match_length))
+        info_x = _put_parts(img, k, parts, small, theme.strip_dim, ground, x1 - int(u * 0.35), y0, h)
         tag = _tag(scene, owner)
-        tag_w = int(font(small, bold=True).getlength("  " + tag)) + 2 if tag else 0
+        tag_w = int(textrun.width("  " + tag, small, bold=True)) + 2 if tag else 0
         room = max(u, info_x - x - tag_w - int(u * 0.3))
         name = textrun.fit(_name(scene, owner), big, room, bold=True)
         x = _put_text(img, k, name, big, theme.strip_text, ground, x, y0, h, bold=True)
@@ -241,6 +243,24 @@ def _band(k: Kit, w: int, h: int) -> Image.Image:
     img = Image.new("RGB", (w, h), k.theme.strip_active)
     ImageDraw.Draw(img).rectangle((0, 0, max(3, k.geom.unit // 9) - 1, h), fill=k.theme.accent)
     return k.to_p(img)
+
+
+def _put_parts(
+    img: Image.Image, k: Kit, parts: list[str], size: int, fg: RGB, bg: RGB, right: int, y0: int, h: int
+) -> int:
+    """``parts`` joined by a dot, ending at ``right``, drawn as tiles of each digit and of the words between
+    (few, so all stay cached: a new position's pips draw no text), each where the joined line puts it;
+    returns where the line begins."""
+    tokens = _DIGIT_OR_WORDS.findall(INFO_DOT.join(parts))
+    widths = [textrun.width(token, size) for token in tokens]
+    left = right - int(sum(widths)) - 2  # as wide as one tile of the whole line
+    x = 0.0
+    for token, width in zip(tokens, widths, strict=True):
+        quarters = round(x * 4)  # the token's start to a quarter pixel, as the whole line would place it
+        tile = k.text(token, size, fg, bg, shift=quarters % 4 / 4)
+        img.paste(tile, (left + quarters // 4, y0 + (h - tile.height) // 2))
+        x += width
+    return left
 
 
 def _put_text(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 from threading import Lock
+from typing import TypeVar, cast
 
 from PIL import Image, ImageDraw
 
@@ -22,7 +23,9 @@ from .theme import RGB, Theme, get_theme
 
 TILE_CACHE_LIMIT = 4000  # pieces at their place: about 1.5 KB each at the default size
 TEXT_CACHE_LIMIT = 1000  # names, pips and score lines: a few KB each
-ARROW_CACHE_LIMIT = 128  # arrows of pending steps: RGBA over their bounding box, up to a few hundred KB each
+ARROW_CACHE_LIMIT = 512  # arrows' pixels and coverage: about 12 bytes a pixel, some tens of KB each
+
+T = TypeVar("T")
 
 
 class Kit:
@@ -37,17 +40,17 @@ class Kit:
         extra = tavli_pieces(theme, geom) if game != "fevga" else []
         self.palette = _build_palette(theme, geom, self.bg_rgb, extra)
         self.bg = self.to_p(self.bg_rgb)
-        self._tiles: dict[tuple[object, ...], Image.Image] = {}
-        self._texts: dict[tuple[object, ...], Image.Image] = {}
-        self._arrows: dict[tuple[object, ...], Image.Image] = {}
+        self._tiles: dict[tuple[object, ...], object] = {}
+        self._texts: dict[tuple[object, ...], object] = {}
+        self._arrows: dict[tuple[object, ...], object] = {}
         self._lock = Lock()
 
     def to_p(self, img: Image.Image) -> Image.Image:
         """Map an RGB image onto the shared palette (nearest colour, no dithering)."""
         return img.convert("RGB").quantize(palette=self.palette, dither=Image.Dither.NONE)
 
-    def cached(self, key: tuple[object, ...], make: Callable[[], Image.Image], store: str = "sprites") -> Image.Image:
-        """The tile for ``key``, made once by ``make`` (thread-safe; each store is bounded)."""
+    def cached(self, key: tuple[object, ...], make: Callable[[], T], store: str = "sprites") -> T:
+        """The tile (or an arrow's pixels) for ``key``, made once by ``make`` (thread-safe; each store is bounded)."""
         tiles, limit = {
             "texts": (self._texts, TEXT_CACHE_LIMIT),
             "arrows": (self._arrows, ARROW_CACHE_LIMIT),
@@ -59,7 +62,7 @@ class Kit:
                 if len(tiles) >= limit:
                     tiles.clear()
                 tiles[key] = tile
-        return tile
+        return cast(T, tile)
 
     def forget(self, store: str) -> None:
         """Empty one tile store ("sprites", "texts", "arrows"), e.g. so a benchmark measures drawing anew."""
@@ -71,8 +74,7 @@ class Kit:
 
         def make() -> Image.Image:
             base = self.bg_rgb.crop(box).convert("RGBA")
-            piece = sprite()
-            base.alpha_composite(piece)
+            base.alpha_composite(self.cached(("piece", *key), sprite))  # drawn once, composited at each place
             return self.to_p(base)
 
         return self.cached(("sprite", *key, box), make)
@@ -88,22 +90,23 @@ class Kit:
 
         return self.cached(("flat", *key, colour), make)
 
-    def text(self, text: str, size: int, fg: RGB, bg: RGB, bold: bool = False) -> Image.Image:
+    def text(self, text: str, size: int, fg: RGB, bg: RGB, bold: bool = False, shift: float = 0.0) -> Image.Image:
         """A tile of ``text`` on a flat ``bg``, tight to the bundled font's line height; characters it lacks
-        (CJK, Arabic, emoji...) come from the fallback fonts (``renderers.textrun``)."""
+        (CJK, Arabic, emoji...) come from the fallback fonts (``renderers.textrun``). ``shift`` (0-1) starts
+        plain text that far right of its pixel, as it would fall inside a longer line."""
 
         def make() -> Image.Image:
             f = font(size, bold)
             ascent, descent = f.getmetrics()
             if textrun.plain(text):  # pips, scores, most names: the bundled font alone, the fast way
-                img = Image.new("RGB", (max(1, int(f.getlength(text)) + 2), ascent + descent), bg)
-                ImageDraw.Draw(img).text((1, 0), text, font=f, fill=fg)
+                img = Image.new("RGB", (max(1, int(f.getlength(text) + shift) + 2), ascent + descent), bg)
+                ImageDraw.Draw(img).text((1 + shift, 0), text, font=f, fill=fg)
             else:
                 img = Image.new("RGB", (max(1, int(textrun.width(text, size, bold)) + 2), ascent + descent), bg)
                 textrun.draw(img, (1, 0), text, size, fg, bold)
             return self.to_p(img)
 
-        return self.cached(("text", text, size, fg, bg, bold), make, store="texts")
+        return self.cached(("text", text, size, fg, bg, bold, shift), make, store="texts")
 
 
 @lru_cache(maxsize=24)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from . import textrun
-from .board_png import PNG_COMPRESS_LEVEL
+from .png import PNG_COMPRESS_LEVEL
 
 BG = (40, 34, 31)
 STRIPE = (52, 45, 41)

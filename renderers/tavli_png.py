@@ -8,16 +8,15 @@ Called by ``board_png.render_board_image`` when the scene's game is not Fevga; p
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache, partial
+from functools import partial
 
-import numpy as np
 from PIL import Image
 
 from fevga.rules import OFF
 from fevga.variants import TavliPosition
 
 from . import sprites, tavli_sprites
-from .arrows import Point, _masks, _short_of, arrow_box
+from .arrows import Point, _short_of, paint_arrows
 from .fonts import font
 from .layers import Kit
 from .layout import Box, checker_centre
@@ -44,101 +43,38 @@ def draw_tavli(img: Image.Image, k: Kit, scene: BoardScene, perspective: int, sh
             _star(img, k, star_point(k, shown, b, side), end)
 
 
-def paint_arrows(img: Image.Image, k: Kit, segments: Sequence[tuple[Point, Point]]) -> None:
-    """Paint each arrow (the same cached masks as ``arrows.draw_arrows``) onto the palette picture, in place.
-
-    Only the pixels under an arrow are blended and mapped back to the palette, through a lookup table,
-    so a long diagonal arrow costs what its shaft covers, not its whole bounding box: the last play's
-    arrows are on nearly every Portes/Plakoto picture.
-    """
-    if not segments:
-        return
-    palette, lut = _palette_lut(k)
-    boxes = [arrow_box(k, img.size, start, end) for start, end in segments]
-    left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
-    region = img.crop((left, top, max(b[2] for b in boxes), max(b[3] for b in boxes)))
-    pixels = np.array(region)
-    edge, body = (np.array(c, dtype=np.float32) for c in (k.theme.frame_edge, k.theme.highlight))
-    for start, end in segments:
-        (rows, cols), a, b = _arrow_pixels(k, img.size, start, end)
-        hit = (rows - top, cols - left)
-        rgb = palette[pixels[hit]]
-        rgb = rgb * (1 - a) + edge * a
-        rgb = rgb * (1 - b) + body * b
-        q = np.clip(rgb + 0.5, 0, 255).astype(np.int32) >> 3
-        pixels[hit] = lut[(q[:, 0] << 10) | (q[:, 1] << 5) | q[:, 2]]
-    region.frombytes(pixels.tobytes())
-    img.paste(region, (left, top))
-
-
-@lru_cache(maxsize=512)
-def _arrow_pixels(
-    k: Kit, size: tuple[int, int], start: Point, end: Point
-) -> tuple[tuple[np.ndarray, np.ndarray], np.ndarray, np.ndarray]:
-    """The picture's (rows, columns) under an arrow and their outline and body coverage (0-1, one column).
-
-    The masks are drawn only in the cells of a grid over the arrow's box that the arrow can reach, so a
-    long diagonal arrow costs about its length, not its box's area."""
-    x0, y0, x1, y1 = arrow_box(k, size, start, end)
-    cell = 2 * k.geom.unit
-    reach = cell * 0.71 + k.geom.unit / 2  # a cell's half-diagonal plus the arrow's half-width and head
-    parts: list[tuple[np.ndarray, np.ndarray, np.ndarray]] = []
-    for top in range(y0, y1, cell):
-        for left in range(x0, x1, cell):
-            box = (left, top, min(left + cell, x1), min(top + cell, y1))
-            if _distance(((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), start, end) > reach:
-                continue
-            cover = np.asarray(_masks(k, box, start, end))  # (h, w, 2) bytes: outline, body
-            rows, cols = np.nonzero(cover[..., 0])  # the body lies inside the outline
-            parts.append((rows + top, cols + left, cover[rows, cols]))
-    rows = np.concatenate([p[0] for p in parts]) if parts else np.zeros(0, dtype=np.intp)
-    cols = np.concatenate([p[1] for p in parts]) if parts else np.zeros(0, dtype=np.intp)
-    cover = np.concatenate([p[2] for p in parts]) if parts else np.zeros((0, 2), dtype=np.uint8)
-    weights = cover.astype(np.float32) / 255
-    return (rows, cols), weights[:, 0:1], weights[:, 1:2]
-
-
-def _distance(p: Point, a: Point, b: Point) -> float:
-    """Distance from ``p`` to the segment ``a``-``b``."""
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    length2 = dx * dx + dy * dy
-    t = 0.0 if length2 == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length2))
-    return float(((p[0] - a[0] - t * dx) ** 2 + (p[1] - a[1] - t * dy) ** 2) ** 0.5)
-
-
-@lru_cache(maxsize=24)
-def _palette_lut(k: Kit) -> tuple[np.ndarray, np.ndarray]:
-    """The kit's palette as float RGB rows, and the nearest palette index of every 15-bit colour."""
-    holder = k.palette.getpalette() or []
-    palette = np.array(holder[: 256 * 3], dtype=np.float32).reshape(-1, 3)
-    levels = (np.arange(32, dtype=np.uint8) << 3) | 4  # the middle of each 5-bit step
-    r, g, b = np.meshgrid(levels, levels, levels, indexing="ij")
-    grid = Image.fromarray(np.stack([r, g, b], axis=-1).reshape(1, -1, 3), mode="RGB")
-    lut = np.asarray(grid.quantize(palette=k.palette, dither=Image.Dither.NONE)).reshape(-1)
-    return palette, lut
-
-
 def _checkers(img: Image.Image, k: Kit, shown: TavliPosition, perspective: int, tos: frozenset[int]) -> None:
     """Every point's stack; a pinned checker at the edge in a red ring, its pinner's stack above it."""
-    theme, geom = k.theme, k.geom
-    u, r = geom.unit, geom.radius
     for index, signed in enumerate(shown.board):
-        point, pin = index + 1, shown.pins[index]
-        if pin:
-            owner = perspective if pin > 0 else 1 - perspective
-            box = slot_box(k, point, PINNED_SLOT)
-            make = partial(tavli_sprites.pinned, theme.checkers[owner], u, r)
-            img.paste(k.sprite_on(("pinned", owner), box, make), box[:2])
-        if not signed:
-            continue
+        pin = shown.pins[index]
+        if signed or pin:
+            point = index + 1
+            ringed = point in tos
+            plan = k.cached(("stack", point, signed, pin, ringed), partial(_stack, k, point, signed, pin, ringed))
+            for tile, xy in plan:
+                img.paste(tile, xy)
+
+
+def _stack(k: Kit, point: int, signed: int, pin: int, ringed: bool) -> list[tuple[Image.Image, tuple[int, int]]]:
+    """The tiles of one point's stack and where they go (the kit's viewer's numbering), made once a kit."""
+    theme, geom, perspective = k.theme, k.geom, k.perspective
+    u, r = geom.unit, geom.radius
+    out: list[tuple[Image.Image, tuple[int, int]]] = []
+    if pin:
+        owner = perspective if pin > 0 else 1 - perspective
+        box = slot_box(k, point, PINNED_SLOT)
+        make = partial(tavli_sprites.pinned, theme.checkers[owner], u, r)
+        out.append((k.sprite_on(("pinned", owner), box, make), (box[0], box[1])))
+    if signed:
         owner = perspective if signed > 0 else 1 - perspective
         first, drawn, numbered = stack_slots(abs(signed), bool(pin))
         for i in range(drawn):
             number = abs(signed) if numbered and i == drawn - 1 else None
-            ring = theme.highlight if (point in tos and i == drawn - 1) else None
+            ring = theme.highlight if (ringed and i == drawn - 1) else None
             box = slot_box(k, point, first + i)
             make = partial(sprites.checker, theme.checkers[owner], u, r, count=number, ring=ring)
-            img.paste(k.sprite_on(("checker", owner, number, ring), box, make), box[:2])
+            out.append((k.sprite_on(("checker", owner, number, ring), box, make), (box[0], box[1])))
+    return out
 
 
 def _bar(img: Image.Image, k: Kit, shown: TavliPosition, perspective: int) -> None:

@@ -87,6 +87,7 @@ def _hidden(cluster: str) -> bool:
     return unicodedata.category(cluster[0]) in ("Cc", "Cf", "Cs", "Co", "Cn")
 
 
+@lru_cache(maxsize=4096)
 def drawable(text: str) -> str:
     """``text`` without control characters and without the clusters no installed font can draw."""
     return "".join(c for c in clusters(text) if not _hidden(c) and _face(c) is not None)
@@ -171,6 +172,7 @@ def _draw_args(run: Run) -> dict[str, object]:
     return {"direction": "rtl" if run.rtl else "ltr"} if RAQM else {}
 
 
+@lru_cache(maxsize=4096)
 def width(text: str, size: int, bold: bool = False) -> float:
     """The drawn width of ``text`` in pixels."""
     total = 0.0
@@ -217,6 +219,7 @@ def _emoji_tile(text: str, f: FreeTypeFont, scale_milli: int) -> Image.Image:
     return big.resize((max(1, round(w * scale)), max(1, round((ascent + descent) * scale))), Image.Resampling.LANCZOS)
 
 
+@lru_cache(maxsize=4096)
 def fit(text: str, size: int, max_width: float, bold: bool = False) -> str:
     """``text`` cut by whole clusters, with an ellipsis, so it is at most ``max_width`` pixels wide."""
     if width(text, size, bold) <= max_width:
