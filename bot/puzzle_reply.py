@@ -64,7 +64,5 @@ async def puzzle_reply(msg_key: str, args: Mapping[str, Any], lang: str, rest: s
         return Reply(text=body, image=image, image_name="puzzle.png" if image else None)
     head = translate("puzzle_daily_head" if msg_key == "puzzle_daily" else "puzzle_head", lang, **args)
     lines = [head, themes_text(args.get("themes"), lang), translate("puzzle_how", lang, **args), rest]
-    caption = translate("puzzle_caption", lang, **args)
     image = await asyncio.to_thread(_board, args, lang) if draw else None
-    return Reply(text="\n".join(t for t in lines if t), image=image, image_name="puzzle.png" if image else None,
-                 caption=caption)
+    return Reply(text="\n".join(t for t in lines if t), image=image, image_name="puzzle.png" if image else None)
