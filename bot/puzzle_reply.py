@@ -1,4 +1,4 @@
-"""Puzzle messages as Replies: the puzzle's board (the roll, the side to move, a caption) and the verdict on an
+"""Puzzle messages as Replies: the puzzle's board (the roll, the side to move, the text board) and the verdict on an
 answer (a wrong one with the best play drawn as arrows beside the one played). Pictures are drawn off the
 event loop; the words come from ``bot/i18n`` (``en.puzzles.json``)."""
 
@@ -13,7 +13,7 @@ from bot.i18n import translate
 from bot.replies import Reply
 from fevga.analysis import Move
 from fevga.variants import any_position_from_id
-from renderers import BoardScene, render_board
+from renderers import BoardScene, render_board, render_text
 from renderers.analysis_png import render_blunder
 
 PUZZLE_KEYS = ("puzzle", "puzzle_daily", "puzzle_verdict")  # shown as their own reply, with a picture
@@ -36,11 +36,10 @@ def themes_text(themes: Any, lang: str) -> str:
     return translate("puzzle_themes", lang, themes=", ".join(words)) if words else ""
 
 
-def _board(args: Mapping[str, Any], lang: str) -> bytes:
-    """The puzzle's board from the mover's side, with his roll (run in a thread)."""
-    scene = BoardScene(position=any_position_from_id(str(args["position"])), turn=0, dice=_dice(args["dice"]),
-                       names=_names(lang))
-    return render_board(scene, 0)
+def _scene(args: Mapping[str, Any], lang: str) -> BoardScene:
+    """The puzzle's board from the mover's side (seat 0), with his roll."""
+    return BoardScene(position=any_position_from_id(str(args["position"])), turn=0, dice=_dice(args["dice"]),
+                      names=_names(lang))
 
 
 def _verdict_picture(args: Mapping[str, Any], lang: str) -> bytes:
@@ -64,5 +63,7 @@ async def puzzle_reply(msg_key: str, args: Mapping[str, Any], lang: str, rest: s
         return Reply(text=body, image=image, image_name="puzzle.png" if image else None)
     head = translate("puzzle_daily_head" if msg_key == "puzzle_daily" else "puzzle_head", lang, **args)
     lines = [head, themes_text(args.get("themes"), lang), translate("puzzle_how", lang, **args), rest]
-    image = await asyncio.to_thread(_board, args, lang) if draw else None
-    return Reply(text="\n".join(t for t in lines if t), image=image, image_name="puzzle.png" if image else None)
+    scene = _scene(args, lang)
+    image = await asyncio.to_thread(render_board, scene, 0) if draw else None
+    return Reply(text="\n".join(t for t in lines if t), image=image, image_name="puzzle.png" if image else None,
+                 board_text=render_text(scene, 0))
