@@ -20,7 +20,8 @@ async def test_puzzle_in_the_terminal(core: BotCore, tmp_path: Path) -> None:
     you = PlayerRef("terminal", "you", "")
     await chat.command("puzzle")
     text = out.getvalue()
-    assert "Find the best play" in text and "[picture:" in text and (tmp_path / "fevga.png").read_bytes()[:4] == b"\x89PNG"
+    assert "Find the best play" in text and "[picture:" in text
+    assert (tmp_path / "fevga.png").read_bytes()[:4] == b"\x89PNG"
     _v, me = await core.service.puzzles.trainer.solver(you)
     found = await core.service.puzzles.bank.get(me.current)
     assert found is not None
