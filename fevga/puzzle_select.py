@@ -18,13 +18,12 @@ from .ai import get_player
 from .ai.evaluate import play_equities
 from .ai.network import Network
 from .ai.search import one_ply, two_ply
-from .analysis import BLUNDER, Report, judge_game
-from .analysis_record import GameRecord, read_record
+from .analysis import BLUNDER, Report
 from .play import Play
 from .position import Position
 from .puzzles import MARGIN, Puzzle, make, ordered_plays
-from .rules import DEFAULT_RULES, Rules
-from .variants import default_rules, game_of
+from .rules import Rules
+from .variants import any_position_from_id, default_rules, game_of
 
 WIDE = 0.35  # plays this close to the best at 0-ply are searched at 1-ply
 DEEP = 6  # the best plays at 1-ply searched at 2-ply
@@ -86,24 +85,11 @@ def select(position: Position, dice: tuple[int, int], rules: Rules | None = None
     return make(position, dice, wide)
 
 
-def candidates_of_game(record: GameRecord, ply: int | None = 0) -> Iterator[tuple[Position, tuple[int, int]]]:
-    """The turns of a game worth an expert's look: its analysis (at ``ply``) found the best play at least
-    ``PREFILTER`` ahead of the one played, or the game's own play was best but far ahead of the 0-ply second."""
-    game = read_record(record)
-    if game.rules not in (None, DEFAULT_RULES) and game.game == "fevga":
-        return
-    for d in judge_game(game, ply, luck=False):
-        if d.forced:
-            continue
-        if d.loss >= PREFILTER:
-            yield d.position, d.dice
-
-
 def candidates_of_report(report: Report) -> Iterator[tuple[Position, tuple[int, int]]]:
     """The turns of a stored analysis worth an expert's look: its kept blunders (position and roll)."""
     for move in report.blunders():
         if move.loss >= BLUNDER:
-            yield move.start(), move.dice
+            yield any_position_from_id(move.position), move.dice
 
 
 def puzzles_of_report(report: Report) -> list[Puzzle]:
@@ -123,5 +109,5 @@ def verify(puzzle: Puzzle) -> bool:
     return wide[0][0].result.id() == puzzle.result and wide[0][1] - wide[1][1] >= MARGIN
 
 
-__all__ = ["DEEP", "WIDE", "candidates_of_game", "candidates_of_report", "full_equities", "puzzles_of_report",
+__all__ = ["DEEP", "WIDE", "candidates_of_report", "full_equities", "puzzles_of_report",
            "select", "verify"]
