@@ -9,8 +9,9 @@ from bot.service import GameService, Place, PlayerRef
 from bot.service.models import Result
 from bot.service.puzzles import keys
 from fevga import Position
+from fevga.analysis import Move, PlayerReport, Report
 from fevga.play import format_steps
-from fevga.puzzles import Puzzle, ordered_plays
+from fevga.puzzles import Puzzle, load_seed, ordered_plays
 
 from .conftest import ALICE, BOB, HERE
 
@@ -117,3 +118,23 @@ async def test_puzzles_found_in_analysed_games_join_the_bank(service: GameServic
     other = Puzzle(Position.start().id(), (6, 5), "1/12", Position.start().id(), (1,))
     assert await service.puzzles.add_found([other.encode()]) == 1
     assert len(await service.puzzles.bank.ids()) == before + 1
+
+
+async def test_a_stored_analysis_adds_the_puzzles_among_its_blunders(service: GameService) -> None:
+    seed = load_seed()[0]
+    missed = wrong_play(seed)
+    k = [p.result.id() for p in ordered_plays(seed.start(), seed.dice)].index(
+        next(p.result.id() for p in ordered_plays(seed.start(), seed.dice) if format_steps(p.steps) == missed))
+    blunder = Move(4, 0, seed.dice, seed.position, missed, seed.answer, seed.equities[k] / 1000 - 0.2,
+                   max(seed.equities) / 1000)
+    quiet = PlayerReport(10, 0, 50.0, 0, 1, 0.0, None, (blunder,))
+    other = PlayerReport(10, 0, 0.0, 0, 0, 0.0, None, ())
+    report = Report("hard", None, "....b", (quiet, other), (0, 0, 0, 0, 200))
+    assert await service.puzzles.bank.get(seed.id) is None  # the bank is empty before its first use
+    service.analyses.ply = None  # the production depth: analyses feed the bank
+    try:
+        await service.analyses._mine(report.encode())  # in the worker pool, as after a stored analysis
+    finally:
+        service.analyses.close()
+    found = await service.puzzles.bank.get(seed.id)
+    assert found is not None and found[0].result == seed.result
