@@ -94,6 +94,8 @@ class Trainer:
         await reads.run(self.store)
         version, me = await self.solver(actor)
         pid = me.current if me.current and me.current not in done.value else None
+        if pid is not None and await self.bank.get(pid) is None:  # no longer kept: he gets another one
+            pid = None
         if pid is None:
             pid = await self.bank.pick(me.rating.rating, done.value)
             if pid is None:
