@@ -1,4 +1,5 @@
-"""``python -m fevga.puzzle_seed --games N [--out FILE] [--limit K]``: a seed set of puzzles from AI self-play.
+"""``python -m fevga.puzzle_seed --games N [--limit K] [--start S] [--themes race,bear_off] [--out FILE] [--append]``:
+a seed set of puzzles from AI self-play.
 
 Games between the ``medium`` and ``easy`` levels (fast, and varied) are looked at turn by turn; every turn
 where the 0-ply network's best play leads its second by at least ``PREFILTER`` is given to :func:`select`
@@ -21,7 +22,7 @@ from .ai.network import default_network
 from .movegen import legal_plays
 from .position import Position
 from .puzzle_select import PREFILTER, select
-from .puzzles import SEED_PATH, Puzzle
+from .puzzles import SEED_PATH, Puzzle, load_seed, themes
 from .rules import DEFAULT_RULES
 
 MAX_TURNS = 400
@@ -49,11 +50,14 @@ def turns_of(seed: int) -> Iterator[tuple[Position, tuple[int, int]]]:
         turn ^= 1
 
 
-def seed(games: int, limit: int, start: int = 0) -> list[Puzzle]:
-    """Up to ``limit`` puzzles from ``games`` self-play games (seeds ``start``..)."""
+def seed(games: int, limit: int, start: int = 0, wanted: frozenset[str] = frozenset()) -> list[Puzzle]:
+    """Up to ``limit`` puzzles from ``games`` self-play games (seeds ``start``..); with ``wanted``, only turns
+    whose position has one of those themes are searched."""
     found: dict[str, Puzzle] = {}
     for k in range(start, start + games):
         for position, dice in turns_of(k):
+            if wanted and not wanted & set(themes(position)):
+                continue
             puzzle = select(position, dice)
             if puzzle is not None:
                 found.setdefault(puzzle.id, puzzle)
@@ -69,12 +73,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--limit", type=int, default=40)
     parser.add_argument("--start", type=int, default=0)
     parser.add_argument("--out", type=Path, default=SEED_PATH)
+    parser.add_argument("--themes", default="", help="only positions with one of these themes (race,bear_off)")
+    parser.add_argument("--append", action="store_true", help="add to --out (new positions only)")
     args = parser.parse_args(argv)
     began = time.perf_counter()
-    puzzles = seed(args.games, args.limit, args.start)
-    args.out.write_text("".join(p.encode() + "\n" for p in puzzles), encoding="utf-8")
+    puzzles = seed(args.games, args.limit, args.start, frozenset(t for t in args.themes.split(",") if t))
+    kept = load_seed(args.out) if args.append else []
+    new = [p for p in puzzles if p.id not in {k.id for k in kept}]
+    args.out.write_text("".join(p.encode() + "\n" for p in [*kept, *new]), encoding="utf-8")
     seconds = time.perf_counter() - began
-    print(f"{len(puzzles)} puzzles from {args.games} games in {seconds:.0f} s -> {args.out}", file=sys.stderr)
+    print(f"{len(new)} new puzzles from {args.games} games in {seconds:.0f} s -> {args.out}", file=sys.stderr)
     return 0
 
 
