@@ -181,7 +181,7 @@ async def present(result: Result, lang: str, actor: PlayerRef | None = None, *, 
         elif msg.key == "analysis":
             replies.append(await analysis_reply(msg.args, lang, draw=draw))
         elif msg.key in PUZZLE_KEYS:  # the result's other lines go with the puzzle (one message)
-            replies.append(await puzzle_reply(msg.key, msg.args, lang, text, draw=draw))
+            replies.append(await puzzle_reply(msg.key, msg.args, lang, text, draw=draw, labels=board_labels(lang)))
             text = ""
     view = result.view
     if view is None:

@@ -36,10 +36,10 @@ def themes_text(themes: Any, lang: str) -> str:
     return translate("puzzle_themes", lang, themes=", ".join(words)) if words else ""
 
 
-def _scene(args: Mapping[str, Any], lang: str) -> BoardScene:
-    """The puzzle's board from the mover's side (seat 0), with his roll."""
+def _scene(args: Mapping[str, Any], lang: str, labels: tuple[tuple[str, str], ...]) -> BoardScene:
+    """The puzzle's board from the mover's side (seat 0), with his roll and the board's words in ``lang``."""
     return BoardScene(position=any_position_from_id(str(args["position"])), turn=0, dice=_dice(args["dice"]),
-                      names=_names(lang))
+                      names=_names(lang), labels=labels)
 
 
 def _verdict_picture(args: Mapping[str, Any], lang: str) -> bytes:
@@ -47,12 +47,14 @@ def _verdict_picture(args: Mapping[str, Any], lang: str) -> bytes:
     dice = _dice(args["dice"])
     move = Move(0, 0, dice, str(args["position"]), str(args["played"]), str(args["best"]),
                 float(args["played_equity"]), float(args["best_equity"]))
-    return render_blunder(move, names=_names(lang), labels=legend(lang))
+    words = {**legend(lang), "loss": translate("puzzle_legend_loss", lang)}  # no game turn or player to name
+    return render_blunder(move, names=_names(lang), labels=words)
 
 
 async def puzzle_reply(msg_key: str, args: Mapping[str, Any], lang: str, rest: str = "", *,
-                       draw: bool = True) -> Reply:
-    """The reply for one puzzle message; ``rest`` (the result's other lines) goes under its text."""
+                       draw: bool = True, labels: tuple[tuple[str, str], ...] = ()) -> Reply:
+    """The reply for one puzzle message; ``rest`` (the result's other lines) goes under its text; ``labels``: the
+    board's words in ``lang`` (the presenter's ``board_labels``)."""
     if msg_key == "puzzle_verdict":
         key = "puzzle_right" if args.get("correct") else "puzzle_wrong"
         text = translate(key, lang, **args)
@@ -63,7 +65,7 @@ async def puzzle_reply(msg_key: str, args: Mapping[str, Any], lang: str, rest: s
         return Reply(text=body, image=image, image_name="puzzle.png" if image else None)
     head = translate("puzzle_daily_head" if msg_key == "puzzle_daily" else "puzzle_head", lang, **args)
     lines = [head, themes_text(args.get("themes"), lang), translate("puzzle_how", lang, **args), rest]
-    scene = _scene(args, lang)
+    scene = _scene(args, lang, labels)
     image = await asyncio.to_thread(render_board, scene, 0) if draw else None
     return Reply(text="\n".join(t for t in lines if t), image=image, image_name="puzzle.png" if image else None,
                  board_text=render_text(scene, 0))

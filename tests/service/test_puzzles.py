@@ -8,6 +8,7 @@ import asyncio
 from bot.service import GameService, Place, PlayerRef
 from bot.service.models import Result
 from bot.service.puzzles import keys
+from bot.storage.base import Commit
 from fevga import Position
 from fevga.analysis import Move, PlayerReport, Report
 from fevga.play import format_steps
@@ -138,3 +139,11 @@ async def test_a_stored_analysis_adds_the_puzzles_among_its_blunders(service: Ga
         service.analyses.close()
     found = await service.puzzles.bank.get(seed.id)
     assert found is not None and found[0].result == seed.result
+
+
+async def test_a_damaged_puzzle_record_is_refused_and_kept(service: GameService) -> None:
+    key = keys.player("discord", "100")
+    await service.store.commit(Commit().put(key, b"3:{not json"))
+    for result in (await service.puzzle(ALICE, DM), await service.puzzle_answer(ALICE, DM, "1/7 7/12")):
+        assert not result.ok and result.error_key == "store_damaged"
+    assert await service.store.read([("get", key)]) == [b"3:{not json"]

@@ -17,7 +17,7 @@ from bot.service.config import Clock
 from bot.service.models import Msg, Place, PlayerRef, Result
 from bot.service.ratings import Rating, update
 from bot.service.reads import Reads, read_one
-from bot.storage.base import Commit, Store, split_versioned
+from bot.storage.base import Commit, DamagedValue, Store, split_versioned
 from fevga import FevgaError
 from fevga.puzzles import Puzzle, Verdict, check
 
@@ -48,13 +48,14 @@ class Solver:
 
     @classmethod
     def decode(cls, blob: bytes) -> Solver:
-        """Read :meth:`encode` back (a fresh record when unreadable)."""
+        """Read :meth:`encode` back; DamagedValue when unreadable (the guard answers ``store_damaged`` and his
+        record is never overwritten with a fresh one)."""
         try:
             d = json.loads(blob)
             return cls(Rating(float(d["r"]), float(d["d"]), float(d["v"])), int(d["s"]), int(d["n"]), int(d["k"]),
                        int(d["b"]), str(d.get("c", "")))
-        except (ValueError, TypeError, KeyError):
-            return cls()
+        except (ValueError, TypeError, KeyError) as exc:
+            raise DamagedValue(f"puzzle record is corrupt: {exc}") from None
 
 
 def puzzle_args(puzzle: Puzzle, pid: str, rating: Rating | None = None) -> dict[str, Any]:
