@@ -9,6 +9,7 @@ from bot.analysis_reply import analysis_reply
 from bot.button_kinds import ButtonKind
 from bot.buttons import encode
 from bot.i18n import PLATFORM_WORDS, catalogue, has, translate
+from bot.puzzle_reply import PUZZLE_KEYS, puzzle_reply
 from bot.replies import Button, Reply
 from bot.service.models import Action, GameView, Msg, PlayerRef, Result
 from bot.standings_reply import standings_picture
@@ -28,7 +29,7 @@ STYLES: dict[ButtonKind, str] = {
     ButtonKind.STEP: "primary",
     ButtonKind.PLAY: "primary",
 }
-RICH = ("export", "record", "analysis")  # messages shown as their own reply, not as a line of text
+RICH = ("export", "record", "analysis", *PUZZLE_KEYS)  # messages shown as their own reply, not as a line of text
 ROWS: dict[ButtonKind, int] = {
     ButtonKind.STEP: 0, ButtonKind.PLAY: 0, ButtonKind.UNDO: 1, ButtonKind.CONFIRM: 1,
     ButtonKind.ACCEPT: 0, ButtonKind.DECLINE: 0, ButtonKind.CANCEL: 0,
@@ -179,6 +180,9 @@ async def present(result: Result, lang: str, actor: PlayerRef | None = None, *, 
             replies.append(Reply(text=translate("export", lang, **msg.args), document=document, document_name=name))
         elif msg.key == "analysis":
             replies.append(await analysis_reply(msg.args, lang, draw=draw))
+        elif msg.key in PUZZLE_KEYS:  # the result's other lines go with the puzzle (one message)
+            replies.append(await puzzle_reply(msg.key, msg.args, lang, text, draw=draw, labels=board_labels(lang)))
+            text = ""
     view = result.view
     if view is None:
         if text or buttons:

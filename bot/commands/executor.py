@@ -10,6 +10,7 @@ from bot.service.models import Msg, Place, PlayerRef, Result
 from bot.service.service import GameService, command
 
 from . import intents as i
+from . import puzzle_intents as pz
 from . import tournament_intents as t
 
 
@@ -114,6 +115,12 @@ async def execute(
             return await service.settings(actor, place)
         case i.Settings(setting=name, value=value):
             return await service.set_setting(actor, place, name or "", value or "", is_admin=is_admin, idem=idem)
+        case pz.PuzzleShow():
+            return await service.puzzle(actor, place)
+        case pz.PuzzleAnswer(text=text):
+            return await service.puzzle_answer(actor, place, text)
+        case pz.PuzzleTop(count=count):
+            return await service.top_puzzles(place, n=count)
     if isinstance(intent, t.TournamentCreate | t.TournamentAct | t.TournamentRemove | t.TournamentShow
                   | t.TournamentList):
         return await command(_tournament)(service, actor, place, intent, mentions, is_admin)

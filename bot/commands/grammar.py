@@ -15,7 +15,7 @@ from bot.numbers import ascii_digits, not_digits, whole_number
 from fevga import FevgaError, Rules
 
 from . import intents as i
-from . import tournament_grammar
+from . import puzzle_grammar, tournament_grammar
 
 MAX_INPUT = 300
 MAX_NAME = 64
@@ -55,6 +55,7 @@ ALIASES: dict[str, str] = {
     "pass": "pass",
     "tournament": "tournament", "tour": "tournament", "τουρνουά": "tournament", "τουρνουα": "tournament",
     "tournaments": "tournaments", "events": "tournaments",
+    "puzzle": "puzzle", "γρίφος": "puzzle", "γριφος": "puzzle",
 }
 COMMANDS = sorted(set(ALIASES.values()) - {"ai", "pass"})
 
@@ -196,6 +197,8 @@ def _resign(words: list[str]) -> i.Intent | i.CommandError:
 
 
 def _top(words: list[str]) -> i.Intent | i.CommandError:
+    if puzzle_grammar.is_top_puzzles(words):
+        return puzzle_grammar.top_puzzles(words)
     global_ = False
     count = 10
     kind: str | None = None
@@ -339,6 +342,7 @@ PARSERS: dict[str, Callable[[list[str]], i.Intent | i.CommandError]] = {
     "ping": _ping,
     "tournament": tournament_grammar.tournament,
     "tournaments": tournament_grammar.tournaments,
+    "puzzle": puzzle_grammar.puzzle,
     "pass": lambda words: i.Move("pass") if not words else i.CommandError("cmd_too_many_words", {"command": "pass"}),
 }
 

@@ -163,6 +163,8 @@ class DiscordFrontend:
     async def _answer_message(self, message: discord.Message, reply: Reply, lang: str, command: str | None,
                               place: Place) -> None:
         out = outgoing(reply, lang, command=command)
+        if command == "puzzle" and reply.private and not reply.error and await self._told_privately(message, out):
+            return  # a puzzle's answer in a channel: only its author learns whether he was right
         if not reply.game_id or reply.private or reply.error:
             sent = await message.reply(**out.send_kwargs(), mention_author=False)
             if reply.buttons and not reply.private:  # a challenge: its message is edited when it ends
@@ -184,6 +186,20 @@ class DiscordFrontend:
         with contextlib.suppress(discord.HTTPException):
             await message.add_reaction(CHECK_MARK)
         await self.boards.ping_after(reply.game_id, reply.version)
+
+    async def _told_privately(self, message: discord.Message, out: Outgoing) -> bool:
+        """Send a private reply to a prefix command by direct message (False in a DM already, or when the
+        member's DMs are closed: then it is answered in the channel)."""
+        if message.guild is None:
+            return False
+        try:
+            await message.author.send(**out.send_kwargs())
+        except discord.HTTPException as exc:
+            log.info("no direct message to user %s (HTTP %s)", message.author.id, exc.status)
+            return False
+        with contextlib.suppress(discord.HTTPException):
+            await message.add_reaction(CHECK_MARK)
+        return True
 
     # ---- the core's own notices ---------------------------------------------------------------
     def can_show(self, place: Place) -> bool:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
+from collections.abc import Awaitable, Callable
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any
 
@@ -20,6 +21,7 @@ from fevga.analysis import Report, analyse
 from . import keys, rates
 from .info import Info
 from .models import Msg, Place, PlayerRef, Result
+from .puzzles.mining import mine_report
 from .reads import Reads
 
 log = logging.getLogger(__name__)
@@ -42,6 +44,10 @@ class Analyses:
         self.runs = 0  # analyses computed by this instance (tests check a second ask computes nothing)
         self._pool: Executor | None = None
         self._running: dict[str, asyncio.Future[Report | None]] = {}
+        # puzzles found in a stored analysis go here (GameService: the puzzle bank); only at the hard level's
+        # search (ply None, the production setting), so quick test analyses never queue expert searches
+        self.found_puzzles: Callable[[list[str]], Awaitable[int]] | None = None
+        self._mining: set[asyncio.Task[None]] = set()
 
     def _executor(self) -> Executor:
         """The worker pool, started on first use (spawned workers: no forked event loop or threads)."""
@@ -51,8 +57,10 @@ class Analyses:
 
     def close(self) -> None:
         """Stop the worker processes (without waiting for an analysis in progress)."""
-        for running in list(self._running.values()):
+        for running in self._running.values():
             running.cancel()
+        for task in self._mining:
+            task.cancel()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
@@ -148,7 +156,22 @@ class Analyses:
             raise
         await self.store.commit(Commit().put(key, blob, keys.RECORD_KEEP))
         await self._note_rates(gid, record, report)
+        if self.found_puzzles is not None and self.ply is None and report.blunders():
+            task = asyncio.ensure_future(self._mine(blob))
+            self._mining.add(task)
+            task.add_done_callback(self._mining.discard)
         return report
+
+    async def _mine(self, blob: bytes) -> None:
+        """The puzzles among a stored analysis's blunders, searched in a worker, added to the bank (best effort)."""
+        try:
+            found = await asyncio.get_running_loop().run_in_executor(self._executor(), mine_report, blob)
+            if found and self.found_puzzles is not None:
+                await self.found_puzzles(found)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # an extra: the analysis itself is stored already
+            log.exception("looking for puzzles in an analysed game failed")
 
     async def _note_rates(self, gid: str, record: dict[str, Any], report: Report) -> None:
         """Add this game's error rate to each human player's rolling list (newest last, at most 20)."""

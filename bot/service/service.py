@@ -28,6 +28,8 @@ from .info import Info
 from .lookups import LookupCommands
 from .models import Place, PlayerRef, Result
 from .mygames import MyGames
+from .puzzle_commands import PuzzleCommands
+from .puzzles.hub import Puzzles
 from .sessions import Sessions
 from .settings import Settings
 from .timers import Timers
@@ -35,7 +37,7 @@ from .tournaments.events import Tournaments
 from .turns import Turns
 
 
-class GameService(LookupCommands):
+class GameService(LookupCommands, PuzzleCommands):
     """Challenges, games, the AI, timers, leaderboards, records: a façade over named collaborators.
 
     ``GameService(store, clock=time.time, ai=None, challenge_ttl=600, turn_deadline=86400,
@@ -74,6 +76,8 @@ class GameService(LookupCommands):
         self.games = MyGames(store, self.sessions)
         self.stream = Events(store)
         self.analyses = Analyses(store, self.info, analysis_workers, analysis_ply)
+        self.puzzles = Puzzles(store, clock)
+        self.analyses.found_puzzles = self.puzzles.add_found
         self.tournaments = Tournaments(store, clock, self.sessions, self.challenges, self.preferences)
 
     def close(self) -> None:
@@ -208,8 +212,9 @@ class GameService(LookupCommands):
     # --- background (Timers, Events) ---------------------------------------------------------
     async def tick(self, platform: str | None = None) -> list[Result]:
         """Act on every due timer this instance claims (only ``platform``'s when given); notices to post.
-        Tournaments whose time has come move on too (bot/service/tournaments)."""
-        return await self.timers.tick(platform) + await self.tournaments.tick(platform)
+        Tournaments whose time has come move on too (bot/service/tournaments), and daily puzzles are posted."""
+        done = await self.timers.tick(platform) + await self.tournaments.tick(platform)
+        return done + await self.puzzles.tick(platform)
 
     def platform_events(self, platform: str) -> AsyncIterator[dict[str, Any]]:
         """Every game event of a platform (all its channels), from when iteration starts."""

@@ -1,4 +1,5 @@
-"""Per-place and per-player settings: turn deadline, default variants, auto-play, language, turn pings."""
+"""Per-place and per-player settings: turn deadline, default variants, auto-play, language, turn pings, the
+daily puzzle's hour."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from .config import Options
 from .fairness import MIN_RATED_DEADLINE, deadline_rated
 from .flow import MatchFlow
 from .models import Msg, Place, PlayerRef, Result
+from .puzzles.schedule import parse_hour, schedule
 from .reads import Reads, read_one
 from .session import Session
 from .sessions import Sessions
@@ -35,6 +37,7 @@ SETTINGS: dict[str, tuple[str, bool]] = {
     "analysis": ("place", True),  # post an analysis after every game: on, off, ai (only in games against the AI)
     "threads": ("place", True),  # Discord: each game in its own thread (on), else the board is re-posted
     "ping_after": ("place", True),  # seconds the player to move is idle before his turn ping (0: at once)
+    "puzzle_hour": ("place", True),  # the hour (0-23 UTC) the daily puzzle is posted here, or off (bot/service/puzzles)
     "autoplay": ("player", False),
     "lang": ("player", False),
     "ping": ("player", False),  # pinged when it is his turn in a game between two people (groups)
@@ -98,6 +101,10 @@ def normalise(name: str, value: str) -> tuple[str, str] | Result:
         if not 0 <= seconds <= MAX_PING_AFTER:  # NaN fails too
             return Result.error("setting_bad_value", name=name, allowed=f"0-{MAX_PING_AFTER:g}")
         return name, f"{seconds:g}"
+    if name == "puzzle_hour":
+        if raw != "off" and parse_hour(raw) is None:
+            return Result.error("setting_bad_value", name=name, allowed="0-23, off")
+        return name, raw if raw == "off" else str(int(raw))
     if name == "unlock_point":
         if raw not in ("13", "14"):
             return Result.error("setting_bad_value", name=name, allowed="13, 14")
@@ -212,7 +219,7 @@ class Settings:
                     "strict_start_quarter": "off", "place_lang": "en", "default_game": "fevga",
                     "autoplay": "off", "lang": "-",
                     "analysis": "ai", "ping": "on", "ping_dm": "off", "threads": "on",
-                    "ping_after": f"{PING_AFTER:g}"}
+                    "ping_after": f"{PING_AFTER:g}", "puzzle_hour": "off"}
         messages = []
         for name, (where, _admin) in SETTINGS.items():
             source = here.value if where == "place" else mine.value
@@ -230,7 +237,10 @@ class Settings:
         if admin_only and not is_admin:
             return Result.error("setting_admin_only", name=name)
         key = keys.place_settings(place) if where == "place" else keys.player_settings(actor.platform, actor.user_id)
-        await self.store.commit(Commit().hset(key, name, value))
+        commit = Commit().hset(key, name, value)
+        if name == "puzzle_hour":  # the channel's next daily post (its due time lives in the channel's home)
+            schedule(commit, place, value, self.sessions.clock())
+        await self.store.commit(commit)
         if name == "autoplay":  # also for the game the player has running here
             on = value == "on"
 

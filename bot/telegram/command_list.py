@@ -34,6 +34,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "export": ("Download the game record (.mat)", "Κατέβασε την καταγραφή της παρτίδας (.mat)"),
     "replay": ("An animated replay of the last game", "Κινούμενη επανάληψη της τελευταίας παρτίδας"),
     "analyze": ("How well each side played your last game", "Πόσο καλά έπαιξε ο καθένας την τελευταία παρτίδα"),
+    "puzzle": ("A puzzle; /puzzle 1/7 7/12 answers it", "Ένας γρίφος· το /puzzle 1/7 7/12 τον απαντά"),
     "lang": ("Language: /lang en or /lang el", "Γλώσσα: /lang en ή /lang el"),
     "ping": ("Turn pings: /ping on|off, /ping dm on|off", "Ειδοποιήσεις σειράς: /ping on|off, /ping dm on|off"),
 }

@@ -22,6 +22,7 @@ GUARDED = {
     "resign", "resign_prompt", "abort", "claim", "board", "hint", "top", "stats", "export", "record",
     "settings", "set_setting", "view_of", "analyze", "game_analysis", "mygames",
     "dice",
+    "puzzle", "puzzle_answer", "top_puzzles",
 }  # fmt: skip
 
 

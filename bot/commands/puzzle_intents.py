@@ -1,0 +1,31 @@
+"""Typed intents of the puzzle commands: ``puzzle``, ``puzzle <play>`` and ``top puzzles`` (docs/puzzles.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from .intents import Intent
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleShow(Intent):
+    """A puzzle near the actor's puzzle rating (private chats), or today's daily puzzle here (groups)."""
+
+    word: ClassVar[str] = "puzzle"
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleAnswer(Intent):
+    """An answer (a play as typed) to the actor's puzzle, or to the daily one here."""
+
+    word: ClassVar[str] = "puzzle"
+    text: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleTop(Intent):
+    """The platform's best puzzle solvers."""
+
+    word: ClassVar[str] = "top"
+    count: int = 10

@@ -1,0 +1,29 @@
+"""The service's puzzle commands: a mixin of :class:`~bot.service.service.GameService`, which builds the
+:class:`~bot.service.puzzles.hub.Puzzles` collaborator they delegate to (docs/puzzles.md)."""
+
+from __future__ import annotations
+
+from .guard import command
+from .models import Place, PlayerRef, Result
+from .puzzles.hub import Puzzles
+
+
+class PuzzleCommands:
+    """``puzzle``, ``puzzle <play>`` and ``top puzzles``."""
+
+    puzzles: Puzzles
+
+    @command
+    async def puzzle(self, actor: PlayerRef, place: Place) -> Result:
+        """A puzzle near the actor's puzzle rating (private chats), or today's daily puzzle here (groups)."""
+        return await self.puzzles.puzzle(actor, place)
+
+    @command
+    async def puzzle_answer(self, actor: PlayerRef, place: Place, text: str) -> Result:
+        """Judge the actor's answer to his puzzle (or the daily one here); only a first answer is rated."""
+        return await self.puzzles.answer(actor, place, text)
+
+    @command
+    async def top_puzzles(self, place: Place, n: int = 10) -> Result:
+        """The platform's best puzzle solvers (rating, streaks, solved)."""
+        return await self.puzzles.top(place, n)

@@ -1,0 +1,106 @@
+"""The puzzle bank in the store: every puzzle once (by its id) with its own Glicko-2 rating; filled from the
+package's seed file on first use, and by the puzzles found in analysed games."""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Iterable
+
+from bot.service.ratings import Rating
+from bot.service.reads import Reads, read_one
+from bot.storage.base import Commit, Store
+from fevga.errors import SerializationError
+from fevga.puzzles import Puzzle, load_seed
+
+from . import keys
+
+log = logging.getLogger(__name__)
+MAX_BANK = 5000  # puzzles kept (read whole when one is picked: a hash of this size is read in a few ms)
+NEAR = 5  # a new puzzle is drawn among this many nearest in rating
+
+
+def rating_text(r: Rating) -> str:
+    """A rating as stored: ``rating:RD:volatility``."""
+    return f"{r.rating:.1f}:{r.rd:.1f}:{r.vol:.6f}"
+
+
+def parse_rating(text: str | None, default: float) -> Rating:
+    """A stored rating (a fresh one at ``default`` when missing or unreadable)."""
+    try:
+        r, rd, vol = (float(x) for x in str(text).split(":"))
+        return Rating(r, rd, vol)
+    except (TypeError, ValueError):
+        return Rating(default)
+
+
+class Bank:
+    """Read, add, pick and rate puzzles."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._seeded = False
+
+    async def ensure_seeded(self) -> None:
+        """Copy the shipped seed puzzles into the bank once (again when the file has more than were copied)."""
+        if self._seeded:
+            return
+        seed = load_seed()
+        done = await read_one(self.store, lambda r: r.get(keys.SEEDED))
+        if done is None or int(done or 0) < len(seed):
+            await self.add(seed)
+            await self.store.commit(Commit().put(keys.SEEDED, str(len(seed)).encode()))
+        self._seeded = True
+
+    async def add(self, puzzles: Iterable[Puzzle]) -> int:
+        """Add puzzles not yet in the bank (each keeps its rating if it is there); how many were new."""
+        wanted = list(puzzles)
+        if not wanted:
+            return 0
+        ratings = await read_one(self.store, lambda r: r.hgetall(keys.BANK_RATINGS))
+        fresh = [p for p in {p.id: p for p in wanted}.values() if p.id not in ratings]
+        fresh = fresh[: max(0, MAX_BANK - len(ratings))]
+        if not fresh:
+            return 0
+        commit = Commit()
+        for p in fresh:
+            commit.hset(keys.BANK, p.id, p.encode())
+            commit.hset(keys.BANK_RATINGS, p.id, rating_text(Rating(p.rating)))
+        await self.store.commit(commit)
+        return len(fresh)
+
+    async def get(self, pid: str) -> tuple[Puzzle, Rating] | None:
+        """A puzzle and its rating (None when unknown or damaged, logged)."""
+        reads = Reads()
+        raw = reads.hget(keys.BANK, pid)
+        rating = reads.hget(keys.BANK_RATINGS, pid)
+        await reads.run(self.store)
+        if raw.value is None:
+            return None
+        try:
+            puzzle = Puzzle.decode(raw.value)
+        except SerializationError:
+            log.error("stored puzzle %s is damaged", pid)
+            return None
+        return puzzle, parse_rating(rating.value, puzzle.rating)
+
+    async def pick(self, near: float, exclude: Iterable[str] = (), rng: random.Random | None = None) -> str | None:
+        """The id of a puzzle near the rating ``near`` that is not in ``exclude`` (None when none is left)."""
+        await self.ensure_seeded()
+        ratings = await read_one(self.store, lambda r: r.hgetall(keys.BANK_RATINGS))
+        skip = set(exclude)
+        left = sorted((abs(parse_rating(text, 1500).rating - near), pid) for pid, text in ratings.items()
+                      if pid not in skip)
+        if not left:
+            return None
+        return (rng or random).choice(left[:NEAR])[1]
+
+    async def rate(self, pid: str, rating: Rating) -> None:
+        """Store a puzzle's new rating (last writer wins: two answers at the same instant move it once)."""
+        await self.store.commit(Commit().hset(keys.BANK_RATINGS, pid, rating_text(rating)))
+
+    async def ids(self) -> list[str]:
+        """Every puzzle id, sorted (the daily puzzle is drawn from these)."""
+        await self.ensure_seeded()
+        ratings: dict[str, str] = await read_one(self.store, lambda r: r.hgetall(keys.BANK_RATINGS))
+        return sorted(ratings)

@@ -1,0 +1,56 @@
+"""The puzzle collaborator of the game service: the bank, puzzles on demand, the daily puzzle, and the puzzles
+found in analysed games (searched in the analysis worker processes, never on the event loop)."""
+
+from __future__ import annotations
+
+import logging
+
+from bot.service.config import Clock
+from bot.service.models import Place, PlayerRef, Result
+from bot.service.settings import owner_of
+from bot.storage.base import Store
+from fevga.puzzles import Puzzle
+
+from .bank import Bank
+from .daily import Daily
+from .trainer import Trainer
+
+log = logging.getLogger(__name__)
+
+
+class Puzzles:
+    """``puzzle``, ``puzzle <play>``, ``top puzzles`` and the daily posts."""
+
+    def __init__(self, store: Store, clock: Clock) -> None:
+        self.store = store
+        self.bank = Bank(store)
+        self.trainer = Trainer(store, clock, self.bank)
+        self.daily = Daily(store, clock, self.bank, self.trainer)
+
+    async def puzzle(self, actor: PlayerRef, place: Place) -> Result:
+        """In a private chat a puzzle near the actor's rating; in a group today's daily puzzle here."""
+        if owner_of(place) is None:
+            return await self.daily.show(place)
+        return await self.trainer.give(actor, place)
+
+    async def answer(self, actor: PlayerRef, place: Place, text: str) -> Result:
+        """An answer: to the actor's own puzzle in a private chat, to the daily one in a group."""
+        if owner_of(place) is None:
+            return await self.daily.answer(actor, place, text)
+        return await self.trainer.answer(actor, place, text)
+
+    async def top(self, place: Place, n: int = 10) -> Result:
+        """The platform's best puzzle solvers."""
+        return await self.trainer.top(place, n)
+
+    async def tick(self, platform: str | None = None) -> list[Result]:
+        """Daily posts whose time has come (never raises: the game timers must go on)."""
+        try:
+            return await self.daily.tick(platform)
+        except Exception:
+            log.exception("the daily puzzles could not be looked at")
+            return []
+
+    async def add_found(self, encoded: list[str]) -> int:
+        """Add the puzzles a worker found in an analysed game; how many were new."""
+        return await self.bank.add(Puzzle.decode(text) for text in encoded)

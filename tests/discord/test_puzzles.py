@@ -1,0 +1,65 @@
+"""Puzzles through the real discord.py stack and the local stand-in: the daily puzzle posted in a channel (a
+picture with the roll), answered right and wrong with ``!fevga puzzle <play>`` (each author told by direct
+message, the wrong one with the best play drawn), and ``top puzzles``."""
+
+from __future__ import annotations
+
+import io
+import time
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.service.keys import place_bucket
+from bot.service.puzzles import keys
+from bot.storage import Commit
+from fevga.play import format_steps
+from fevga.puzzles import ordered_plays
+from tests.fakes.discord import FakeDiscord
+
+from .conftest import World
+from .playing import place_ref
+
+pytestmark = pytest.mark.timeout(90)
+
+
+async def _say(fake: FakeDiscord, member: Any, channel: Any, text: str, where: Any = None) -> Any:
+    said = await fake.send_message(member, channel, text)
+    return await fake.wait_for_message(where or channel, lambda m: m.author.bot, after=said.id)
+
+
+async def test_daily_puzzle_posted_then_answered_right_and_wrong(fake: FakeDiscord, bot: Any, core: Any,
+                                                                 world: World) -> None:
+    w = world
+    refused = await _say(fake, w.bob, w.general, "!fevga settings puzzle_hour 9")
+    assert "admin" in (refused.content + str(refused.embeds)).lower()
+    await _say(fake, w.alice, w.general, "!fevga settings puzzle_hour 9")
+    place = place_ref(w.general)
+    due = keys.daily_due(place_bucket(place))
+    await core.store.commit(Commit().zadd(due, keys.daily_member(place), time.time() - 1))  # the hour has come
+    await core.tick("discord", notices=False)  # the post goes out through the outbox
+    post = await fake.wait_for_message(w.general, lambda m: m.author.bot and "Daily puzzle" in m.content, timeout=20)
+    picture = Image.open(io.BytesIO(post.attachment("puzzle.png").data))
+    assert picture.format == "PNG"
+    _version, doc = await core.service.puzzles.daily.load(place)
+    found = await core.service.puzzles.bank.get(doc["pid"])
+    assert found is not None
+    puzzle = found[0]
+    assert f"{puzzle.dice[0]}-{puzzle.dice[1]}" in post.content
+
+    alice_dm, bob_dm = fake.dm_channel(w.alice.user), fake.dm_channel(w.bob.user)
+    right = await _say(fake, w.alice, w.general, f"!fevga puzzle {puzzle.answer}", where=alice_dm)
+    assert right.content.startswith("Right!")
+    wrong = next(format_steps(p.steps) for p in ordered_plays(puzzle.start(), puzzle.dice)
+                 if p.result.id() != puzzle.result)
+    told = await _say(fake, w.bob, w.general, f"!fevga puzzle {wrong}", where=bob_dm)
+    assert told.content.startswith("Not the best") and puzzle.answer in told.content
+    assert told.attachment("puzzle.png").data[:4] == b"\x89PNG"  # the best play drawn beside his
+    said = [m.content for m in fake.messages(w.general) if m.author.bot]
+    assert not any(t.startswith(("Right!", "Not the best")) for t in said)  # nothing told in the channel
+
+    top = await _say(fake, w.carol, w.general, "!fevga top puzzles")
+    text = top.content + " ".join(str(e) for e in top.embeds)
+    assert "1. alice" in text and "2. bob" in text
+    assert not fake.failed_calls()

@@ -1,0 +1,71 @@
+"""Puzzles through the real python-telegram-bot stack and the local Bot API stand-in: the daily puzzle posted
+in a group (a picture with the roll), answered right (told in the private chat) and wrong (a player who never
+started the bot is answered in the group, with the best play drawn), and ``/puzzle`` in a private chat."""
+
+from __future__ import annotations
+
+import io
+import time
+
+from PIL import Image
+
+from bot.service.keys import place_bucket
+from bot.service.puzzles import keys
+from bot.storage import Commit
+from fevga.play import format_steps
+from fevga.puzzles import ordered_plays
+from tests.fakes.telegram import FakeTelegram
+
+from .harness import Chat, CoreSpy, actor_ref, group_place
+from .test_tournament import until
+
+
+async def test_daily_puzzle_posted_then_answered_right_and_wrong(fake: FakeTelegram, core: CoreSpy,
+                                                                 chat: Chat) -> None:
+    alice, bob = fake.user(101, "Alice", "alice_tavli"), fake.user(102, "Bob", "bob_tavli")
+    room = fake.group(-1001, "Tavli")
+    fake.make_owner(room, alice)
+    alice_dm = fake.private_chat(alice)  # Alice has started the bot: she is told privately
+    await chat.say(alice, room, "/puzzle")
+    assert "no daily puzzle here today" in fake.last_bot_message(room).content
+    await chat.say(alice, room, "/settings puzzle_hour 9")
+    place = group_place(room)
+    due = keys.daily_due(place_bucket(place))
+    await core.store.commit(Commit().zadd(due, keys.daily_member(place), time.time() - 1))  # the hour has come
+    await core.tick("telegram", notices=False)  # the post goes out through the outbox
+    (post,) = await until(lambda: [m for m in fake.bot_messages(room) if "Daily puzzle" in m.content], 20, "post")
+    assert post.kind == "photo" and post.photo is not None
+    assert Image.open(io.BytesIO(post.photo)).format == "PNG"
+    _version, doc = await core.service.puzzles.daily.load(place)
+    found = await core.service.puzzles.bank.get(doc["pid"])
+    assert found is not None
+    puzzle = found[0]
+    assert f"{puzzle.dice[0]}-{puzzle.dice[1]}" in post.content
+
+    before = len(fake.bot_messages(room))
+    await chat.say(alice, room, f"/puzzle {puzzle.answer}")
+    told = fake.last_bot_message(alice_dm)
+    assert told.content.startswith("Right!") and "puzzle rating" in told.content
+    assert not any("Right!" in m.content for m in fake.bot_messages(room)[before:])  # nothing in the group
+
+    wrong = next(format_steps(p.steps) for p in ordered_plays(puzzle.start(), puzzle.dice)
+                 if p.result.id() != puzzle.result)
+    await chat.say(bob, room, f"/puzzle {wrong}")  # Bob never started the bot: answered in the group
+    answer = fake.last_bot_message(room)
+    assert answer.content.startswith("Not the best") and puzzle.answer in answer.content
+    assert answer.kind == "photo" and answer.photo is not None  # the best play drawn beside his
+
+
+async def test_puzzle_on_demand_in_a_private_chat(fake: FakeTelegram, core: CoreSpy, chat: Chat) -> None:
+    carol = fake.user(103, "Carol", "carol_tavli")
+    dm = fake.private_chat(carol)
+    await chat.say(carol, dm, "/puzzle")
+    shown = fake.last_bot_message(dm)
+    assert shown.kind == "photo" and "Find the best play" in shown.content
+    _v, me = await core.service.puzzles.trainer.solver(actor_ref(carol))
+    found = await core.service.puzzles.bank.get(me.current)
+    assert found is not None and f"Puzzle {me.current}" in shown.content
+    await chat.say(carol, dm, f"/puzzle {found[0].answer}")
+    assert fake.last_bot_message(dm).content.startswith("Right!")
+    await chat.say(carol, dm, "/top puzzles")
+    assert "1. Carol" in fake.last_bot_message(dm).content
