@@ -42,6 +42,7 @@ FIGURES: dict[str, list[str]] = {
     ],
     "bench_service.py": [r"per move: p50 [\d.]+ ms +p99 [\d.]+ ms", r"throughput: \d+ moves/s"],
     "bench_store.py": [r"burst: 20 commands in flight -> 0 errors", r"kill 1: down [\d.]+ s"],
+    "bench_swiss.py": [r"33 players, 7 rounds: +[\d.]+ ms a round on average, worst +[\d.]+ ms"],
     "tavli_timing.py": [r"cross-check portes compiled vs pure: 100 self-play cases that move .* 0 mismatches",
                         r"plakoto +pure-Python median +[\d.]+ .* compiled median +[\d.]+"],
     "bench_warm_up.py": [r"cold: first board \d+ ms", r"warm: first board \d+ ms"],
