@@ -1,5 +1,6 @@
 """How long Swiss pairing takes per round for fields of 16 to 256 players over 7 rounds with random results
-(some double losses), and the worst round. Run: ``.venv/bin/python benchmarks/bench_swiss.py`` (``--smoke``: 16 and 33 players only)."""
+(some double losses), and the worst round. Run: ``.venv/bin/python benchmarks/bench_swiss.py``
+(``--smoke``: 16 and 33 players only)."""
 
 from __future__ import annotations
 
