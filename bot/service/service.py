@@ -28,6 +28,8 @@ from .info import Info
 from .lookups import LookupCommands
 from .models import Place, PlayerRef, Result
 from .mygames import MyGames
+from .seasons.commands import SeasonCommands
+from .seasons.seasons import Seasons
 from .sessions import Sessions
 from .settings import Settings
 from .timers import Timers
@@ -35,7 +37,7 @@ from .tournaments.events import Tournaments
 from .turns import Turns
 
 
-class GameService(LookupCommands):
+class GameService(LookupCommands, SeasonCommands):
     """Challenges, games, the AI, timers, leaderboards, records: a façade over named collaborators.
 
     ``GameService(store, clock=time.time, ai=None, challenge_ttl=600, turn_deadline=86400,
@@ -75,6 +77,7 @@ class GameService(LookupCommands):
         self.stream = Events(store)
         self.analyses = Analyses(store, self.info, analysis_workers, analysis_ply)
         self.tournaments = Tournaments(store, clock, self.sessions, self.challenges, self.preferences)
+        self.seasons = Seasons(store, clock)
 
     def close(self) -> None:
         """Release what the service started itself (the analysis worker processes)."""
@@ -208,8 +211,9 @@ class GameService(LookupCommands):
     # --- background (Timers, Events) ---------------------------------------------------------
     async def tick(self, platform: str | None = None) -> list[Result]:
         """Act on every due timer this instance claims (only ``platform``'s when given); notices to post.
-        Tournaments whose time has come move on too (bot/service/tournaments)."""
-        return await self.timers.tick(platform) + await self.tournaments.tick(platform)
+        Tournaments whose time has come move on too (bot/service/tournaments), and ended seasons close."""
+        return (await self.timers.tick(platform) + await self.tournaments.tick(platform)
+                + await self.seasons.tick(platform))
 
     def platform_events(self, platform: str) -> AsyncIterator[dict[str, Any]]:
         """Every game event of a platform (all its channels), from when iteration starts."""
