@@ -33,11 +33,12 @@ from .seasons.seasons import Seasons
 from .sessions import Sessions
 from .settings import Settings
 from .timers import Timers
+from .tournaments.commands import TournamentCommands
 from .tournaments.events import Tournaments
 from .turns import Turns
 
 
-class GameService(LookupCommands, SeasonCommands):
+class GameService(LookupCommands, SeasonCommands, TournamentCommands):
     """Challenges, games, the AI, timers, leaderboards, records: a façade over named collaborators.
 
     ``GameService(store, clock=time.time, ai=None, challenge_ttl=600, turn_deadline=86400,

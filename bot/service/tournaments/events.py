@@ -28,6 +28,7 @@ from fevga.match import MAX_LENGTH
 
 from . import model
 from .adjudication import adjudicate
+from .gone import forfeit
 from .knockout import bracket_pairs, first_bracket, next_bracket
 from .model import Pair, Tournament
 from .standings import Entrant, standings
@@ -327,9 +328,14 @@ class Tournaments:
             if s is not None and s.status == "done" and s.winner is not None:
                 results.append(GameResult(t.round, pair.a, pair.b, s.players[s.winner].user_id))
                 continue
-            if now < t.round_ends and (s is None or s.status != "aborted"):
+            forfeited = forfeit(t, pair, s)  # a player who left: his opponent wins at once
+            if forfeited is None and now < t.round_ends and (s is None or s.status != "aborted"):
                 return False
-            if s is None:  # never started (a player could not be reached): neither played
+            if forfeited is not None:
+                winner, reason = forfeited[0], "gone"
+                if s is not None and s.status == "play":
+                    ended.append((s.id, self._end_match(s, loaded.version if loaded else 0, forfeited[1])))
+            elif s is None:  # never started (a player could not be reached): neither played
                 winner, reason = None, "both_idle"
             else:
                 verdict = adjudicate(s, min(now, t.round_ends))  # an aborted match: judged when it stopped
@@ -376,7 +382,7 @@ class Tournaments:
         _deadline, rules = await self.settings.place_defaults(t.place)
         started: list[Result] = []
         for pair in t.pairs:
-            if pair.b is None:
+            if pair.b is None or pair.a in t.gone or pair.b in t.gone:  # a player who left: judged at the close
                 continue
             field = model.slot(t.round, pair.a, pair.b)
             if field in games:
