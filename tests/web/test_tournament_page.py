@@ -33,7 +33,7 @@ async def running_event(site: Site) -> tuple[str, str, str]:
 
 
 async def test_json_and_page(site: Site) -> None:
-    tid, gid, winner = await running_event(site)
+    tid, gid, _winner = await running_event(site)
     await site.core.service.tournaments.advance(tid)  # the other match still runs: round 1 stays open
     resp = await site.client.get(f"/api/t/{tid}")
     assert resp.status == 200
