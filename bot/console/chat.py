@@ -7,9 +7,10 @@ import asyncio
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from bot.commands.intents import Challenge
+from bot.console.demo import run_demo
 from bot.core import BotCore
 from bot.replies import Notice, Reply
 from bot.service.models import Place, PlayerRef
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from bot.config import Settings
 
 QUIT_WORDS = ("quit", "exit", "q", ":q", "έξοδος")
+DEMO_WORDS = ("tournament demo", "τουρνουά demo")  # a local Swiss among AI levels (bot/console/demo.py)
 
 
 class ConsoleChat:
@@ -70,6 +72,9 @@ class ConsoleChat:
     async def command(self, line: str) -> None:
         """Run one typed line and print what the bot answers."""
         self.lines += 1
+        if " ".join(line.lower().lstrip("/!").split()) in DEMO_WORDS:
+            await self.demo()
+            return
         mentions = {name: self.friend for name in ("friend", "@friend", "φίλος")}
         mentions.update({name: self.you for name in ("you", "@you", "me")})
         actor = await self.actor()
@@ -80,6 +85,13 @@ class ConsoleChat:
             # Hot-seat: the friend sits at the same keyboard and accepts at once.
             for reply in (await self.core.handle_text(self.friend, self.place, "accept", idem=None)).replies:
                 self.show(reply)
+
+    async def demo(self, **options: Any) -> None:
+        """``tournament demo``: a local Swiss among AI players, each round's pairings, results and table printed."""
+        lang = await self.core.language(self.you, self.place)
+        service = self.core.service
+        await run_demo(service.tournaments, service.ai, lambda msg: self.say(self.core.t(msg.key, lang, **msg.args)),
+                       **options)
 
     def show(self, reply: Reply) -> None:
         if reply.text:  # what happened first, then the board with whose turn it is
