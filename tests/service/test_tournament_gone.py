@@ -7,7 +7,7 @@ import random
 
 from bot.service.result_codec import decode_result
 from bot.service.tournaments import model
-from tests.service.conftest import HERE
+from tests.service.conftest import HERE, THERE
 from tests.service.test_tournament_service import ADMIN, both_move, open_event, outbox_notices, players, round_games
 
 
@@ -50,8 +50,11 @@ async def test_gone_player_forfeits_at_once_and_the_event_goes_on(service):
 
 async def test_gone_before_the_start_is_off_the_list(service, clock):
     field = players(3)
-    tid = await open_event(service, field, starts_at=clock() + 3600)
+    timed = await open_event(service, field, starts_at=clock() + 3600)
+    untimed = await open_event(service, field, place=THERE)  # started by the admin: no start time
     left = await service.player_gone(field[1])  # blocked the bot: every event of the platform
-    assert [m.args["id"] for m in left.messages] == [tid]
-    _v, t = await service.tournaments.load(tid)
-    assert t is not None and [e.id for e in t.players] == [field[0].user_id, field[2].user_id]
+    assert sorted(m.args["id"] for m in left.messages) == sorted([timed, untimed])
+    for tid in (timed, untimed):
+        _v, t = await service.tournaments.load(tid)
+        assert t is not None and [e.id for e in t.players] == [field[0].user_id, field[2].user_id]
+    assert await service.tournaments.tick() == []  # the untimed event is not started by a tick

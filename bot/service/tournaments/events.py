@@ -107,8 +107,10 @@ class Tournaments:
         commit = Commit().field_free(index, "now").expect(model.tournament(tid), 0)
         commit.put_versioned(model.tournament(tid), 1, t.encode(), model.KEEP)
         commit.hset(index, "now", tid).hset(index, tid, "open|")
-        if starts > 0:
-            commit.zadd(due_key(keys.place_bucket(place)), due_member(t), starts)
+        # on the due set from the start (a player who leaves is found there: gone.py); without a start time,
+        # not looked at before the admin starts it
+        look = starts if starts > 0 else self.clock() + model.KEEP
+        commit.zadd(due_key(keys.place_bucket(place)), due_member(t), look)
         if not await self.store.commit(commit):
             return Result.error("tournament_exists")
         key = "tournament_created_at" if starts > 0 else "tournament_created"
