@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from bot.commands.executor import execute
 from bot.commands.grammar import parse_command
 from bot.commands.intents import Intent
+from bot.presenter import present
 from bot.service import GameService, PlayerRef, Result, keys
 from bot.service.result_codec import decode_result
 from bot.service.seasons import keys as season_keys
@@ -54,7 +55,9 @@ async def november(service: GameService, clock) -> list[PlayerRef]:
     return people
 
 
-async def test_running_season_and_threshold(redis_service, clock):
+async def test_running_season_and_threshold(service, clock):
+    """On every store (one Redis, memory, a Redis Cluster): each commit stays in one slot."""
+    redis_service = service
     people = await november(redis_service, clock)
     shown = await redis_service.season_top(HERE)
     assert shown.ok, shown.messages
@@ -73,6 +76,10 @@ async def test_running_season_and_threshold(redis_service, clock):
     await rated_match(redis_service, people[4], people[0], random.Random(9))
     again = await redis_service.season_top(HERE)
     assert "p4" in [m.args["name"] for m in again.messages if m.key == "season_table_row"]
+    clock.now = season_keys.month_end("2026-11")
+    (closed,) = await redis_service.tick()
+    assert closed.messages[0].key == "season_table_final" and len(closed.messages) == 1 + 5 + 1  # p5 still short
+    assert await redis_service.tick() == []
 
 
 async def test_rollover_posts_once_across_two_instances(redis_store, clock):
@@ -94,6 +101,9 @@ async def test_rollover_posts_once_across_two_instances(redis_store, clock):
     assert len(finals) == 1  # one outbox entry, written by the closing commit
     rows = [m.args for m in finals[0].messages if m.key == "season_table_row"]
     assert rows == before  # ratings at the season's end, not after the December match
+    (post,) = await present(finals[0], "en")  # what the outbox consumer posts: the text and the picture
+    assert post.text.startswith("Season 2026-11 of Fevga is over") and post.image_name == "standings.png"
+    assert post.image is not None and post.image.startswith(b"\x89PNG")
     assert await one.tick() == [] and await two.tick() == []
     # the archive: text and picture, through the chat command
     archived = await typed(one, "top season 2026-11")
