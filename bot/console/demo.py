@@ -3,14 +3,16 @@ matches played by the bot itself (AI against AI, off the store: the session mode
 with each round's pairings, results and the text standings printed as the chats show them.
 
 The pairing and the table are the tournaments' own pure functions (``swiss_pairing``, ``standings``) and
-their catalogue messages, so the demo shows exactly what a server's event would.
+their catalogue messages, so the demo shows exactly what a server's event would. With ``tournament demo join``
+the terminal's player is in the field too: each of his matches is an ordinary game against the AI of his
+opponent's level, played at the keyboard (``human_play``), and the demo waits for it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from bot.service.ai import AiPlayer
 from bot.service.models import Msg, Place
@@ -56,12 +58,21 @@ def field(levels: tuple[str, ...] = LEVELS) -> list[Entrant]:
     return out
 
 
+def level_of(player_id: str) -> str:
+    """The AI level of a demo player's id (``ai-<level>-<n>``)."""
+    return player_id.split("-")[1]
+
+
 async def run_demo(events: Tournaments, ai: AiPlayer, say: Callable[[Msg], None], *, rounds: int = ROUNDS,
-                   points: int = 1, levels: tuple[str, ...] = LEVELS, seed: int | None = None) -> Tournament:
-    """Play the demo event to its end, telling each step through ``say``; the finished event."""
+                   points: int = 1, levels: tuple[str, ...] = LEVELS, seed: int | None = None,
+                   human: Entrant | None = None,
+                   human_play: Callable[[str], Awaitable[bool]] | None = None) -> Tournament:  # fmt: skip
+    """Play the demo event to its end, telling each step through ``say``; the finished event. ``human`` (with
+    ``human_play(level) -> he won``) joins the field."""
     rng = random.Random(seed)
+    players = field(levels) + ([human] if human is not None else [])
     t = Tournament("demo", Place("terminal", "terminal", "demo"), "swiss", rounds, points, 0.0, 0.0, False, "you",
-                   status="running", players=field(levels))  # fmt: skip
+                   status="running", players=players)  # fmt: skip
     say(Msg("tournament_demo_start", {"count": len(t.players), "rounds": rounds, "points": points}))
     while t.round < t.rounds:
         try:
@@ -77,8 +88,12 @@ async def run_demo(events: Tournaments, ai: AiPlayer, say: Callable[[Msg], None]
                 continue
             say(Msg("tournament_demo_pairing", {"round": t.round, "player0": t.name_of(pair.a),
                                                 "player1": t.name_of(pair.b)}))  # fmt: skip
-            sides = (pair.a.split("-")[1], pair.b.split("-")[1])
-            won = await asyncio.to_thread(play_match, ai, sides, points, random.Random(rng.randrange(2**32)))
+            if human is not None and human_play is not None and human.id in (pair.a, pair.b):
+                mine = await human_play(level_of(pair.b if pair.a == human.id else pair.a))
+                won = int(mine) if pair.b == human.id else int(not mine)
+            else:
+                sides = (level_of(pair.a), level_of(pair.b))
+                won = await asyncio.to_thread(play_match, ai, sides, points, random.Random(rng.randrange(2**32)))
             winner = (pair.a, pair.b)[won]
             t.results.append(Result(t.round, pair.a, pair.b, winner))
             say(Msg("tournament_demo_result", {"winner": t.name_of(winner),
