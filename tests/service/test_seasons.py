@@ -14,6 +14,7 @@ from bot.presenter import present
 from bot.service import GameService, PlayerRef, Result, keys
 from bot.service.result_codec import decode_result
 from bot.service.seasons import keys as season_keys
+from bot.service.seasons.seasons import LOOK
 from bot.standings_reply import standings_picture
 from tests.service.conftest import HERE, make_service
 from tests.service.helpers import start_game, until_both_moved
@@ -79,6 +80,7 @@ async def test_running_season_and_threshold(service, clock):
     clock.now = season_keys.month_end("2026-11")
     (closed,) = await redis_service.tick()
     assert closed.messages[0].key == "season_table_final" and len(closed.messages) == 1 + 5 + 1  # p5 still short
+    clock.advance(LOOK + 1)  # the next look at the due sets: nothing is left to close
     assert await redis_service.tick() == []
 
 
@@ -104,6 +106,7 @@ async def test_rollover_posts_once_across_two_instances(redis_store, clock):
     (post,) = await present(finals[0], "en")  # what the outbox consumer posts: the text and the picture
     assert post.text.startswith("Season 2026-11 of Fevga is over") and post.image_name == "standings.png"
     assert post.image is not None and post.image.startswith(b"\x89PNG")
+    clock.advance(LOOK + 1)  # the next look at the due sets: closed, nothing more
     assert await one.tick() == [] and await two.tick() == []
     # the archive: text and picture, through the chat command
     archived = await typed(one, "top season 2026-11")

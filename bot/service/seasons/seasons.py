@@ -28,6 +28,8 @@ LEASE = 60.0
 """Seconds a claimed season close is left to its claimer before another instance may try."""
 SETTING = "season"
 """The place setting: ``monthly`` (the default) or ``off``."""
+LOOK = 30.0
+"""Seconds between an instance's looks at the seasons' due sets (a season closes at most this late)."""
 
 
 def ranked(fields: dict[str, str]) -> tuple[list[dict[str, object]], int]:
@@ -68,6 +70,7 @@ class Seasons:
     def __init__(self, store: Store, clock: Clock) -> None:
         self.store = store
         self.clock = clock
+        self._next_look = 0.0
 
     async def _kind(self, place: Place, kind: str | None) -> str:
         """The board's kind: the one asked for, else the place's ``default_game``."""
@@ -108,6 +111,9 @@ class Seasons:
         archived and posted in one commit. A failing one is logged and left for its lease to run out."""
         out: list[Result] = []
         now = self.clock()
+        if now < self._next_look:  # a season ends once a month: its 64 due sets need no look every tick
+            return out
+        self._next_look = now + LOOK
         for bucket in range(service_keys.BUCKETS):
             for member in await self.store.due(keys.due(bucket), now, limit):
                 parsed = keys.parse_member(member)
