@@ -30,7 +30,7 @@ from . import model
 from .adjudication import adjudicate
 from .gone import forfeit
 from .knockout import bracket_pairs, first_bracket, next_bracket
-from .model import Pair, Tournament
+from .model import Pair, Tournament, due_key, due_member
 from .standings import Entrant, standings
 from .standings import Result as GameResult
 from .swiss import PairingImpossible, swiss_pairing
@@ -41,17 +41,6 @@ MAX_ROUNDS = 15
 MAX_PLAYERS = 256
 POLL = 60.0
 """Seconds between two looks at a running round (its matches may all have ended before the deadline)."""
-
-
-def due_key(bucket: int) -> str:
-    """Zset in a home: event id -> when to look at it next (its start, its round's deadline, a poll)."""
-    return f"{keys.home(bucket)}:tdue"
-
-
-def due_member(t: Tournament) -> str:
-    """An event's member in its home's due set: ``<id>:<platform>`` (an instance serving one platform looks
-    only at that platform's events)."""
-    return f"{t.id}:{t.place.platform}"
 
 
 class Tournaments:

@@ -44,7 +44,7 @@ def forfeit(t: Tournament, pair: Pair, s: Session | None) -> tuple[str, int | No
 
 async def events_of(events: Tournaments, platform: str) -> list[str]:
     """Every open or running event of ``platform`` (each home's due set lists them)."""
-    found = await events.store.read([("ztop", f"{keys.home(b)}:tdue", SCAN) for b in range(keys.BUCKETS)])
+    found = await events.store.read([("ztop", model.due_key(b), SCAN) for b in range(keys.BUCKETS)])
     return [member.partition(":")[0] for rows in found for member, _score in rows
             if member.partition(":")[2] == platform]
 

@@ -44,6 +44,17 @@ def player_events(platform: str, user_id: str) -> str:
     return f"{keys.PREFIX}:{{u:{platform}:{user_id}}}:events"
 
 
+def due_key(bucket: int) -> str:
+    """Zset in a home: event id -> when to look at it next (its start, its round's deadline, a poll)."""
+    return f"{keys.home(bucket)}:tdue"
+
+
+def due_member(t: Tournament) -> str:
+    """An event's member in its home's due set: ``<id>:<platform>`` (an instance serving one platform looks
+    only at that platform's events)."""
+    return f"{t.id}:{t.place.platform}"
+
+
 def slot(rnd: int, a: str, b: str) -> str:
     """The games-hash field of one pair of a round."""
     return f"{rnd}:{a}|{b}"
