@@ -55,7 +55,7 @@ async def test_json_and_page(site: Site) -> None:
     assert "being played" in html
     assert page.headers["X-Content-Type-Options"] == "nosniff"
     greek = await (await site.client.get(f"/t/{tid}", headers={"Accept-Language": "el-GR,el;q=0.9"})).text()
-    assert "Γύρος 1" in greek
+    assert "Γύρος 1" in greek and "(ελβετικό): παίζεται" in greek
 
 
 async def test_unknown_and_malformed_ids(site: Site) -> None:
