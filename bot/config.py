@@ -66,6 +66,7 @@ EXPECTS: dict[str, str] = {
     "log_format": "one of: json, console",
     "health_port": "a port number from 1 to 65535",
     "discord_prefix_commands": "true or false",
+    "discord_member_events": "true or false",
     "fevga_instance_id": "1 to 100 characters",
     "web_port": "a port number from 1 to 65535",
     "web_base_url": "an http:// or https:// URL such as https://fevga.example.org",
@@ -123,6 +124,7 @@ class Settings(BaseSettings):
     discord_shard_ids: Annotated[tuple[int, ...], NoDecode] | None = Field(default=None, validate_default=True)
     discord_command_prefix: Annotated[str, Field(min_length=1)] = "!fevga "
     discord_prefix_commands: bool = True  # false: slash commands only (no Message Content intent needed)
+    discord_member_events: bool = False  # true: members leaving withdraw from tournaments (Server Members intent)
 
     telegram_token: SecretStr | None = None
     telegram_api_base_url: str = DEFAULT_TELEGRAM_API_BASE_URL

@@ -1,5 +1,5 @@
-"""The standings picture of a tournament result: the table's messages (a header, one row per player) drawn
-by :mod:`renderers.standings_png`, with the column heads in the reply's language."""
+"""The standings picture of a tournament or season result: the table's messages (a header, one row per
+player) drawn by :mod:`renderers.standings_png`, with the column heads in the reply's language."""
 
 from __future__ import annotations
 
@@ -12,16 +12,29 @@ from renderers.standings_png import StandingRow, render_standings
 HEADERS = ("tournament_table_header", "tournament_table_final")
 COLUMNS = ("tournament_col_rank", "tournament_col_name", "tournament_col_score", "tournament_col_buchholz",
            "tournament_col_sb", "tournament_col_rounds")  # fmt: skip
+SEASON_HEADERS = ("season_table_header", "season_table_final")
+SEASON_COLUMNS = ("season_col_rank", "season_col_name", "season_col_rating", "season_col_matches", "season_col_wins")
 
 
 def standings_picture(messages: Sequence[Msg], lang: str) -> bytes | None:
     """The PNG of the first table among ``messages`` (None when there is none)."""
-    header = next((m for m in messages if m.key in HEADERS), None)
+    header = next((m for m in messages if m.key in HEADERS + SEASON_HEADERS), None)
     if header is None:
         return None
-    rows = [_row(m) for m in messages if m.key == "tournament_table_row"]
-    heads = [translate(key, lang) for key in COLUMNS]
+    if header.key in SEASON_HEADERS:
+        rows = [_season_row(m) for m in messages if m.key == "season_table_row"]
+        heads = [translate(key, lang) for key in SEASON_COLUMNS]
+    else:
+        rows = [_row(m) for m in messages if m.key == "tournament_table_row"]
+        heads = [translate(key, lang) for key in COLUMNS]
     return render_standings(translate(header.key, lang, **header.args), heads, rows)
+
+
+def _season_row(msg: Msg) -> StandingRow:
+    """A season's row: rating, rated matches and wins in the three number columns."""
+    a = msg.args
+    return StandingRow(int(a.get("rank", 0)), str(a.get("name", "")), int(a.get("rating", 0)),
+                       int(a.get("matches", 0)), int(a.get("wins", 0)))  # fmt: skip
 
 
 def _row(msg: Msg) -> StandingRow:

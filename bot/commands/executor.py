@@ -86,6 +86,8 @@ async def execute(
             return await service.claim(actor, place, game_id=gid, idem=idem)
         case i.Rematch(game_id=gid):
             return await service.rematch(actor, place, idem=idem, game_id=gid)
+        case i.Top(kind=kind, season=str() as season):
+            return await service.season_top(place, month=season or None, kind=kind)
         case i.Top(global_=global_, count=count, kind=kind):
             return await service.top(place, n=count, global_=global_, kind=kind)
         case i.Stats(target=target, versus=versus):

@@ -12,6 +12,7 @@ from collections.abc import Callable
 
 from bot.game_words import game_word
 from bot.numbers import ascii_digits, not_digits, whole_number
+from bot.service.seasons.keys import MONTH
 from fevga import FevgaError, Rules
 
 from . import intents as i
@@ -19,6 +20,7 @@ from . import puzzle_grammar, tournament_grammar
 
 MAX_INPUT = 300
 MAX_NAME = 64
+SEASON_WORDS = ("season", "σεζόν", "σεζον")  # ``top season [2026-11]``: a season's table
 MAX_TOP_ASKED = 1_000_000  # "top 1000" is read (the service clamps it to its maximum and says so)
 _PLAY_START = re.compile(r"^\s*(?:\d{1,2}|[α-ωά-ώΑ-Ω]|bar|μπαρ)\s*[/\\-]", re.IGNORECASE)  # Portes: bar/3
 _NUMERIC_START = re.compile(r"^\s*(\S{1,3}?)\s*[/\\-]")  # ``7²/12`` or ``½/7``: a play, in signs that are not digits
@@ -202,10 +204,15 @@ def _top(words: list[str]) -> i.Intent | i.CommandError:
     global_ = False
     count = 10
     kind: str | None = None
+    season: str | None = None
     for word in words:
         low = word.lower()
         if low in ("global", "all", "world"):
             global_ = True
+        elif low in SEASON_WORDS:
+            season = season or ""
+        elif season == "" and MONTH.match(low):  # the service says when it is not a real month
+            season = low
         elif kind is None and (named := game_word(low)) is not None:
             kind = named
         elif (number := whole_number(low)) is not None and number >= 1:
@@ -214,7 +221,9 @@ def _top(words: list[str]) -> i.Intent | i.CommandError:
             return _not_a_number(word)
         else:
             return i.CommandError("cmd_bad_option", {"option": word[:30]})
-    return i.Top(global_, count, kind)
+    if season is not None and global_:
+        return i.CommandError("cmd_bad_option", {"option": "global"})
+    return i.Top(global_, count, kind, season)
 
 
 def _stats(words: list[str]) -> i.Intent | i.CommandError:

@@ -193,12 +193,14 @@ class Rematch(Intent):
 
 @dataclass(frozen=True, slots=True)
 class Top(Intent):
-    """The leaderboard of this place (or global), of ``kind`` (None: the place's ``default_game``)."""
+    """The leaderboard of this place (or global), of ``kind`` (None: the place's ``default_game``); ``season``:
+    the running season ("") or a past one ("2026-11") instead."""
 
     word: ClassVar[str] = "top"
     global_: bool = False
     count: int = 10
     kind: str | None = None
+    season: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,12 +7,14 @@ import asyncio
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from bot.commands.intents import Challenge
+from bot.console.demo import run_demo
 from bot.core import BotCore
 from bot.replies import Notice, Reply
 from bot.service.models import Place, PlayerRef
+from bot.service.tournaments.standings import Entrant
 from bot.web.links import WebLinks
 from bot.web.server import start_local
 
@@ -20,6 +22,8 @@ if TYPE_CHECKING:
     from bot.config import Settings
 
 QUIT_WORDS = ("quit", "exit", "q", ":q", "έξοδος")
+DEMO_WORDS = ("tournament demo", "τουρνουά demo")  # a local Swiss among AI levels (bot/console/demo.py)
+DEMO_JOIN_WORDS = ("tournament demo join", "τουρνουά demo join")  # ... with the terminal's player in it
 
 
 class ConsoleChat:
@@ -45,6 +49,8 @@ class ConsoleChat:
         self.place = Place("terminal", "terminal", "main")
         self.ai_level = ai_level
         self.lines = 0
+        self.demo_task: asyncio.Task[object] | None = None  # a demo the terminal's player is in
+        self._demo_game: asyncio.Future[bool] | None = None  # his demo match being played: did he win?
         core.you = self.you  # messages about this player read "You start", not "You starts"
         core.follow_up_to("terminal", self)  # the analysis after a game is printed when it is ready
 
@@ -70,6 +76,13 @@ class ConsoleChat:
     async def command(self, line: str) -> None:
         """Run one typed line and print what the bot answers."""
         self.lines += 1
+        words = " ".join(line.lower().lstrip("/!").split())
+        if words in DEMO_WORDS:
+            await self.demo()
+            return
+        if words in DEMO_JOIN_WORDS:
+            await self.join_demo()
+            return
         mentions = {name: self.friend for name in ("friend", "@friend", "φίλος")}
         mentions.update({name: self.you for name in ("you", "@you", "me")})
         actor = await self.actor()
@@ -80,6 +93,41 @@ class ConsoleChat:
             # Hot-seat: the friend sits at the same keyboard and accepts at once.
             for reply in (await self.core.handle_text(self.friend, self.place, "accept", idem=None)).replies:
                 self.show(reply)
+        await self._demo_game_over()
+
+    async def demo(self, **options: Any) -> None:
+        """``tournament demo``: a local Swiss among AI players, each round's pairings, results and table printed."""
+        lang = await self.core.language(self.you, self.place)
+        service = self.core.service
+        await run_demo(service.tournaments, service.ai, lambda msg: self.say(self.core.t(msg.key, lang, **msg.args)),
+                       **options)
+
+    async def join_demo(self) -> None:
+        """``tournament demo join``: the demo with the terminal's player in the field; it runs alongside the
+        chat, and each of his matches is a game against the AI of his opponent's level, played here."""
+        lang = await self.core.language(self.you, self.place)
+        if (self.demo_task is not None and not self.demo_task.done()) or await self.core.has_game(self.place, self.you):
+            self.say("! " + self.core.t("tournament_demo_busy", lang))
+            return
+        human = Entrant(self.you.user_id, 1500.0, self.you.name)
+        self.demo_task = asyncio.create_task(self.demo(human=human, human_play=self._demo_match))
+
+    async def _demo_match(self, level: str) -> bool:
+        """Play the terminal player's demo match against the AI at ``level``; whether he won."""
+        self._demo_game = asyncio.get_running_loop().create_future()
+        await self.command(f"play ai {level}")
+        await self._demo_game_over()  # a game that could not start (or ended at once) is a loss
+        return await self._demo_game
+
+    async def _demo_game_over(self) -> None:
+        """After each line: when the player's demo match has ended, hand its result to the demo."""
+        waiting = self._demo_game
+        if waiting is None or waiting.done():
+            return
+        view = (await self.core.service.board(self.you, self.place)).view
+        if view is None or view.status != "play":
+            won = view is not None and view.winner is not None and view.players[view.winner].same(self.you)
+            waiting.set_result(won)
 
     def show(self, reply: Reply) -> None:
         if reply.text:  # what happened first, then the board with whose turn it is

@@ -24,6 +24,8 @@ from .command_text import CommandTranslator, text
 from .components import TokenButton, TokenSelect, orphan_token
 from .endpoints import point_discord_py, recommended_shards
 from .frontend import DiscordFrontend
+from .members import MemberEvents
+from .tournament_form import TournamentFormCog
 
 log = logging.getLogger(__name__)
 
@@ -52,6 +54,8 @@ class FevgaBotMixin:
         await bot.tree.set_translator(CommandTranslator())
         await bot.add_cog(FevgaCog(self.frontend))
         await bot.add_cog(self.background)
+        await bot.add_cog(MemberEvents(self.frontend.core))
+        await bot.add_cog(TournamentFormCog(self.frontend))
         bot.add_dynamic_items(TokenButton, TokenSelect)
 
     async def on_ready(self) -> None:
@@ -107,10 +111,12 @@ class ShardedFevgaBot(FevgaBotMixin, commands.AutoShardedBot):
 AnyFevgaBot = FevgaBot | ShardedFevgaBot
 
 
-def intents_for(prefix_commands: bool) -> discord.Intents:
-    """Default intents, plus message content when prefix commands are on (a privileged intent)."""
+def intents_for(prefix_commands: bool, member_events: bool = False) -> discord.Intents:
+    """Default intents, plus message content when prefix commands are on and server members when members who
+    leave should be withdrawn from tournaments (both privileged intents)."""
     intents = discord.Intents.default()
     intents.message_content = prefix_commands
+    intents.members = member_events
     return intents
 
 
@@ -134,7 +140,7 @@ def build_bot(
     shard_count = settings.discord_shard_count
     options: dict[str, Any] = {
         "command_prefix": commands.when_mentioned_or(settings.discord_command_prefix),
-        "intents": intents_for(prefix_commands),
+        "intents": intents_for(prefix_commands, settings.discord_member_events),
         "help_command": None,
         "case_insensitive": True,
         "allowed_mentions": discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False),

@@ -28,6 +28,7 @@ from . import fairness, keys
 from .flow import apply_stats
 from .once import robust_commit
 from .ratings import Rating, rate_game
+from .seasons import keys as seasons
 from .stats_docs import WRONG_TYPE, read_stats
 
 log = logging.getLogger(__name__)
@@ -160,17 +161,23 @@ class Appliers:
             log.error("unreadable pending ratings %s %s (%s); dropped", key, name, exc)
         else:
             for scope in scopes:
-                await self._apply_board(scope, match)
+                await self._apply_board(scope, match, season=scope is scopes[0])
         await self.store.commit(Commit().hdel(key, name))
 
-    async def _apply_board(self, scope: str, match: dict[str, Any]) -> None:
-        """One board: marker + both players' documents + the zset, in one commit of the board's slot."""
+    async def _apply_board(self, scope: str, match: dict[str, Any], season: bool = False) -> None:
+        """One board: marker + both players' documents + the zset (+ on a place's board, both players' season
+        tallies, guarded by their documents' versions), in one commit of the board's slot."""
         gid, players, w = str(match["g"]), match["pl"], int(match["w"])
         marker = keys.rated_marker(scope, gid)
+        month = seasons.month_of(float(match.get("at", match.get("t", time.time()))))
+        tallies = seasons.tallies(scope, month) if season else None
+        if tallies is not None:
+            await self._register_season(scope, month, match)
         for _ in range(ATTEMPTS):
             if (await self.store.read([("get", marker)]))[0] is not None:
                 return  # applied before (by us or another instance)
             found = await read_stats(self.store, [(scope, players[seat][0]) for seat in (0, 1)])
+            before = await self.store.read([("hget", tallies, players[seat][0]) for seat in (0, 1)]) if tallies else []
             (vw, dw), (vl, dl) = found[(scope, players[w][0])], found[(scope, players[w ^ 1][0])]
             new_w, new_l = rate_game(Rating(dw["r"], dw["rd"], dw["vol"]), Rating(dl["r"], dl["rd"], dl["vol"]))
             commit = Commit().expect(marker, 0).put(marker, b"1", keys.STATS_KEEP)
@@ -185,6 +192,9 @@ class Appliers:
                 commit.put_versioned(doc, version + 1, json.dumps(data, separators=(",", ":")).encode(),
                                      keys.STATS_KEEP)
                 commit.zadd(keys.ratings(scope), players[seat][0], round(rating.rating, 3))
+                if tallies is not None:
+                    commit.hset(tallies, players[seat][0], seasons.tally(before[seat], rating.rating, won,
+                                                                         players[seat][1]))
                 commit.zadd(keys.rating_history(scope, players[seat][0]),
                             f"{gid}:{rating.rating:.1f}:{rating.rd:.1f}", round(time.time(), 3))
             if await robust_commit(self.store, commit):
@@ -192,3 +202,13 @@ class Appliers:
                 return
         log.error("ratings of %s on %s not applied after %d attempts; left pending", gid, scope, ATTEMPTS)
         raise RuntimeError("ratings left pending")
+
+    async def _register_season(self, board: str, month: str, match: dict[str, Any]) -> None:
+        """Put the board's season on its home's due set (to close at the month's end) with the channel to post
+        in: harmless to repeat; closing checks the archive, so a late repeat never posts twice."""
+        bucket = seasons.home_of(board)
+        member = seasons.due_member(month, str(match["p"]), str(match["s"]), str(match.get("k", "fevga")))
+        commit = Commit().zadd(seasons.due(bucket), member, seasons.month_end(month))
+        if match.get("c"):
+            commit.hset(seasons.channels(bucket), board, str(match["c"]))
+        await robust_commit(self.store, commit)

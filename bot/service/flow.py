@@ -170,7 +170,7 @@ class MatchFlow:
                 change.messages.append(Msg("match_unrated_repeated", {"count": before + 1,
                                                                       "limit": fairness.SHORT_LIMIT}))
             return
-        self._record_pending_ratings(s, change)
+        self._record_pending_ratings(s, change, now)
 
     async def _short_lists(self, s: Session) -> list[tuple[int, list[list[Any]]]]:
         """Both players' recent short matches with their stored versions (-1: unreadable, replaced); empty when
@@ -196,10 +196,12 @@ class MatchFlow:
         return out
 
     @staticmethod
-    def _record_pending_ratings(s: Session, change: Change) -> None:
+    def _record_pending_ratings(s: Session, change: Change, now: float) -> None:
         """Glicko-2 and stats for both players on the place's board and the platform's global board: recorded
-        as pending in the game's own commit, applied right after it (bot/service/appliers.py)."""
+        as pending in the game's own commit, applied right after it (bot/service/appliers.py). ``at`` (the
+        service's clock) and ``c`` (the channel) place the match in a season and say where its post goes."""
         match = {"g": s.id, "p": s.place.platform, "s": s.place.scope_id, "w": s.winner, "t": round(time.time(), 3),
+                 "at": round(now, 3), "c": s.place.channel_id,
                  "pl": [[s.players[seat].user_id, s.players[seat].name] for seat in (0, 1)],
                  "sc": list(s.score), "m": list(s.mars_wins)}
         if s.kind != "fevga":  # the board of the match's kind: a tavli match rates tavli only

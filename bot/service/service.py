@@ -30,14 +30,17 @@ from .models import Place, PlayerRef, Result
 from .mygames import MyGames
 from .puzzle_commands import PuzzleCommands
 from .puzzles.hub import Puzzles
+from .seasons.commands import SeasonCommands
+from .seasons.seasons import Seasons
 from .sessions import Sessions
 from .settings import Settings
 from .timers import Timers
+from .tournaments.commands import TournamentCommands
 from .tournaments.events import Tournaments
 from .turns import Turns
 
 
-class GameService(LookupCommands, PuzzleCommands):
+class GameService(LookupCommands, PuzzleCommands, SeasonCommands, TournamentCommands):
     """Challenges, games, the AI, timers, leaderboards, records: a façade over named collaborators.
 
     ``GameService(store, clock=time.time, ai=None, challenge_ttl=600, turn_deadline=86400,
@@ -79,6 +82,7 @@ class GameService(LookupCommands, PuzzleCommands):
         self.puzzles = Puzzles(store, clock)
         self.analyses.found_puzzles = self.puzzles.add_found
         self.tournaments = Tournaments(store, clock, self.sessions, self.challenges, self.preferences)
+        self.seasons = Seasons(store, clock)
 
     def close(self) -> None:
         """Release what the service started itself (the analysis worker processes)."""
@@ -212,9 +216,10 @@ class GameService(LookupCommands, PuzzleCommands):
     # --- background (Timers, Events) ---------------------------------------------------------
     async def tick(self, platform: str | None = None) -> list[Result]:
         """Act on every due timer this instance claims (only ``platform``'s when given); notices to post.
-        Tournaments whose time has come move on too (bot/service/tournaments), and daily puzzles are posted."""
+        Tournaments whose time has come move on too (bot/service/tournaments), daily puzzles are posted and ended
+        seasons close."""
         done = await self.timers.tick(platform) + await self.tournaments.tick(platform)
-        return done + await self.puzzles.tick(platform)
+        return done + await self.puzzles.tick(platform) + await self.seasons.tick(platform)
 
     def platform_events(self, platform: str) -> AsyncIterator[dict[str, Any]]:
         """Every game event of a platform (all its channels), from when iteration starts."""

@@ -38,6 +38,7 @@ SETTINGS: dict[str, tuple[str, bool]] = {
     "threads": ("place", True),  # Discord: each game in its own thread (on), else the board is re-posted
     "ping_after": ("place", True),  # seconds the player to move is idle before his turn ping (0: at once)
     "puzzle_hour": ("place", True),  # the hour (0-23 UTC) the daily puzzle is posted here, or off (bot/service/puzzles)
+    "season": ("place", True),  # monthly seasons of the leaderboard (bot/service/seasons): monthly or off
     "autoplay": ("player", False),
     "lang": ("player", False),
     "ping": ("player", False),  # pinged when it is his turn in a game between two people (groups)
@@ -118,6 +119,10 @@ def normalise(name: str, value: str) -> tuple[str, str] | Result:
         if raw not in (*_ON, "ai"):
             return Result.error("setting_bad_value", name=name, allowed="on, off, ai")
         return name, _ON.get(raw, raw)
+    if name == "season":
+        if raw not in ("monthly", "month", *_ON):
+            return Result.error("setting_bad_value", name=name, allowed="monthly, off")
+        return name, "off" if _ON.get(raw) == "off" else "monthly"
     if name in ("strict_start_quarter", "autoplay", "ping", "ping_dm", "threads"):
         if raw not in _ON:
             return Result.error("setting_bad_value", name=name, allowed="on, off")
@@ -219,7 +224,8 @@ class Settings:
                     "strict_start_quarter": "off", "place_lang": "en", "default_game": "fevga",
                     "autoplay": "off", "lang": "-",
                     "analysis": "ai", "ping": "on", "ping_dm": "off", "threads": "on",
-                    "ping_after": f"{PING_AFTER:g}", "puzzle_hour": "off"}
+                    "ping_after": f"{PING_AFTER:g}", "puzzle_hour": "off",
+                    "season": "monthly"}
         messages = []
         for name, (where, _admin) in SETTINGS.items():
             source = here.value if where == "place" else mine.value

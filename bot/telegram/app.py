@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 from telegram import BotCommandScopeAllGroupChats, BotCommandScopeDefault, Update
 from telegram.constants import FloodLimit
 from telegram.error import TelegramError
-from telegram.ext import AIORateLimiter, Application, CallbackQueryHandler, MessageHandler, filters
+from telegram.ext import AIORateLimiter, Application, CallbackQueryHandler, ChatMemberHandler, MessageHandler, filters
 
 from bot.config import Settings, instance_id
 from bot.core import BotCore
@@ -23,13 +23,14 @@ from .background import Background
 from .command_list import LANGUAGES, bot_commands
 from .delivery import Delivery
 from .handlers import Handlers
+from .members import MemberHandler
 from .ordering import ChatQueue
 from .polling import Poller
 from .web_button import BoardLinks, board_links
 
 log = get_logger(__name__)
 
-ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY]
+ALLOWED_UPDATES = [Update.MESSAGE, Update.CALLBACK_QUERY, Update.CHAT_MEMBER]  # members leaving: tournaments
 TICK_JOB = "fevga-tick"
 CONCURRENT_UPDATES = 64  # different chats are served at once; one chat's updates stay in order (ChatQueue)
 
@@ -136,6 +137,7 @@ def build_application(
     application.bot_data["fevga"] = TelegramFrontend(core, delivery, handlers, background, tick_seconds)
     application.add_handler(CallbackQueryHandler(handlers.on_callback))
     application.add_handler(MessageHandler(filters.TEXT & filters.UpdateType.MESSAGE, handlers.on_text))
+    application.add_handler(ChatMemberHandler(MemberHandler(core).on_chat_member, ChatMemberHandler.CHAT_MEMBER))
     application.add_error_handler(handlers.on_error)
     if application.job_queue is not None:
         application.job_queue.run_repeating(background.tick, interval=tick_seconds, first=tick_seconds, name=TICK_JOB)

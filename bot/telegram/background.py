@@ -19,6 +19,7 @@ from bot.replies import Notice
 
 from .delivery import Delivery, platform_error
 from .identity import PLATFORM, chat_id_of, user_chat_id
+from .members import blocked, player_gone
 from .ordering import ChatQueue
 from .texts import MAX_TEXT, clip
 
@@ -67,6 +68,8 @@ class Background:
                 await bot.send_message(user_id, text)
             except Forbidden as error:  # the player never started the bot (or blocked it)
                 log.info("telegram_reminder_not_delivered", user_id=user_id, error=error.message)
+                if blocked(error):  # he blocked the bot: out of his tournaments
+                    await player_gone(self.core, player, None)
             except TelegramError as error:
                 log.warning("telegram_reminder_failed", user_id=user_id, error=error.message)
 

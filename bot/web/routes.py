@@ -14,6 +14,7 @@ from .initdata import InitDataError, TelegramUser
 from .live import TooManyWatchers
 from .local import LocalUser, is_local, local_user
 from .snapshots import Snapshot
+from .tournament_page import add_tournament_routes
 
 PAGE_CACHE = "no-cache"
 STATIC_CACHE = "public, max-age=3600"
@@ -132,3 +133,4 @@ def add_routes(app: web.Application) -> None:
     app.router.add_get("/api/g/{token}/state", get_state)
     app.router.add_get("/api/g/{token}/events", events)
     add_action_routes(app)
+    add_tournament_routes(app)

@@ -31,8 +31,10 @@ async def test_commands_synced_with_options_and_greek_descriptions(
     fake: FakeDiscord, start_bot: BotFactory, core: Any, world: World
 ) -> None:
     async with start_bot(core):
-        (group,) = fake.commands()
+        group, form = sorted(fake.commands(), key=lambda c: c["name"] != "fevga")
         assert group["name"] == "fevga" and group["description_localizations"]["el"] == "Παίξε Φεύγα (τάβλι)"
+        assert form["name"] == "tournament" and [o["name"] for o in form["options"]] == ["create"]  # the form
+        assert form["options"][0]["description_localizations"]["el"].startswith("Άνοιξε τουρνουά")
         subs = {o["name"]: o for o in group["options"]}
         assert sorted(subs) == EXPECTED and all(o["type"] == 1 for o in subs.values())
         challenge = {o["name"]: o for o in subs["challenge"]["options"]}

@@ -21,7 +21,7 @@ GUARDED = {
     "challenge", "accept", "decline", "cancel", "play_ai", "rematch", "move", "step", "undo", "confirm",
     "resign", "resign_prompt", "abort", "claim", "board", "hint", "top", "stats", "export", "record",
     "settings", "set_setting", "view_of", "analyze", "game_analysis", "mygames",
-    "dice",
+    "dice", "season_top", "player_gone",
     "puzzle", "puzzle_answer", "top_puzzles",
 }  # fmt: skip
 

@@ -28,8 +28,9 @@ from fevga.match import MAX_LENGTH
 
 from . import model
 from .adjudication import adjudicate
+from .gone import forfeit
 from .knockout import bracket_pairs, first_bracket, next_bracket
-from .model import Pair, Tournament
+from .model import Pair, Tournament, due_key, due_member
 from .standings import Entrant, standings
 from .standings import Result as GameResult
 from .swiss import PairingImpossible, swiss_pairing
@@ -40,17 +41,6 @@ MAX_ROUNDS = 15
 MAX_PLAYERS = 256
 POLL = 60.0
 """Seconds between two looks at a running round (its matches may all have ended before the deadline)."""
-
-
-def due_key(bucket: int) -> str:
-    """Zset in a home: event id -> when to look at it next (its start, its round's deadline, a poll)."""
-    return f"{keys.home(bucket)}:tdue"
-
-
-def due_member(t: Tournament) -> str:
-    """An event's member in its home's due set: ``<id>:<platform>`` (an instance serving one platform looks
-    only at that platform's events)."""
-    return f"{t.id}:{t.place.platform}"
 
 
 class Tournaments:
@@ -106,8 +96,10 @@ class Tournaments:
         commit = Commit().field_free(index, "now").expect(model.tournament(tid), 0)
         commit.put_versioned(model.tournament(tid), 1, t.encode(), model.KEEP)
         commit.hset(index, "now", tid).hset(index, tid, "open|")
-        if starts > 0:
-            commit.zadd(due_key(keys.place_bucket(place)), due_member(t), starts)
+        # on the due set from the start (a player who leaves is found there: gone.py); without a start time,
+        # not looked at before the admin starts it
+        look = starts if starts > 0 else self.clock() + model.KEEP
+        commit.zadd(due_key(keys.place_bucket(place)), due_member(t), look)
         if not await self.store.commit(commit):
             return Result.error("tournament_exists")
         key = "tournament_created_at" if starts > 0 else "tournament_created"
@@ -327,9 +319,14 @@ class Tournaments:
             if s is not None and s.status == "done" and s.winner is not None:
                 results.append(GameResult(t.round, pair.a, pair.b, s.players[s.winner].user_id))
                 continue
-            if now < t.round_ends and (s is None or s.status != "aborted"):
+            forfeited = forfeit(t, pair, s)  # a player who left: his opponent wins at once
+            if forfeited is None and now < t.round_ends and (s is None or s.status != "aborted"):
                 return False
-            if s is None:  # never started (a player could not be reached): neither played
+            if forfeited is not None:
+                winner, reason = forfeited[0], "gone"
+                if s is not None and s.status == "play":
+                    ended.append((s.id, self._end_match(s, loaded.version if loaded else 0, forfeited[1])))
+            elif s is None:  # never started (a player could not be reached): neither played
                 winner, reason = None, "both_idle"
             else:
                 verdict = adjudicate(s, min(now, t.round_ends))  # an aborted match: judged when it stopped
@@ -376,7 +373,7 @@ class Tournaments:
         _deadline, rules = await self.settings.place_defaults(t.place)
         started: list[Result] = []
         for pair in t.pairs:
-            if pair.b is None:
+            if pair.b is None or pair.a in t.gone or pair.b in t.gone:  # a player who left: judged at the close
                 continue
             field = model.slot(t.round, pair.a, pair.b)
             if field in games:

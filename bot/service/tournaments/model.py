@@ -44,6 +44,17 @@ def player_events(platform: str, user_id: str) -> str:
     return f"{keys.PREFIX}:{{u:{platform}:{user_id}}}:events"
 
 
+def due_key(bucket: int) -> str:
+    """Zset in a home: event id -> when to look at it next (its start, its round's deadline, a poll)."""
+    return f"{keys.home(bucket)}:tdue"
+
+
+def due_member(t: Tournament) -> str:
+    """An event's member in its home's due set: ``<id>:<platform>`` (an instance serving one platform looks
+    only at that platform's events)."""
+    return f"{t.id}:{t.place.platform}"
+
+
 def slot(rnd: int, a: str, b: str) -> str:
     """The games-hash field of one pair of a round."""
     return f"{rnd}:{a}|{b}"
@@ -80,6 +91,7 @@ class Tournament:
     results: list[Result] = field(default_factory=list)
     slots: list[str | None] = field(default_factory=list)  # knockout: this round's bracket
     winner: str | None = None
+    gone: list[str] = field(default_factory=list)  # left the chat or blocked the bot: his matches are forfeit
 
     def entrant(self, user_id: str) -> Entrant | None:
         """The entrant with this user id, if he joined."""
@@ -108,7 +120,7 @@ class Tournament:
             "round": self.round, "round_ends": self.round_ends,
             "pairs": [[p.a, p.b, p.game] for p in self.pairs],
             "results": [[r.round, r.a, r.b, r.winner] for r in self.results],
-            "slots": self.slots, "winner": self.winner,
+            "slots": self.slots, "winner": self.winner, "gone": self.gone,
         }  # fmt: skip
         return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
 
@@ -124,5 +136,5 @@ class Tournament:
             withdrawn=[str(w) for w in d["withdrawn"]], round=int(d["round"]), round_ends=float(d["round_ends"]),
             pairs=[Pair(str(a), b if b is None else str(b), g) for a, b, g in d["pairs"]],
             results=[Result(int(n), str(a), b if b is None else str(b), w) for n, a, b, w in d["results"]],
-            slots=list(d["slots"]), winner=d["winner"],
+            slots=list(d["slots"]), winner=d["winner"], gone=[str(g) for g in d.get("gone", [])],
         )  # fmt: skip

@@ -268,6 +268,15 @@ class FakeDiscord(FakeState):
         await self.notify()
         return member
 
+    async def remove_member(self, guild: FakeGuild, user: FakeUser) -> None:
+        """The user leaves the guild (GUILD_MEMBER_REMOVE, to sessions with the Server Members intent)."""
+        guild.members.pop(user.id, None)
+        await self._broadcast(
+            "GUILD_MEMBER_REMOVE", {"guild_id": str(guild.id), "user": payloads.user(user)}, guild.id,
+            INTENT_GUILD_MEMBERS,
+        )
+        await self.notify()
+
     # ---- acting as users ---------------------------------------------------------------------
     async def _interact(
         self,

@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+import time
 from dataclasses import dataclass
 from typing import Any
 
@@ -200,6 +201,15 @@ class FakeState:
             self.withheld.append(message)
             return 0
         return self._queue({"update_id": self.new_update_id(), "message": message.to_dict()})
+
+    def member_left(self, user: FakeUser, chat: FakeChat, status: str = "left") -> int:
+        """The user leaves the group (``left``) or is removed (``kicked``): a ``chat_member`` update (Telegram
+        sends these to a bot that is an admin there and asks for them in allowed_updates)."""
+        member = {"status": "member", "user": user.to_dict()}
+        return self._queue({"update_id": self.new_update_id(), "chat_member": {
+            "chat": chat.to_dict(), "from": user.to_dict(), "date": int(time.time()), "old_chat_member": member,
+            "new_chat_member": {**member, "status": status, **({"until_date": 0} if status == "kicked" else {})},
+        }})  # fmt: skip
 
     def reaches_bot(self, message: FakeMessage) -> bool:
         """Whether Telegram hands this message to the bot. With privacy mode on, a group message only when
