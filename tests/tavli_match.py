@@ -4,6 +4,7 @@ who started each game, the score)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from bot.service import GameService
@@ -18,17 +19,30 @@ DRAW_PLAY = "20/24* 20/21"
 """The play (with 4-1) that pins the last free mother of the planted position: the game is drawn."""
 
 
-async def plant_plakoto_draw(service: GameService, game_id: str) -> None:
-    """Replace the running Plakoto game of ``game_id`` by K-6c with 4-1 to play for the side to move (a stored
-    position, written as the service writes it), so that its ``DRAW_PLAY`` draws the game."""
-    loaded = await service.sessions.load(game_id)
-    s = loaded.session
-    assert s is not None and loaded.version is not None and s.game.game == "plakoto" and s.status == "play"
-    game = Game.new(PlakotoRules(), FixedDice([(4, 1)]), first=s.game.turn, at=s.turn_start)
+def plakoto_draw_game(first: int = 0) -> Game:
+    """A Plakoto game at RULES-TAVLI K-6c, ``first`` to play 4-1: ``DRAW_PLAY`` pins the last free mother."""
+    game = Game.new(PlakotoRules(), FixedDice([(4, 1)]), first=first)
     k6c = tpos("plakoto", {1: 1, 7: 1, 12: 2, 17: 1, 18: 4, 19: 5, 24: 1}, {24: 1, 5: 7, 3: 7}, his_pinned=(24,))
     game.board = Board(k6c.flip(), game.turn, game.rules)
-    s.game, s.pending = game, []
+    return game
+
+
+async def plant_game(service: GameService, game_id: str, make: Callable[[int], Game]) -> int:
+    """Replace the running game of ``game_id`` by ``make(seat to move)`` (a stored position, written as the
+    service writes it); returns the new stored version."""
+    loaded = await service.sessions.load(game_id)
+    s = loaded.session
+    assert s is not None and s.status == "play"
+    s.game, s.pending = make(s.game.turn), []
     assert await service.sessions.save(s, loaded.version, Change(), Result(ok=True)) is not None
+    return loaded.version + 1
+
+
+async def plant_plakoto_draw(service: GameService, game_id: str) -> None:
+    """Replace the running Plakoto game of ``game_id`` by K-6c with 4-1 to play for the side to move, so that
+    its ``DRAW_PLAY`` draws the game."""
+    assert (await service.view_of(game_id)).view.game == "plakoto"  # type: ignore[union-attr]
+    await plant_game(service, game_id, plakoto_draw_game)
 
 
 def check_tavli_record(games: list[dict[str, Any]], score: tuple[int, int], length: int) -> int:
