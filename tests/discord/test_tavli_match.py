@@ -121,3 +121,19 @@ async def test_a_tavli_match_to_five_in_a_server(fake: FakeDiscord, bot: Any, wo
     for game in ("fevga", "portes", "plakoto"):  # a tavli match rates tavli only
         board_of = await (await fake.slash_command(w.carol, w.general, "fevga top", {"game": game})).original()
         assert "alice" not in shown(board_of) and "bob" not in shown(board_of), game
+
+
+async def test_play_the_ai_at_plakoto_with_the_game_option(fake: FakeDiscord, bot: Any, world: World,
+                                                          core: Any) -> None:
+    w = world
+    handle = await fake.slash_command(w.carol, w.general, "fevga play", {"game": "plakoto", "level": "easy",
+                                                                         "points": 3})  # fmt: skip
+    assert not (await handle.response()).ephemeral
+    await fake.wait_for(lambda: boards(fake, w.general) or None, BOARD_WAIT, "the board")
+    view = (await core.service.board(player_ref(w.carol), place_ref(w.general))).view
+    assert view is not None and (view.kind, view.game, view.match_length) == ("plakoto", "plakoto", 3)
+    assert "Plakoto" in shown(latest_board(fake, w.general))
+    refused = await fake.slash_command(w.bob, w.general, "fevga challenge", {"user": w.alice, "game": "portes",
+                                                                             "unlock": 14})  # fmt: skip
+    told = await refused.original()
+    assert (await refused.response()).ephemeral and "Fevga's options" in told.content  # a clear refusal
