@@ -12,6 +12,7 @@ from bot.service.commits import Change
 from bot.service.flow import MatchFlow, by_mother
 from bot.service.session import Session
 from bot.storage import Store
+from bot.web.state import _result, strings
 from fevga import Board, FixedDice, Game, Rules
 from fevga.variants import PlakotoRules
 from renderers import BoardScene, render_text
@@ -68,3 +69,11 @@ def test_the_board_says_mother_pinned(lang: str) -> None:
     assert mars.win_kind == "mars" and "mars" in mars.win_label("banner", name="Ann")
     you = dict(board_labels(lang, you_won=True))
     assert "mother" in you["banner_mother"] or "μάνα" in you["banner_mother"]
+
+
+def test_the_web_page_is_told_a_mother_win() -> None:
+    s = Session("g1", HERE, (ALICE, BOB), 5, Rules(), k5_won(), 0.0, 3600.0, kind="plakoto")
+    result = _result(s)  # the state's "result" (a planted position: the move list cannot be replayed)
+    assert result == {"winner": 0, "points": 2, "kind": "mother"}
+    for lang, word in (("en", "pinning the mother"), ("el", "πλακώνοντας τη μάνα")):
+        assert word in strings(lang)["webpage_won_mother"]
