@@ -221,7 +221,8 @@ class BotCore:
 
     def _after_game(self, result: Result) -> None:
         """A game just ended: analyse it in the background (never delaying this answer) and post it."""
-        ended = [m.args.get("game_no") for m in result.messages if m.key in ("game_won", "game_won_mars")]
+        won = ("game_won", "game_won_mars", "game_won_mother")
+        ended = [m.args.get("game_no") for m in result.messages if m.key in won]
         place, gid = result.place, result.game_id
         if not result.ok or not ended or place is None or gid is None or place.platform not in self.sinks:
             return

@@ -103,8 +103,8 @@ def dice_used(view: GameView) -> tuple[int, ...]:
 
 
 def steps_text(steps: tuple[tuple[int, int], ...]) -> str:
-    """Steps as the buttons show them: ``1→7, 7→12``, ``20→off`` to bear off."""
-    return ", ".join(f"{a}→{'off' if b == OFF else b}" for a, b in steps)
+    """Steps as the buttons show them: ``1→7, 7→12``, ``20→off`` to bear off, ``bar→3`` to enter (Portes)."""
+    return ", ".join(f"{'bar' if a == 0 else a}→{'off' if b == OFF else b}" for a, b in steps)
 
 
 def scene_for(view: GameView, lang: str = "en", you: str | None = None) -> BoardScene:
@@ -127,7 +127,7 @@ def scene_for(view: GameView, lang: str = "en", you: str | None = None) -> Board
         pending_steps=() if over else view.pending,
         dice_used=() if over else dice_used(view),
         match_kind=view.kind,
-        game_number=view.game_no if view.kind == "tavli" else 0,
+        game_number=view.game_no,  # said on the match line of Portes, Plakoto and tavli boards
         drawn=view.drawn and view.winner is None,
     )
 
@@ -140,6 +140,8 @@ def caption(view: GameView, lang: str, you: str | None = None) -> str:
         head += f"  ({view.score[0]}-{view.score[1]} / {view.match_length})"
     if not view.rated and all(p.platform != "ai" for p in view.players):  # said on every board of the match
         head += "  · " + translate("caption_unrated", lang)
+    if view.drawn and view.winner is None:  # a drawn Plakoto game shown as it ended (both mothers pinned)
+        return head + "  · " + translate("caption_drawn", lang)
     if view.status == "play" and view.winner is None:
         dice = f"{view.dice[0]}-{view.dice[1]}" if view.dice else ""
         line = head + "  · " + translate("caption_turn", lang, player=names[view.turn], dice=dice)

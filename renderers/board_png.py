@@ -232,7 +232,7 @@ def _name(scene: BoardScene, seat: int) -> str:
 
 def _tag(scene: BoardScene, owner: int) -> str:
     if scene.winner == owner:
-        return scene.label("wins_mars") if scene.mars else scene.label("wins")
+        return scene.win_label("wins")
     if scene.turn == owner:
         return scene.label("to_play")
     return ""
@@ -281,7 +281,7 @@ def _middle(img: Image.Image, k: Kit, scene: BoardScene, perspective: int) -> No
             text = scene.label("banner_draw")
         else:
             name = textrun.fit(_name(scene, scene.winner), int(u * 0.5), int(geom.width * 0.45), bold=True)
-            text = scene.label("banner_mars" if scene.mars else "banner", name=name)
+            text = scene.win_label("banner", name=name)
         tile = k.text(f"  {text}  ", int(u * 0.5), theme.banner_text, theme.banner, bold=True)
         bx0, _by, bx1, _ = geom.board
         img.paste(tile, ((bx0 + bx1 - tile.width) // 2, (my0 + my1 - tile.height) // 2))

@@ -30,6 +30,10 @@ DEFAULT_LABELS: dict[str, str] = {
     "match_game": "game {n}, match to {length}",
     "banner_draw": "Draw: both mothers pinned",
     "result_draw": "Draw: both mothers pinned (0 points)",
+    "wins_mother": "wins · mother pinned",
+    "banner_mother": "{name} wins · mother pinned, 2 points",
+    "result_mother": "{name} wins (2 points, mother pinned)",
+    "winner_tag_mother": "WINS (mother pinned)",
     "bar": "bar {n}",
     "pinned": "({glyph}) pinned",
 }

@@ -9,7 +9,7 @@ from typing import Any
 from fevga.errors import IllegalPlayError
 from fevga.play import apply_steps
 from fevga.position import Position, opponent_point
-from fevga.rules import OFF
+from fevga.rules import CHECKERS, OFF
 from fevga.variants import TavliPosition
 from fevga.variants.position import tavli_opponent_point
 from fevga.variants.tavli import replay
@@ -107,6 +107,19 @@ class BoardScene:
         low = 0 if self.game == "portes" else 1
         if len(step) != 2 or not low <= step[0] <= 24 or not step[0] < step[1] <= OFF:
             raise ValueError(f"a step goes forward from a point {low}-24 to 2-25, not {step!r}")
+
+    @property
+    def win_kind(self) -> str:
+        """How the winner won, as the labels name it: "mother" (Plakoto: the opponent's mother pinned, 2 points,
+        RULES-TAVLI rule 6; never called a mars), "mars", or "" (a single game, or no winner)."""
+        if self.winner is None or not self.mars:
+            return ""
+        off = self.position.me_off if self.winner == 0 else self.position.opp_off
+        return "mother" if self.game == "plakoto" and off < CHECKERS else "mars"
+
+    def win_label(self, key: str, **args: Any) -> str:
+        """The label ``key`` for how this game was won: ``key_mother``, ``key_mars`` or ``key`` itself."""
+        return self.label(f"{key}_{self.win_kind}" if self.win_kind else key, **args)
 
     @property
     def game(self) -> str:

@@ -189,7 +189,7 @@ def _player_line(scene: BoardScene, player: int, perspective: int) -> str:
     if scene.match_length > 1:
         parts.append(scene.label("score", a=scene.score[player], b=scene.match_length))
     if scene.winner == player:
-        parts.append(scene.label("winner_tag_mars" if scene.mars else "winner_tag"))
+        parts.append(scene.win_label("winner_tag"))
     elif scene.turn == player:
         parts.append(scene.label("to_play"))
     return _wrap(" · ".join(parts))
@@ -221,7 +221,7 @@ def _status_parts(scene: BoardScene, perspective: int) -> list[str]:
     if scene.drawn:
         parts.append(scene.label("result_draw"))
     elif scene.winner is not None:
-        parts.append(scene.label("result_mars" if scene.mars else "result", name=_name(scene, scene.winner)))
+        parts.append(scene.win_label("result", name=_name(scene, scene.winner)))
     elif scene.turn is not None and scene.dice is not None:
         dice = f"{scene.dice[0]}-{scene.dice[1]}"
         parts.append(scene.label("turn_dice", name=_name(scene, scene.turn), dice=dice))

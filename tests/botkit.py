@@ -6,13 +6,10 @@ import random
 import time
 
 from bot.service.models import GameView
-from fevga import Position, format_play, legal_plays
+from fevga import format_play, legal_plays
+from tests.service.helpers import mover_position  # any game's position, seen by the player to move
 
-
-def mover_position(view: GameView) -> Position:
-    """The position seen by the player to move (views are stored from player 0's side)."""
-    position = Position.from_id(view.position_id)
-    return position if view.turn == 0 else position.flip()
+__all__ = ["a_legal_play_text", "mover_position"]
 
 
 def a_legal_play_text(view: GameView, rng: random.Random) -> str:

@@ -135,9 +135,9 @@ async def _tournament(service: GameService, actor: PlayerRef, place: Place, inte
     events = service.tournaments
     match intent:
         case t.TournamentCreate(kind=kind, rounds=rounds, points=points, deadline=deadline, start_in=start_in,
-                                start_at=start_at, rated=rated):
+                                start_at=start_at, rated=rated, game=game):
             starts = start_at if start_in is None else service.clock() + start_in  # None: on "tournament start"
-            return await events.create(actor, place, kind, rounds, points, deadline, starts, rated, is_admin)
+            return await events.create(actor, place, kind, rounds, points, deadline, starts, rated, is_admin, game)
         case t.TournamentAct(action="join"):
             return await events.join(actor, place)
         case t.TournamentAct(action="leave"):

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
+from bot.game_words import game_word
 from bot.numbers import whole_number
 
 from . import intents as i
@@ -56,12 +57,15 @@ def tournament(words: list[str]) -> i.Intent | i.CommandError:
 
 
 def _create(low: list[str]) -> i.Intent | i.CommandError:
-    """``create [swiss|knockout] [rounds N] [points N] [deadline 24h] [start 2h|<ISO time>] [rated|unrated]``."""
+    """``create [swiss|knockout] [<game>] [rounds N] [points N] [deadline 24h] [start 2h|<ISO time>] [rated|unrated]``
+    (the game word in English or Greek: fevga, portes, plakoto, tavli)."""
     fields: dict[str, object] = {}
     words = iter(low)
     for word in words:
         if word in ("swiss", "knockout", "ko"):
             fields["kind"] = "knockout" if word == "ko" else word
+        elif "game" not in fields and (named := game_word(word)) is not None:
+            fields["game"] = named
         elif word in ("rated", "unrated"):
             fields["rated"] = word == "rated"
         elif word in ("rounds", "points", "deadline", "start"):

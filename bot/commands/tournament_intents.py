@@ -12,7 +12,8 @@ from .intents import Intent
 @dataclass(frozen=True, slots=True)
 class TournamentCreate(Intent):
     """An admin opens an event: Swiss (``rounds``) or knockout, match length ``points``, round ``deadline``
-    (seconds), starting ``start_in`` seconds from now or at ``start_at`` (epoch seconds), rated or not."""
+    (seconds), starting ``start_in`` seconds from now or at ``start_at`` (epoch seconds), rated or not; its
+    matches play ``game`` (fevga, portes, plakoto, tavli; None: the place's ``default_game``)."""
 
     word: ClassVar[str] = "tournament"
     kind: str = "swiss"
@@ -22,6 +23,7 @@ class TournamentCreate(Intent):
     start_in: float | None = None
     start_at: float | None = None
     rated: bool = True
+    game: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

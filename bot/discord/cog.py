@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.commands.grammar import COMMANDS
+from bot.game_words import MATCH_KINDS
 from bot.service.settings import SETTINGS
 
 from . import lines
@@ -25,6 +26,8 @@ Ctx = commands.Context[Any]
 Points = app_commands.Range[int, 1, 25]
 Count = app_commands.Range[int, 1, 50]
 HELP_TOPICS = [app_commands.Choice(name=c, value=c) for c in COMMANDS[:25]]
+GAMES = [app_commands.Choice(name=described(f"game.{kind}"), value=kind) for kind in MATCH_KINDS]
+"""The game option's choices (fevga, portes, plakoto, tavli), their names in the member's language."""
 
 
 class FevgaCog(commands.GroupCog, group_name="fevga", group_description=described("group")):
@@ -48,25 +51,30 @@ class FevgaCog(commands.GroupCog, group_name="fevga", group_description=describe
         await self.run(ctx, lines.help_line(topic))
 
     @commands.hybrid_command(name="rules", description=described("rules"))  # type: ignore[arg-type]
-    async def rules(self, ctx: Ctx) -> None:
-        await self.run(ctx, "rules")
+    @app_commands.describe(game=described("game"))
+    @app_commands.choices(game=GAMES)
+    async def rules(self, ctx: Ctx, game: str | None = None) -> None:
+        await self.run(ctx, lines.rules_line(game))
 
     @commands.hybrid_command(name="challenge", description=described("challenge"))  # type: ignore[arg-type]
     @app_commands.describe(
         user=described("challenge.user"),
+        game=described("game"),
         points=described("challenge.points"),
         unlock=described("challenge.unlock"),
         strict=described("challenge.strict"),
     )
+    @app_commands.choices(game=GAMES)
     async def challenge(
         self,
         ctx: Ctx,
         user: discord.User | None = None,
+        game: str | None = None,
         points: Points | None = None,
         unlock: Literal[13, 14] | None = None,
         strict: bool | None = None,
     ) -> None:
-        line = lines.challenge_line(user.id if user else None, points, unlock, strict)
+        line = lines.challenge_line(user.id if user else None, points, unlock, strict, game)
         await self.run(ctx, line, [user])
 
     @commands.hybrid_command(name="accept", description=described("accept"))  # type: ignore[arg-type]
@@ -85,11 +93,16 @@ class FevgaCog(commands.GroupCog, group_name="fevga", group_description=describe
         await self.run(ctx, lines.with_id_line("cancel", challenge))
 
     @commands.hybrid_command(name="play", description=described("play"))  # type: ignore[arg-type]
-    @app_commands.describe(level=described("play.level"), points=described("play.points"))
+    @app_commands.describe(game=described("game"), level=described("play.level"), points=described("play.points"))
+    @app_commands.choices(game=GAMES)
     async def play(
-        self, ctx: Ctx, level: Literal["easy", "medium", "hard", "expert"] | None = None, points: Points | None = None
+        self,
+        ctx: Ctx,
+        game: str | None = None,
+        level: Literal["easy", "medium", "hard", "expert"] | None = None,
+        points: Points | None = None,
     ) -> None:
-        await self.run(ctx, lines.play_ai_line(level, points))
+        await self.run(ctx, lines.play_ai_line(level, points, game))
 
     @commands.hybrid_command(name="move", description=described("move"))  # type: ignore[arg-type]
     @app_commands.describe(play=described("move.play"))
@@ -135,9 +148,16 @@ class FevgaCog(commands.GroupCog, group_name="fevga", group_description=describe
         await self.run(ctx, "rematch")
 
     @commands.hybrid_command(name="top", description=described("top"))  # type: ignore[arg-type]
-    @app_commands.describe(scope=described("top.scope"), count=described("top.count"))
-    async def top(self, ctx: Ctx, scope: Literal["server", "global"] | None = None, count: Count | None = None) -> None:
-        await self.run(ctx, lines.top_line(scope, count))
+    @app_commands.describe(game=described("game"), scope=described("top.scope"), count=described("top.count"))
+    @app_commands.choices(game=GAMES)
+    async def top(
+        self,
+        ctx: Ctx,
+        game: str | None = None,
+        scope: Literal["server", "global"] | None = None,
+        count: Count | None = None,
+    ) -> None:
+        await self.run(ctx, lines.top_line(scope, count, game))
 
     @commands.hybrid_command(name="stats", description=described("stats"))  # type: ignore[arg-type]
     @app_commands.describe(user=described("stats.user"))

@@ -10,10 +10,15 @@ from discord import Locale, app_commands
 
 # key -> (English, Greek). Slash descriptions must be 1-100 characters.
 TEXT: dict[str, tuple[str, str]] = {
-    "group": ("Play Fevga (Greek backgammon)", "Παίξε Φεύγα (τάβλι)"),
+    "group": ("Play tavli: Fevga, Portes, Plakoto", "Παίξε τάβλι: Φεύγα, Πόρτες, Πλακωτό"),
     "help": ("How to play and what to type", "Πώς παίζεται και τι να γράψεις"),
     "help.topic": ("A command to explain", "Εντολή για εξήγηση"),
-    "rules": ("The rules of Fevga", "Οι κανόνες της Φεύγας"),
+    "rules": ("The rules of a game: Fevga, Portes, Plakoto, tavli", "Οι κανόνες: Φεύγα, Πόρτες, Πλακωτό, τάβλι"),
+    "game": ("Which game (default: this server's game)", "Ποιο παιχνίδι (προεπιλογή: του διακομιστή)"),
+    "game.fevga": ("Fevga", "Φεύγα"),
+    "game.portes": ("Portes", "Πόρτες"),
+    "game.plakoto": ("Plakoto", "Πλακωτό"),
+    "game.tavli": ("Tavli: Portes, Plakoto, Fevga in turn", "Τάβλι: Πόρτες, Πλακωτό, Φεύγα με τη σειρά"),
     "challenge": ("Challenge a member (or anyone) to a game", "Προκάλεσε ένα μέλος (ή όποιον θέλει) σε παρτίδα"),
     "challenge.user": ("Who to challenge; leave empty for an open challenge", "Ποιον προκαλείς· κενό για ανοιχτή"),
     "challenge.points": ("Match length in points (1-25)", "Μήκος αγώνα σε πόντους (1-25)"),

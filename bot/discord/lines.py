@@ -20,12 +20,15 @@ def one_line(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
-def challenge_line(user_id: int | None, points: int | None, unlock: int | None, strict: bool | None) -> str:
-    """``challenge <@id>|open [points] [unlock=14] [strict]``."""
+def challenge_line(
+    user_id: int | None, points: int | None, unlock: int | None, strict: bool | None, game: str | None = None
+) -> str:
+    """``challenge <@id>|open [game] [points] [unlock=14] [strict]``."""
     target = f"<@{user_id}>" if user_id is not None else "open"
     return _join(
         "challenge",
         target,
+        game,
         points,
         f"unlock={unlock}" if unlock not in (None, 13) else None,
         "strict" if strict else None,
@@ -38,9 +41,9 @@ def with_id_line(command: str, challenge_id: str | None) -> str:
     return _join(command, word)
 
 
-def play_ai_line(level: str | None, points: int | None) -> str:
-    """``play ai [level] [points]``."""
-    return _join("play ai", level, points)
+def play_ai_line(level: str | None, points: int | None, game: str | None = None) -> str:
+    """``play ai [game] [level] [points]``."""
+    return _join("play ai", game, level, points)
 
 
 def move_line(play: str) -> str:
@@ -52,9 +55,14 @@ def resign_line(whole_match: bool | None) -> str:
     return "resign match" if whole_match else "resign"
 
 
-def top_line(scope: str | None, count: int | None) -> str:
-    """``top [global] [count]``."""
-    return _join("top", "global" if scope == "global" else None, count)
+def top_line(scope: str | None, count: int | None, game: str | None = None) -> str:
+    """``top [game] [global] [count]``."""
+    return _join("top", game, "global" if scope == "global" else None, count)
+
+
+def rules_line(game: str | None) -> str:
+    """``rules [game]`` (no game: the place's default game)."""
+    return _join("rules", game)
 
 
 def stats_line(user_id: int | None) -> str:

@@ -11,6 +11,8 @@ from typing import Any
 
 from bot.storage.base import DamagedKey, Store, split_versioned
 from fevga import FairDice, Game, TurnRecord, format_play
+from fevga.board import Outcome
+from fevga.rules import CHECKERS
 
 from . import fairness, keys
 from .ai import AiPlayer, ai_choose
@@ -95,7 +97,7 @@ class MatchFlow:
         if outcome.mars and not outcome.resigned:
             s.mars_wins[outcome.winner] += 1
         winner = s.players[outcome.winner]
-        key = "game_won_mars" if outcome.mars else "game_won"
+        key = "game_won_mother" if by_mother(s.game, outcome) else "game_won_mars" if outcome.mars else "game_won"
         change.messages.append(Msg(key, {"player": winner.name, "points": outcome.points,
                                          "score": f"{s.score[0]}-{s.score[1]}", "game_no": s.game_no}))
         if whole_match or s.score[outcome.winner] >= s.length:
@@ -221,3 +223,12 @@ def apply_stats(data: dict[str, Any], rating: Rating, won: bool, points: int, ma
     data["st"] = (streak + 1 if streak > 0 else 1) if won else (streak - 1 if streak < 0 else -1)
     data["best"] = max(data["best"], data["st"])
     data["name"] = name
+
+
+def by_mother(game: Game, outcome: Outcome) -> bool:
+    """A Plakoto game won by pinning the mother (RULES-TAVLI rule 6: 2 points, not a mars): the winner has
+    not borne off all his checkers."""
+    if game.game != "plakoto" or outcome.winner is None or outcome.resigned or not outcome.mars:
+        return False
+    pos = game.board.position
+    return (pos.me_off if game.board.turn == outcome.winner else pos.opp_off) < CHECKERS

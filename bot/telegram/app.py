@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from telegram import BotCommandScopeAllGroupChats, BotCommandScopeDefault, Update
+from telegram import BotCommandScopeAllGroupChats, BotCommandScopeAllPrivateChats, BotCommandScopeDefault, Update
 from telegram.constants import FloodLimit
 from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, CallbackQueryHandler, ChatMemberHandler, MessageHandler, filters
@@ -72,11 +72,16 @@ def frontend_of(application: Application[Any, Any, Any, Any, Any, Any]) -> Teleg
 
 
 async def register_commands(application: Application[Any, Any, Any, Any, Any, Any]) -> None:
-    """setMyCommands in English (default) and Greek, for every chat and for group chats."""
-    for scope in (BotCommandScopeDefault(), BotCommandScopeAllGroupChats()):
+    """setMyCommands in English (default) and Greek, for every chat, private chats and group chats."""
+    scopes = (
+        (BotCommandScopeDefault(), "all"),
+        (BotCommandScopeAllPrivateChats(), "private"),
+        (BotCommandScopeAllGroupChats(), "groups"),
+    )
+    for scope, where in scopes:
         for language in LANGUAGES:
             code = None if language == "en" else language
-            await application.bot.set_my_commands(bot_commands(language), scope=scope, language_code=code)
+            await application.bot.set_my_commands(bot_commands(language, where), scope=scope, language_code=code)
 
 
 async def _post_init(application: Application[Any, Any, Any, Any, Any, Any]) -> None:

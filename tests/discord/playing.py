@@ -1,13 +1,16 @@
-"""Helpers that play Fevga through the fake Discord, only with what a member sees and can click or type."""
+"""Helpers that play Fevga (and Portes, Plakoto) through the fake Discord, only with what a member sees and
+can click or type."""
 
 from __future__ import annotations
 
 import asyncio
+import random
 from typing import Any
 
 from bot.service.models import Place, PlayerRef
-from fevga import Position, Rules, format_play, legal_plays
+from fevga import Rules, format_play, legal_plays
 from tests.fakes.discord import FakeChannel, FakeDiscord, FakeMember, InteractionHandle, StoredMessage
+from tests.service.helpers import mover_position
 
 # Move-entry components, in the order a player here prefers them.
 STEP_PREFIXES = ("fv:confirm:", "fvs:play:", "fvs:step:", "fv:die:", "fvs:from:")
@@ -107,18 +110,19 @@ async def legal_play_texts(core: Any, member: FakeMember, channel: FakeChannel) 
     view = (await core.service.board(me, place_ref(channel))).view
     if view is None or view.status != "play" or view.dice is None or not view.players[view.turn].same(me):
         return []
-    position = Position.from_id(view.position_id)
-    mover_view = position if view.turn == 0 else position.flip()
-    plays = legal_plays(mover_view, view.dice, Rules(**view.rules))
+    rules = Rules(**view.rules) if view.game == "fevga" else None  # Portes and Plakoto: their own rules
+    plays = legal_plays(mover_position(view), view.dice, *([rules] if rules else []))
     return [format_play(p) for p in plays]
 
 
-async def take_turn_by_slash(core: Any, fake: FakeDiscord, channel: FakeChannel, member: FakeMember) -> bool:
-    """Type one legal play with /fevga move; False if it was not ``member``'s turn."""
+async def take_turn_by_slash(core: Any, fake: FakeDiscord, channel: FakeChannel, member: FakeMember,
+                             rng: random.Random | None = None) -> bool:
+    """Type one legal play (the first, or a random one with ``rng``) with /fevga move; False if it was not
+    ``member``'s turn."""
     plays = await legal_play_texts(core, member, channel)
     if not plays:
         return False
-    handle = await fake.slash_command(member, channel, "fevga move", {"play": plays[0]})
+    handle = await fake.slash_command(member, channel, "fevga move", {"play": rng.choice(plays) if rng else plays[0]})
     response = await handle.response()
     assert response.delay < 3
     if response.ephemeral:

@@ -21,6 +21,8 @@ def test_challenge_lines_parse_to_the_intended_challenge() -> None:
         14,
         True,
     )
+    tavli = parse_command(lines.challenge_line(1234, 5, None, None, "tavli"))
+    assert isinstance(tavli, i.Challenge) and (tavli.target, tavli.length, tavli.kind) == ("<@1234>", 5, "tavli")
     open_line = lines.challenge_line(None, None, 13, False)
     assert open_line == "challenge open"
     opened = parse_command(open_line)
@@ -44,6 +46,10 @@ def test_challenge_lines_parse_to_the_intended_challenge() -> None:
         (lines.with_id_line("accept", " c42 extra"), i.Accept("c42")),
         (lines.with_id_line("decline", None), i.Decline(None)),
         (lines.help_line("move"), i.Help("move")),
+        (lines.play_ai_line("hard", 3, "plakoto"), i.PlayAI("hard", 3, "plakoto")),
+        (lines.top_line("global", None, "tavli"), i.Top(True, 10, "tavli")),
+        (lines.rules_line("portes"), i.ShowRules("portes")),
+        (lines.rules_line(None), i.ShowRules()),
     ],
 )
 def test_each_line_reads_back_as_its_intent(line: str, expected: i.Intent) -> None:

@@ -23,12 +23,19 @@ from .scenes import a_legal_play, check_board, group_game, seats, the_board
 
 
 async def test_command_menus_in_english_and_greek(fake: FakeTelegram, app: Any):
-    group_scope = {"type": "all_group_chats"}
-    for scope in (None, group_scope):
+    menus = {None: list(COMMANDS), "all_private_chats": [n for n in COMMANDS if n != "tournament"],
+             "all_group_chats": [n for n in COMMANDS if n != "start"]}  # fmt: skip
+    for kind, names in menus.items():
+        scope = None if kind is None else {"type": kind}
         english, greek = fake.commands("", scope), fake.commands("el", scope)
         assert english is not None and greek is not None
-        assert [name for name, _ in english] == [name for name, _ in greek] == list(COMMANDS)
+        assert [name for name, _ in english] == [name for name, _ in greek] == names
         assert dict(english)["challenge"] != dict(greek)["challenge"]
+        assert "tavli" in dict(english)["challenge"] and "τάβλι" in dict(greek)["challenge"]  # the game words
+        for name in ("rules", "top"):
+            assert all(game in dict(english)[name] for game in ("fevga", "portes", "plakoto", "tavli"))
+        assert "πλακωτό" in dict(greek)["ai"]
+    assert fake.commands("de", None) is None  # only English (the default) and Greek are set
 
 
 async def test_webhook_mode(fake: FakeTelegram, core: CoreSpy):

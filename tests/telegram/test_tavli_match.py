@@ -1,6 +1,7 @@
 """A 5-point tavli match between two people in a Telegram group, through the real PTB stack against the
 fake Bot API: random legal plays typed and pressed (whole-play and step buttons), the rotation, who starts
-each game, the score, and the ratings (the tavli board only)."""
+each game, a Plakoto draw (planted) that moves the rotation on, the score, and the ratings (the tavli board
+only). The Discord twin: tests/discord/test_tavli_match.py; shared checks: tests/tavli_match.py."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from fevga import format_play, legal_plays
 from fevga.match import game_kind
 from tests.fakes.telegram import FakeTelegram
 from tests.service.helpers import mover_position
+from tests.tavli_match import DRAW_PLAY, check_tavli_record, plant_plakoto_draw
 
 from .harness import Chat, CoreSpy, actor_ref, game_view, group_place
 from .scenes import the_board
@@ -27,7 +29,7 @@ async def test_a_tavli_match_to_five_in_a_group(fake: FakeTelegram, core: CoreSp
     users = {"101": alice, "102": bob}
     rng = random.Random(5)
     place = group_place(room)
-    turns = 0
+    turns, planted = 0, False
     while True:
         view = await game_view(core, actor_ref(alice), place)
         if view.status != "play":
@@ -37,7 +39,13 @@ async def test_a_tavli_match_to_five_in_a_group(fake: FakeTelegram, core: CoreSp
         assert turns < 3000
         mover = users[view.players[view.turn].user_id]
         picks = core.tokens("play")
-        if turns % 3 == 1 and picks:
+        if view.game == "plakoto" and not planted:  # the first Plakoto game is drawn
+            await plant_plakoto_draw(core.service, view.game_id)
+            planted = True
+            await chat.say(mover, room, f"/m {DRAW_PLAY}")
+            told = the_board(fake, room).content  # the board's caption tells the draw and who starts next
+            assert "is a draw: both mothers are pinned" in told and "begins after the draw" in told
+        elif turns % 3 == 1 and picks:
             answer = await chat.press(mover, board, rng.choice(picks))
             assert answer.answered and answer.text is None
         elif turns % 3 == 2 and core.tokens("step"):
@@ -54,11 +62,7 @@ async def test_a_tavli_match_to_five_in_a_group(fake: FakeTelegram, core: CoreSp
     assert view.match_winner is not None and max(view.score) >= 5
     assert not [m for m in fake.bot_messages(room) if m.content.startswith("Something went wrong")]
     record = (await core.service.record(view.game_id)).messages[0].args["record"]["games"]
-    for number, rec in enumerate(record, start=1):
-        assert rec["game"].get("game", "fevga") == game_kind("tavli", number)  # Portes, Plakoto, Fevga, ...
-        before = record[number - 2]["outcome"]["winner"] if number > 1 else None
-        if before is not None:
-            assert rec["game"]["first"] == before  # the last winner starts
+    assert check_tavli_record(record, view.score, 5) == 1 and record[1]["outcome"]["winner"] is None
     await chat.say(alice, room, "/top tavli")
     assert "Alice" in fake.last_bot_message(room).content and "Bob" in fake.last_bot_message(room).content
     await chat.say(alice, room, "/top fevga")

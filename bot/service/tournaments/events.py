@@ -13,6 +13,7 @@ import dataclasses
 import logging
 from collections.abc import Sequence
 
+from bot.game_words import MATCH_KINDS
 from bot.service import keys
 from bot.service.challenges import Challenges
 from bot.service.commits import Change, session_commit
@@ -74,10 +75,14 @@ class Tournaments:
     # --- admin and player commands ------------------------------------------------------------
     async def create(self, actor: PlayerRef, place: Place, kind: str = "swiss", rounds: int = 5, points: int = 1,
                      deadline_secs: float = 86400, starts_at: float | None = None, rated: bool = True,
-                     is_admin: bool = False) -> Result:  # fmt: skip
-        """An admin opens an event here (one open or running event per channel)."""
+                     is_admin: bool = False, game: str | None = None) -> Result:  # fmt: skip
+        """An admin opens an event here (one open or running event per channel) whose matches play ``game``
+        (fevga, portes, plakoto, tavli; None: the place's ``default_game``)."""
         if not is_admin:
             return Result.error("tournament_admin_only")
+        game = game or (await self.settings.place_choice(place))[2]
+        if game not in MATCH_KINDS:
+            return Result.error("bad_match_kind_here", games=", ".join(MATCH_KINDS))
         if kind not in model.KINDS:
             return Result.error("tournament_bad_kind", kinds=", ".join(model.KINDS))
         if kind == "swiss" and not 1 <= rounds <= MAX_ROUNDS:
@@ -92,7 +97,7 @@ class Tournaments:
         index = model.place_events_index(place)
         tid = keys.new_id_in(keys.place_bucket(place))
         t = Tournament(tid, place, kind, rounds if kind == "swiss" else 0, points, deadline_secs, starts, rated,
-                       actor.user_id)  # fmt: skip
+                       actor.user_id, game=game)  # fmt: skip
         commit = Commit().field_free(index, "now").expect(model.tournament(tid), 0)
         commit.put_versioned(model.tournament(tid), 1, t.encode(), model.KEEP)
         commit.hset(index, "now", tid).hset(index, tid, "open|")
@@ -103,11 +108,12 @@ class Tournaments:
         if not await self.store.commit(commit):
             return Result.error("tournament_exists")
         key = "tournament_created_at" if starts > 0 else "tournament_created"
-        return Result(ok=True, place=place, messages=[Msg(key, self._about(t))])
+        return Result(ok=True, place=place, messages=[Msg(key, t.about(self.clock()))])
 
     async def join(self, actor: PlayerRef, place: Place) -> Result:
-        """A player enters the open event here, with his rating on this place's board as his seed."""
-        rating = await self._rating(place, actor.user_id)
+        """A player enters the open event here, with his rating on this place's board of its game as his seed."""
+        _version, now = await self.current(place)
+        rating = await self._rating(place, actor.user_id, now.game if now is not None else "fevga")
 
         def edit(t: Tournament) -> Result:
             if t.entrant(actor.user_id) is not None:
@@ -382,7 +388,7 @@ class Tournaments:
             commit = Commit().field_free(games_key, field).hset(games_key, field, gid)
             a, b = t.ref(pair.a), t.ref(pair.b)
             result = await self.challenges.start(a, t.place, (a, b), t.points, rules, commit, game_id=gid,
-                                                 rated=t.rated)  # fmt: skip
+                                                 rated=t.rated, kind=t.game)  # fmt: skip
             if result is not None and result.ok:
                 started.append(result)
             elif result is not None and not (await self.store.read([("hget", games_key, field)]))[0]:
@@ -415,7 +421,7 @@ class Tournaments:
         """The standings as messages: a header, then one row per player (rank, name, score, Buchholz,
         Sonneborn-Berger, and the round results as ``+name`` won / ``-name`` lost, ``+—`` a bye)."""
         header = "tournament_table_final" if t.status == "done" else "tournament_table_header"
-        out = [Msg(header, {"id": t.id, "round": t.round, "rounds": t.rounds})]
+        out = [Msg(header, {"id": t.id, "round": t.round, "rounds": t.rounds, "game": t.game})]
         for row in standings(t.players, t.results):
             marks = " ".join(
                 ("+" if won else "-") + ("—" if opponent is None else t.name_of(opponent))
@@ -481,14 +487,8 @@ class Tournaments:
             commit.zadd(due_key(bucket), due_member(t), min(t.round_ends, self.clock() + POLL))
         return await self.store.commit(commit)
 
-    async def _rating(self, place: Place, user_id: str) -> float:
-        """The player's rating on this place's board (the start rating if he has none): his seed."""
-        board = keys.ratings(keys.board_scope(place.platform, place.scope_id))
+    async def _rating(self, place: Place, user_id: str, game: str) -> float:
+        """The player's rating on this place's board of ``game`` (the start rating if he has none): his seed."""
+        board = keys.ratings(keys.kind_board(keys.board_scope(place.platform, place.scope_id), game))
         (score,) = await self.store.read([("zscore", board, user_id)])
         return float(score) if score is not None else 1500.0
-
-    def _about(self, t: Tournament) -> dict[str, object]:
-        """The creation message's arguments."""
-        return {"id": t.id, "swiss": t.kind == "swiss", "knockout": t.kind == "knockout", "rounds": t.rounds,
-                "points": t.points, "deadline": t.deadline_secs, "left": max(0.0, t.starts_at - self.clock()),
-                "unrated": not t.rated}  # fmt: skip

@@ -92,6 +92,7 @@ class Tournament:
     slots: list[str | None] = field(default_factory=list)  # knockout: this round's bracket
     winner: str | None = None
     gone: list[str] = field(default_factory=list)  # left the chat or blocked the bot: his matches are forfeit
+    game: str = "fevga"  # the kind of its matches (fevga, portes, plakoto, tavli); events before tavli: fevga
 
     def entrant(self, user_id: str) -> Entrant | None:
         """The entrant with this user id, if he joined."""
@@ -110,6 +111,12 @@ class Tournament:
         """The player as the service addresses him."""
         return PlayerRef(self.place.platform, user_id, self.name_of(user_id))
 
+    def about(self, now: float) -> dict[str, object]:
+        """The creation message's arguments at time ``now``."""
+        return {"id": self.id, "swiss": self.kind == "swiss", "knockout": self.kind == "knockout",
+                "rounds": self.rounds, "points": self.points, "deadline": self.deadline_secs,
+                "left": max(0.0, self.starts_at - now), "unrated": not self.rated, "game": self.game}  # fmt: skip
+
     def encode(self) -> bytes:
         """Compact JSON."""
         data: dict[str, Any] = {
@@ -120,7 +127,7 @@ class Tournament:
             "round": self.round, "round_ends": self.round_ends,
             "pairs": [[p.a, p.b, p.game] for p in self.pairs],
             "results": [[r.round, r.a, r.b, r.winner] for r in self.results],
-            "slots": self.slots, "winner": self.winner, "gone": self.gone,
+            "slots": self.slots, "winner": self.winner, "gone": self.gone, "game": self.game,
         }  # fmt: skip
         return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
 
@@ -137,4 +144,5 @@ class Tournament:
             pairs=[Pair(str(a), b if b is None else str(b), g) for a, b, g in d["pairs"]],
             results=[Result(int(n), str(a), b if b is None else str(b), w) for n, a, b, w in d["results"]],
             slots=list(d["slots"]), winner=d["winner"], gone=[str(g) for g in d.get("gone", [])],
+            game=str(d.get("game", "fevga")),
         )  # fmt: skip

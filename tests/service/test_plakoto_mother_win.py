@@ -1,0 +1,79 @@
+"""A Plakoto game won by pinning the mother (RULES-TAVLI rule 6, example K-5: 2 points) is told and drawn as
+a pinned mother, never as a mars; a Plakoto mars (all borne off, the loser none) stays a mars."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.i18n import translate
+from bot.presenter import board_labels
+from bot.service.ai import RandomAI
+from bot.service.commits import Change
+from bot.service.flow import MatchFlow, by_mother
+from bot.service.session import Session
+from bot.storage import Store
+from bot.web.state import _result, strings
+from fevga import Board, FixedDice, Game, Rules
+from fevga.variants import PlakotoRules
+from renderers import BoardScene, render_text
+from tests.engine.tavli_positions import tpos
+
+from .conftest import ALICE, BOB, HERE, FakeClock
+
+K5 = tpos("plakoto", {16: 1, 18: 2, 19: 4, 20: 4, 21: 4}, {24: 1, 5: 7, 3: 7})
+
+
+def k5_won() -> Game:
+    """K-5 with 6-3 for player 0: ``18/24* 16/19`` pins the mother and wins 2 points."""
+    game = Game.new(PlakotoRules(), FixedDice([(6, 3)]), first=0)
+    game.board = Board(K5, game.turn, game.rules)
+    game.play("18/24* 16/19")
+    assert game.outcome is not None and (game.outcome.winner, game.outcome.points) == (0, 2)
+    return game
+
+
+async def test_the_flow_tells_a_mother_win_not_a_mars(any_store: Store, clock: FakeClock) -> None:
+    game = k5_won()
+    assert game.outcome is not None and by_mother(game, game.outcome)
+    s = Session("g1", HERE, (ALICE, BOB), 5, Rules(), game, 0.0, 3600.0, kind="plakoto")
+    change = Change()
+    MatchFlow(any_store, clock, RandomAI(1)).game_over(s, change)
+    (won,) = [m for m in change.messages if m.key.startswith("game_won")]
+    assert won.key == "game_won_mother" and s.score == [2, 0]
+    for lang, words in (("en", "by pinning the mother"), ("el", "πλακώνοντας τη μάνα")):
+        text = translate(won.key, lang, **won.args)
+        assert words in text and "mars" not in text and "μαρς" not in text
+
+
+def test_a_plakoto_mars_is_still_a_mars() -> None:
+    over = tpos("plakoto", {}, {24: 15}, me_off=15)  # all mine off, none of his
+    game = Game.new(PlakotoRules(), FixedDice([(1, 2)]), first=0)
+    game.board = Board(over, 0, game.rules)
+    outcome = game.board.outcome()
+    assert outcome is not None and outcome.mars and not by_mother(game, outcome)
+
+
+@pytest.mark.parametrize("lang", ["en", "el"])
+def test_the_board_says_mother_pinned(lang: str) -> None:
+    game = k5_won()
+    position = game.board.position if game.board.turn == 0 else game.board.position.flip()  # player 0's view
+    scene = BoardScene(position, turn=None, winner=0, mars=True, names=("Ann", "Bob"), labels=board_labels(lang))
+    assert scene.win_kind == "mother"
+    banner, result = scene.win_label("banner", name="Ann"), scene.win_label("result", name="Ann")
+    text = render_text(scene, 0) + render_text(scene, 1)
+    for shown in (banner, result, text):
+        assert "mars" not in shown.lower() and "μαρς" not in shown
+    word = {"en": "mother pinned", "el": "μάνα"}[lang]
+    assert word in banner and word in result and word in text and "2" in banner
+    mars = BoardScene(tpos("plakoto", {}, {24: 15}, me_off=15), turn=None, winner=0, mars=True)
+    assert mars.win_kind == "mars" and "mars" in mars.win_label("banner", name="Ann")
+    you = dict(board_labels(lang, you_won=True))
+    assert "mother" in you["banner_mother"] or "μάνα" in you["banner_mother"]
+
+
+def test_the_web_page_is_told_a_mother_win() -> None:
+    s = Session("g1", HERE, (ALICE, BOB), 5, Rules(), k5_won(), 0.0, 3600.0, kind="plakoto")
+    result = _result(s)  # the state's "result" (a planted position: the move list cannot be replayed)
+    assert result == {"winner": 0, "points": 2, "kind": "mother"}
+    for lang, word in (("en", "pinning the mother"), ("el", "πλακώνοντας τη μάνα")):
+        assert word in strings(lang)["webpage_won_mother"]
