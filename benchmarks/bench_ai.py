@@ -94,23 +94,37 @@ def split_pairing(pairing: str) -> tuple[str, str]:
 
 
 def _match_part(job: tuple[str, str, int, int, int]) -> tuple[int, int, int, int]:
-    """One process's share of a split match: (games, A's wins, A's points, draws)."""
+    """One task of a split match (CHUNK_PAIRS pairs at most): (games, A's wins, A's points, draws)."""
     a_name, b_name, games, seed, first_pair = job
     a, b = make_player(a_name, seed), make_player(b_name, seed + 1)
     stats = duplicate_match(a, b, games, seed=seed, first_pair=first_pair, game=GAME)
     return stats.games, stats.wins, stats.points, stats.draws
 
 
-def split_match(a_name: str, b_name: str, games: int, seed: int, jobs: int) -> MatchStats:
-    """The same games as one ``duplicate_match``, their pairs split over ``jobs`` processes."""
+CHUNK_PAIRS = 10  # pairs per task of a split match: a match stopped early still has its first tasks
+
+
+def split_match(
+    a_name: str, b_name: str, games: int, seed: int, jobs: int, progress: Callable[[MatchStats], None]
+) -> MatchStats:
+    """The same games as one ``duplicate_match``, in tasks of CHUNK_PAIRS pairs over ``jobs``
+    processes; ``progress`` gets the running sum of the leading tasks done, in pair order, so a
+    match stopped early (Ctrl-C, ``timeout -s INT``) can still report whole leading pairs."""
     import multiprocessing
 
     pairs = (games + 1) // 2
-    per = -(-pairs // jobs)
-    parts = [(a_name, b_name, 2 * min(per, pairs - j * per), seed, j * per) for j in range(jobs) if j * per < pairs]
-    with multiprocessing.get_context("fork").Pool(len(parts)) as pool:
-        results = pool.map(_match_part, parts, chunksize=1)
-    return MatchStats(*(sum(r[i] for r in results) for i in range(4)))
+    parts = [(a_name, b_name, 2 * min(CHUNK_PAIRS, pairs - k), seed, k) for k in range(0, pairs, CHUNK_PAIRS)]
+    stats = MatchStats()
+    with multiprocessing.get_context("fork").Pool(min(jobs, len(parts))) as pool:
+        for part in pool.imap(_match_part, parts, chunksize=1):
+            stats = MatchStats(*(total + new for total, new in zip(_fields(stats), part, strict=True)))
+            progress(stats)
+    return stats
+
+
+def _fields(stats: MatchStats) -> tuple[int, int, int, int]:
+    """(games, wins, points, draws): the figures a match process sends back."""
+    return stats.games, stats.wins, stats.points, stats.draws
 
 
 def run_pairing(
@@ -125,12 +139,6 @@ def run_pairing(
         report(pairing, a_name, b_name, stats, 0.0)
         return stats
     t0 = time.perf_counter()
-    if jobs > 1:
-        stats = split_match(a_name, b_name, games, seed, jobs)
-        done[key] = stats
-        report(pairing, a_name, b_name, stats, time.perf_counter() - t0)
-        return stats
-    a, b = make_player(a_name, seed), make_player(b_name, seed + 1)
     last = [t0]
 
     def progress(stats: MatchStats) -> None:
@@ -146,7 +154,11 @@ def run_pairing(
         progress(stats)
 
     try:
-        stats = duplicate_match(a, b, games, seed=seed, progress=keep, game=GAME)
+        if jobs > 1:
+            stats = split_match(a_name, b_name, games, seed, jobs, keep)
+        else:
+            a, b = make_player(a_name, seed), make_player(b_name, seed + 1)
+            stats = duplicate_match(a, b, games, seed=seed, progress=keep, game=GAME)
     except KeyboardInterrupt:  # stopped early (Ctrl-C, timeout -s INT): report the pairs finished
         if not latest:
             raise
