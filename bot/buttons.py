@@ -51,6 +51,11 @@ def encode_puzzle(pid: str, owner: str, steps: str) -> str:
     return token
 
 
+def is_puzzle(token: str) -> bool:
+    """Whether a token is a puzzle's step button (kept under a daily puzzle's post; timers' notices drop the rest)."""
+    return token.startswith(PUZZLE + ".")
+
+
 def _decode_puzzle(parts: list[str]) -> PuzzleStep | None:
     """The intent of a puzzle button's parts (see :func:`encode_puzzle`), or None."""
     if len(parts) != 4 or not parts[1] or not _is_id(parts[1]) or not _is_id(parts[2]):
