@@ -26,7 +26,7 @@ def is_shared(intent: i.Intent, result: Result) -> bool:
 def is_private(intent: i.Intent) -> bool:
     """True for answers only the actor should see: his language, his settings and his own setting changes
     (a place setting changed by an admin is announced to everyone)."""
-    if isinstance(intent, i.Lang | pz.PuzzleAnswer):  # a puzzle's answer: only its author learns if he was right
+    if isinstance(intent, i.Lang | pz.PuzzleAnswer | pz.PuzzleStep):  # only its author learns if he was right
         return True
     if isinstance(intent, i.Settings):
         if intent.setting is None:

@@ -11,8 +11,9 @@ from typing import assert_never
 
 from bot.button_kinds import ButtonKind
 from bot.commands import intents as i
+from bot.commands.puzzle_intents import PuzzleStep
 from bot.numbers import whole_number
-from bot.play_codes import play_text
+from bot.play_codes import play_text, steps_of
 from bot.replies import TOKEN_MAX_BYTES
 
 CODES: dict[ButtonKind, str] = {
@@ -31,6 +32,36 @@ CODES: dict[ButtonKind, str] = {
     ButtonKind.HINT: "H",
 }
 KINDS: dict[str, ButtonKind] = {code: kind for kind, code in CODES.items()}
+PUZZLE = "Z"  # a puzzle's step (or undo) button: its own token form, laid out as a step (undo) button
+
+
+def _is_id(text: str) -> bool:
+    """Letters, digits, ``-`` and ``_`` only (a game, challenge, puzzle or user id)."""
+    return all(ch.isalnum() or ch in "-_" for ch in text)
+
+
+def encode_puzzle(pid: str, owner: str, steps: str) -> str:
+    """``Z.<puzzle>.<owner>.<steps>`` (``bot.play_codes.steps_code``; the owner empty on the shared post);
+    raise ValueError if it would not fit a button."""
+    token = ".".join([PUZZLE, pid, owner, steps])
+    if not pid or not _is_id(pid) or not _is_id(owner) or steps_of(steps) is None:
+        raise ValueError(f"not a puzzle button: {token!r}")
+    if len(token.encode()) > TOKEN_MAX_BYTES:
+        raise ValueError("button token too long")
+    return token
+
+
+def is_puzzle(token: str) -> bool:
+    """Whether a token is a puzzle's step button (kept under a daily puzzle's post; timers' notices drop the rest)."""
+    return token.startswith(PUZZLE + ".")
+
+
+def _decode_puzzle(parts: list[str]) -> PuzzleStep | None:
+    """The intent of a puzzle button's parts (see :func:`encode_puzzle`), or None."""
+    if len(parts) != 4 or not parts[1] or not _is_id(parts[1]) or not _is_id(parts[2]):
+        return None
+    path = steps_of(parts[3])
+    return None if path is None else PuzzleStep(pid=parts[1], owner=parts[2], path=path)
 
 
 def encode(kind: ButtonKind, game_id: str, version: int, from_point: int = 0, die: int = 0, play: str = "") -> str:
@@ -90,10 +121,12 @@ def decode(token: object) -> i.Intent | None:
     if not isinstance(token, str) or len(token.encode()) > TOKEN_MAX_BYTES:
         return None
     parts = token.split(".")
+    if parts[0] == PUZZLE:
+        return _decode_puzzle(parts)
     if len(parts) < 3 or parts[0] not in KINDS or not parts[1]:
         return None
     kind, game_id = KINDS[parts[0]], parts[1]
-    if not all(ch.isalnum() or ch in "-_" for ch in game_id):
+    if not _is_id(game_id):
         return None
     play = "pass"
     if kind is ButtonKind.PLAY:  # its last part is a play code (digits with leading zeros), not a number

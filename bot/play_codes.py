@@ -31,3 +31,17 @@ def play_text(code: str) -> str | None:
             return None
         steps.append(f"{'bar' if a == 0 else a}/{'off' if b == OFF else b}{'*' if hit else ''}")
     return " ".join(steps)
+
+
+def steps_code(path: Sequence[tuple[int, int]]) -> str:
+    """Clicked (from point, die) steps as digits for a puzzle's step button: three each, ``016075`` for a 6 from
+    point 1 then a 5 from point 7 (``""`` for none)."""
+    return "".join(f"{point:02d}{die}" for point, die in path)
+
+
+def steps_of(code: str) -> tuple[tuple[int, int], ...] | None:
+    """The steps a :func:`steps_code` stands for (at most four, a double's); None if it is not one."""
+    if not code.isascii() or (code and not code.isdigit()) or len(code) % 3 or len(code) > 12:
+        return None
+    path = tuple((int(code[at : at + 2]), int(code[at + 2])) for at in range(0, len(code), 3))
+    return path if all(0 <= point <= 24 and 1 <= die <= 6 for point, die in path) else None

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from dataclasses import replace
 
 from bot.analysis_reply import analysis_reply
 from bot.button_kinds import ButtonKind
-from bot.buttons import encode
+from bot.buttons import encode, encode_puzzle
 from bot.i18n import PLATFORM_WORDS, catalogue, has, translate
 from bot.puzzle_reply import PUZZLE_KEYS, puzzle_reply
 from bot.replies import Button, Reply
@@ -159,10 +160,13 @@ def button(action: Action, lang: str) -> Button:
     """The button for one service action: its translated label, its token, and where it goes."""
     payload = action.payload
     label = translate(action.label_key, lang, **payload)
-    token = encode(
-        action.kind, action.game_id, action.version, int(payload.get("from_point", 0)), int(payload.get("die", 0)),
-        play=str(payload.get("code", "")),
-    )
+    if "puzzle" in payload:  # a puzzle's step or undo: the puzzle, its owner and the steps clicked in the token
+        token = encode_puzzle(action.game_id, str(payload.get("owner", "")), str(payload["puzzle"]))
+    else:
+        token = encode(
+            action.kind, action.game_id, action.version, int(payload.get("from_point", 0)),
+            int(payload.get("die", 0)), play=str(payload.get("code", "")),
+        )
     return Button(label, token, action.kind, STYLES.get(action.kind, "secondary"), ROWS.get(action.kind, 2))
 
 
@@ -182,8 +186,10 @@ async def present(result: Result, lang: str, actor: PlayerRef | None = None, *, 
             replies.append(Reply(text=translate("export", lang, **msg.args), document=document, document_name=name))
         elif msg.key == "analysis":
             replies.append(await analysis_reply(msg.args, lang, draw=draw))
-        elif msg.key in PUZZLE_KEYS:  # the result's other lines go with the puzzle (one message)
-            replies.append(await puzzle_reply(msg.key, msg.args, lang, text, draw=draw, labels=board_labels(lang)))
+        elif msg.key in PUZZLE_KEYS:  # the result's other lines (and its step buttons) go with the puzzle
+            shown = await puzzle_reply(msg.key, msg.args, lang, text, draw=draw, labels=board_labels(lang))
+            replies.append(replace(shown, buttons=buttons) if msg.key != "puzzle_verdict" else shown)
+            buttons = () if msg.key != "puzzle_verdict" else buttons
             text = ""
     view = result.view
     if view is None:

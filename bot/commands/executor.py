@@ -121,6 +121,8 @@ async def execute(
             return await service.puzzle(actor, place)
         case pz.PuzzleAnswer(text=text):
             return await service.puzzle_answer(actor, place, text)
+        case pz.PuzzleStep(pid=pid, owner=owner, path=path):
+            return await service.puzzle_step(actor, place, pid, owner, path)
         case pz.PuzzleTop(count=count):
             return await service.top_puzzles(place, n=count)
     if isinstance(intent, t.TournamentCreate | t.TournamentAct | t.TournamentRemove | t.TournamentShow

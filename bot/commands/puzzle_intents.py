@@ -29,3 +29,14 @@ class PuzzleTop(Intent):
 
     word: ClassVar[str] = "top"
     count: int = 10
+
+
+@dataclass(frozen=True, slots=True)
+class PuzzleStep(Intent):
+    """A puzzle's step button: the (from point, die) steps clicked so far on puzzle ``pid`` (the last one just
+    now), for ``owner`` (empty on the shared post, where anyone may start)."""
+
+    word: ClassVar[str] = "puzzle"
+    pid: str = ""
+    owner: str = ""
+    path: tuple[tuple[int, int], ...] = ()

@@ -6,10 +6,11 @@ from __future__ import annotations
 from .guard import command
 from .models import Place, PlayerRef, Result
 from .puzzles.hub import Puzzles
+from .puzzles.steps import Path
 
 
 class PuzzleCommands:
-    """``puzzle``, ``puzzle <play>`` and ``top puzzles``."""
+    """``puzzle``, ``puzzle <play>``, a puzzle's step buttons and ``top puzzles``."""
 
     puzzles: Puzzles
 
@@ -22,6 +23,11 @@ class PuzzleCommands:
     async def puzzle_answer(self, actor: PlayerRef, place: Place, text: str) -> Result:
         """Judge the actor's answer to his puzzle (or the daily one here); only a first answer is rated."""
         return await self.puzzles.answer(actor, place, text)
+
+    @command
+    async def puzzle_step(self, actor: PlayerRef, place: Place, pid: str, owner: str, path: Path) -> Result:
+        """A puzzle's step button: the next steps, or the answer once they make a whole play."""
+        return await self.puzzles.step(actor, place, pid, owner, path)
 
     @command
     async def top_puzzles(self, place: Place, n: int = 10) -> Result:

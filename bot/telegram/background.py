@@ -12,6 +12,7 @@ from telegram import Bot
 from telegram.error import Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
+from bot.buttons import is_puzzle
 from bot.core import BotCore
 from bot.delivery import OutboxConsumer, RetryLater
 from bot.logging_setup import get_logger
@@ -51,7 +52,8 @@ class Background:
         if chat_id is not None and reply.text:
             try:
                 picture = None if reply.game_id else reply.image  # a board follows from its own entry; a table not
-                await self.delivery.post(bot, chat_id, replace(reply, game_id=None, image=picture, buttons=()))
+                steps = () if reply.game_id else tuple(b for b in reply.buttons if is_puzzle(b.token))  # a puzzle's
+                await self.delivery.post(bot, chat_id, replace(reply, game_id=None, image=picture, buttons=steps))
             except TelegramError as error:
                 signal = platform_error(error)
                 if isinstance(signal, RetryLater):

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import contextlib
 import time
+from dataclasses import replace
 from typing import Any
 
 from telegram import CallbackQuery, Chat, Message, Update, User
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from bot.commands.puzzle_intents import PuzzleStep
 from bot.core import BotCore
 from bot.delivery.updates import UpdateGate
 from bot.logging_setup import get_logger
@@ -156,7 +158,7 @@ class Handlers:
             fresh = handled.word == "board"  # the command the core read, not a second reading of the line
             unread_move = handled.intent is None and line.command == "move"  # e.g. "/m" alone: show the forms
             word = "move" if unread_move else "help" if handled.word == "help" else None
-            replies = await self._privately(bot, message, handled.replies)
+            replies = await self._privately(bot, message.chat, message.from_user, handled.replies)
             replies = await telegram_replies(self.core, actor, message.chat, word, replies)
             await self.delivery.send(bot, message.chat.id, replies, reply_to=message.message_id, fresh_board=fresh)
         except Exception:
@@ -164,19 +166,20 @@ class Handlers:
             with contextlib.suppress(Exception):
                 await message.reply_text(await self._fallback_error(actor, place))
 
-    async def _privately(self, bot: Any, message: Message, replies: list[Reply]) -> list[Reply]:
-        """Personal replies (his settings, not errors) to a command typed in a group go to the author's private
-        chat when the bot may write there; the rest (or all, if it may not) is answered in the group."""
-        if message.chat.type == Chat.PRIVATE or message.from_user is None:
+    async def _privately(self, bot: Any, chat: Chat, user: User | None, replies: list[Reply]) -> list[Reply]:
+        """Personal replies (his settings, a puzzle's verdict; not errors) to a command or button in a group go to
+        the author's private chat when the bot may write there; the rest (or all, if it may not) is answered in
+        the group (a button's as an alert)."""
+        if chat.type == Chat.PRIVATE or user is None:
             return replies
         personal = [r for r in replies if r.private and not r.error and not r.buttons and r.game_id is None]
         if not personal:
             return replies
         try:
             for reply in personal:
-                await self.delivery.post(bot, message.from_user.id, reply)
+                await self.delivery.post(bot, user.id, reply)
         except TelegramError as error:  # he never started a private chat with the bot: answer here
-            log.info("telegram_private_reply_refused", user_id=message.from_user.id, error=error.message)
+            log.info("telegram_private_reply_refused", user_id=user.id, error=error.message)
             return replies
         return [r for r in replies if not any(r is p for p in personal)]
 
@@ -257,8 +260,11 @@ class Handlers:
                 answered = True
                 return
             idem = update_key(context.bot.token.partition(":")[0], "q", query.id)
-            replies = (await self.core.press(actor, place, token, idem=idem,
-                                             locale=query.from_user.language_code)).replies
+            handled = await self.core.press(actor, place, token, idem=idem, locale=query.from_user.language_code)
+            replies = await self._privately(context.bot, message.chat, query.from_user, handled.replies)
+            if message.chat.type == Chat.PRIVATE:  # a puzzle's verdict in his own chat: a message, not an alert
+                replies = [replace(r, private=False) if r.private and not (r.error or r.buttons) else r
+                           for r in replies]
             replies = await telegram_replies(self.core, actor, message.chat, None, replies)
             # An alert can carry no buttons: a private reply with buttons (the resign confirmation) is posted
             # in the chat instead, naming the player it is for, its buttons bound to him.
@@ -267,7 +273,8 @@ class Handlers:
             await self._answer(query, private)
             answered = True
             await self.delivery.send(context.bot, message.chat.id, public)
-            if public and not any(r.error for r in public) and isinstance(message, Message):
+            shared = isinstance(handled.intent, PuzzleStep) and not handled.intent.owner  # everyone's puzzle post
+            if public and not any(r.error for r in public) and isinstance(message, Message) and not shared:
                 await self._retire_pressed(message, public)
         except Exception:
             log.exception("telegram_press_failed", data=query.data)

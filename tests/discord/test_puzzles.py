@@ -11,12 +11,15 @@ from typing import Any
 import pytest
 from PIL import Image
 
+from bot.buttons import decode
+from bot.commands.puzzle_intents import PuzzleStep
 from bot.service.keys import place_bucket
 from bot.service.puzzles import keys
 from bot.storage import Commit
 from fevga.play import format_steps
 from fevga.puzzles import ordered_plays
 from tests.fakes.discord import FakeDiscord
+from tests.service.test_puzzle_buttons import answer_path
 
 from .conftest import World
 from .playing import place_ref
@@ -62,4 +65,43 @@ async def test_daily_puzzle_posted_then_answered_right_and_wrong(fake: FakeDisco
     top = await _say(fake, w.carol, w.general, "!fevga top puzzles")
     text = top.content + " ".join(str(e) for e in top.embeds)
     assert "1. alice" in text and "2. bob" in text
+    assert not fake.failed_calls()
+
+
+def _step_choice(message: Any, path: tuple[tuple[int, int], ...]) -> tuple[str, str]:
+    """The (menu custom id, option value) of the message's puzzle step that presses ``path``."""
+    for custom_id in message.custom_ids():
+        if not custom_id.startswith("fvs:"):
+            continue
+        for option in message.component(custom_id)["options"]:
+            intent = decode(str(option["value"]))
+            if isinstance(intent, PuzzleStep) and intent.path == path:
+                return custom_id, str(option["value"])
+    raise LookupError(f"no step for {path} among {message.custom_ids()}")
+
+
+async def test_daily_puzzle_answered_with_the_step_menu(fake: FakeDiscord, bot: Any, core: Any, world: World) -> None:
+    w = world
+    await _say(fake, w.alice, w.general, "!fevga settings puzzle_hour 9")
+    place = place_ref(w.general)
+    await core.store.commit(Commit().zadd(keys.daily_due(place_bucket(place)), keys.daily_member(place),
+                                          time.time() - 1))
+    await core.tick("discord", notices=False)
+    post = await fake.wait_for_message(w.general, lambda m: m.author.bot and "Daily puzzle" in m.content, timeout=20)
+    _version, doc = await core.service.puzzles.daily.load(place)
+    found = await core.service.puzzles.bank.get(doc["pid"])
+    assert found is not None
+    path = answer_path(found[0])
+    shown = post
+    for n in range(1, len(path) + 1):
+        menu, value = _step_choice(shown, path[:n])
+        handle = await fake.select(w.alice, shown, menu, [value])
+        response = await handle.response()
+        assert response.ephemeral  # his steps and his verdict are for him alone
+        shown = await handle.original()
+        if n < len(path):
+            assert "Your play so far" in shown.content
+    assert shown.content.startswith("Right!")
+    _version, doc = await core.service.puzzles.daily.load(place)
+    assert doc["who"] == {str(w.alice.user.id): 1}
     assert not fake.failed_calls()

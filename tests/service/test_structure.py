@@ -22,7 +22,7 @@ GUARDED = {
     "resign", "resign_prompt", "abort", "claim", "board", "hint", "top", "stats", "export", "record",
     "settings", "set_setting", "view_of", "analyze", "game_analysis", "mygames",
     "dice", "season_top", "player_gone",
-    "puzzle", "puzzle_answer", "top_puzzles",
+    "puzzle", "puzzle_answer", "puzzle_step", "top_puzzles",
 }  # fmt: skip
 
 

@@ -9,12 +9,17 @@ import time
 
 from PIL import Image
 
+from bot.buttons import decode
+from bot.commands.puzzle_intents import PuzzleStep
 from bot.service.keys import place_bucket
 from bot.service.puzzles import keys
 from bot.storage import Commit
+from bot.telegram.binding import unbind
 from fevga.play import format_steps
 from fevga.puzzles import ordered_plays
 from tests.fakes.telegram import FakeTelegram
+from tests.fakes.telegram.objects import FakeMessage
+from tests.service.test_puzzle_buttons import answer_path, wrong_path
 
 from .harness import Chat, CoreSpy, actor_ref, group_place
 from .test_tournament import until
@@ -69,3 +74,59 @@ async def test_puzzle_on_demand_in_a_private_chat(fake: FakeTelegram, core: Core
     assert fake.last_bot_message(dm).content.startswith("Right!")
     await chat.say(carol, dm, "/top puzzles")
     assert "1. Carol" in fake.last_bot_message(dm).content
+
+
+def step_data(message: FakeMessage, path: tuple[tuple[int, int], ...]) -> str:
+    """The callback data of the message's puzzle step button that presses ``path``."""
+    for data in message.callback_datas:
+        intent = decode(unbind(data)[1])
+        if isinstance(intent, PuzzleStep) and intent.path == path:
+            return data
+    raise LookupError(f"no step button for {path} among {message.callback_datas}")
+
+
+async def test_daily_puzzle_answered_with_step_buttons(fake: FakeTelegram, core: CoreSpy, chat: Chat) -> None:
+    alice, bob = fake.user(111, "Alice", "alice_steps"), fake.user(112, "Bob", "bob_steps")
+    room = fake.group(-1002, "Steps")
+    fake.make_owner(room, alice)
+    alice_dm = fake.private_chat(alice)  # Alice has started the bot: her verdict comes there
+    await chat.say(alice, room, "/settings puzzle_hour 9")
+    place = group_place(room)
+    await core.store.commit(Commit().zadd(keys.daily_due(place_bucket(place)), keys.daily_member(place),
+                                          time.time() - 1))
+    await core.tick("telegram", notices=False)
+    (post,) = await until(lambda: [m for m in fake.bot_messages(room) if "Daily puzzle" in m.content], 20, "post")
+    _version, doc = await core.service.puzzles.daily.load(place)
+    found = await core.service.puzzles.bank.get(doc["pid"])
+    assert found is not None
+    puzzle = found[0]
+    right, wrong = answer_path(puzzle), wrong_path(puzzle)
+    assert len(right) > 1 and len(wrong) > 1
+
+    await chat.press(alice, post, step_data(post, right[:1]))  # both start on the shared post
+    alice_steps = fake.last_bot_message(room)
+    assert "Your play so far" in alice_steps.content
+    await chat.press(bob, post, step_data(post, wrong[:1]))
+    bob_steps = fake.last_bot_message(room)
+    assert bob_steps is not alice_steps and post.callback_datas  # the post keeps its buttons for everyone
+    foreign = await chat.press(bob, alice_steps, step_data(alice_steps, right[:2]))  # Alice's steps are hers
+    assert foreign.show_alert and "Alice" in (foreign.text or "")
+
+    steps = alice_steps
+    for n in range(2, len(right) + 1):
+        before = len(fake.bot_messages(room))
+        await chat.press(alice, steps, step_data(steps, right[:n]))
+        if n < len(right):
+            steps = fake.last_bot_message(room)
+    assert len(fake.bot_messages(room)) == before  # her verdict is not shown in the group
+    told = fake.last_bot_message(alice_dm)
+    assert told.content.startswith("Right!") and "puzzle rating" in told.content
+
+    steps = bob_steps
+    for n in range(2, len(wrong) + 1):
+        answer = await chat.press(bob, steps, step_data(steps, wrong[:n]))
+        if n < len(wrong):
+            steps = fake.last_bot_message(room)
+    assert answer.show_alert and (answer.text or "").startswith("Not the best")  # Bob never started the bot
+    _version, doc = await core.service.puzzles.daily.load(place)
+    assert doc["who"] == {"111": 1, "112": 0}

@@ -29,6 +29,7 @@ from fevga.puzzles import check
 from . import keys
 from .bank import Bank
 from .schedule import DAY, day_of, next_due, parse_hour
+from .steps import step_actions
 from .trainer import Trainer, puzzle_args
 
 log = logging.getLogger(__name__)
@@ -112,7 +113,7 @@ class Daily:
             who = doc.get("who") or {}
             messages.append(Msg("puzzle_yesterday", {"answer": doc.get("answer", "?"), "tried": len(who),
                                                      "solved": sum(1 for v in who.values() if v)}))
-        result = Result(ok=True, messages=messages, place=place)
+        result = Result(ok=True, messages=messages, actions=step_actions(puzzle, pid, ""), place=place)
         fresh = {"day": day, "pid": pid, "answer": puzzle.answer, "who": {}}
         commit = Commit().expect(keys.daily(place), version)
         commit.put_versioned(keys.daily(place), version + 1, json.dumps(fresh).encode(), KEEP)
@@ -139,7 +140,13 @@ class Daily:
             return Result.error("puzzle_missing")
         puzzle, rating = found
         args = {**puzzle_args(puzzle, str(doc["pid"]), rating), "day": doc["day"]}
-        return Result(ok=True, messages=[Msg("puzzle_daily", args)], place=place)
+        return Result(ok=True, messages=[Msg("puzzle_daily", args)], actions=step_actions(puzzle, str(doc["pid"]), ""),
+                      place=place)
+
+    async def today(self, place: Place) -> str | None:
+        """The id of today's puzzle here (None when none was posted today)."""
+        _version, doc = await self.load(place)
+        return str(doc["pid"]) if doc.get("day") == day_of(self.clock()) and doc.get("pid") else None
 
     async def answer(self, actor: PlayerRef, place: Place, text: str) -> Result:
         """Judge an answer to today's puzzle here, count the player's first answer in the day's tally and rate

@@ -6,13 +6,16 @@ from __future__ import annotations
 import logging
 
 from bot.service.config import Clock
-from bot.service.models import Place, PlayerRef, Result
+from bot.service.models import Msg, Place, PlayerRef, Result
 from bot.service.settings import owner_of
 from bot.storage.base import Store
+from fevga.errors import IllegalStepError
+from fevga.play import format_play, format_steps
 from fevga.puzzles import Puzzle
 
 from .bank import Bank
 from .daily import Daily
+from .steps import Path, builder, step_actions
 from .trainer import Trainer
 
 log = logging.getLogger(__name__)
@@ -38,6 +41,32 @@ class Puzzles:
         if owner_of(place) is None:
             return await self.daily.answer(actor, place, text)
         return await self.trainer.answer(actor, place, text)
+
+    async def step(self, actor: PlayerRef, place: Place, pid: str, owner: str, path: Path) -> Result:
+        """A step button of puzzle ``pid``: the presser's next step buttons, or, once the steps make a whole play,
+        the answer (judged as the typed play). A button of another player or of a puzzle no longer asked here
+        (yesterday's; in a private chat one neither given to him now nor answered) is refused and changes nothing."""
+        if owner and owner != actor.user_id:
+            return Result.error("puzzle_button_not_yours")
+        daily = owner_of(place) is None
+        if pid != (await self.daily.today(place) if daily else await self.trainer.asked(actor, pid)):
+            return Result.error("puzzle_button_stale")
+        found = await self.bank.get(pid)
+        if found is None:
+            return Result.error("puzzle_missing")
+        puzzle = found[0]
+        try:
+            state = builder(puzzle, path)
+        except IllegalStepError:
+            return Result.error("puzzle_button_stale")
+        if state.play is not None:  # answered as typed (a double click: judged again, counted once)
+            text = format_play(state.play)
+            if daily:
+                return await self.daily.answer(actor, place, text)
+            return await self.trainer.answer(actor, place, text, pid)
+        steps = format_steps(state.steps, state.hits)
+        return Result(ok=True, messages=[Msg("puzzle_steps", {"id": pid, "steps": steps})],
+                      actions=step_actions(puzzle, pid, actor.user_id, path), place=place)
 
     async def top(self, place: Place, n: int = 10) -> Result:
         """The platform's best puzzle solvers."""

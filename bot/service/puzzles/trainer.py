@@ -23,6 +23,7 @@ from fevga.puzzles import Puzzle, Verdict, check
 
 from . import keys
 from .bank import Bank
+from .steps import step_actions
 
 KEEP = 400 * 86400
 MAX_TOP = 50
@@ -111,7 +112,17 @@ class Trainer:
             return Result.error("puzzle_missing")
         puzzle, rating = found
         args = {**puzzle_args(puzzle, pid, rating), "player_rating": round(me.rating.rating)}
-        return Result(ok=True, messages=[Msg("puzzle", args)], place=place)
+        return Result(ok=True, messages=[Msg("puzzle", args)], actions=step_actions(puzzle, pid, actor.user_id),
+                      place=place)
+
+    async def asked(self, actor: PlayerRef, pid: str) -> str | None:
+        """``pid`` when it is the actor's puzzle now or one he has answered (its buttons still judge), else None."""
+        reads = Reads()
+        done = reads.hget(keys.answered(actor.platform, actor.user_id), pid)
+        await reads.run(self.store)
+        if done.value is not None:
+            return pid
+        return pid if (await self.solver(actor))[1].current == pid else None
 
     async def answer(self, actor: PlayerRef, place: Place, text: str, pid: str | None = None) -> Result:
         """Judge the actor's answer to his current puzzle (or to ``pid``: the daily one) and rate a first answer."""
