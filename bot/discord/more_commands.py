@@ -50,8 +50,12 @@ class FevgaMoreCog(commands.GroupCog, group_name="fevga-more", group_description
     @app_commands.command(name="puzzle", description=described("more.puzzle"))
     @app_commands.describe(play=described("more.puzzle.play"))
     async def puzzle(self, interaction: discord.Interaction, play: str | None = None) -> None:
-        """``puzzle`` (show it) or ``puzzle <play>`` (answer it)."""
-        await self.frontend.on_slash(interaction, lines.puzzle_line(play))
+        """``puzzle`` (show it) or ``puzzle <play>`` (answer it, privately: acknowledged ephemerally at once so
+        that a slow answer's public "thinking..." never shows the play to the channel)."""
+        line = lines.puzzle_line(play)
+        if line != "puzzle":
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        await self.frontend.on_slash(interaction, line)
 
     @app_commands.command(name="dice", description=described("more.dice"))
     @app_commands.describe(user=described("more.dice.user"), game=described("more.dice.game"))

@@ -1,17 +1,24 @@
 """The typed-only commands' slash forms through the real discord.py stack and the local stand-in:
 ``/fevga-more dice``, ``h2h`` and ``puzzle`` and the ``/tournament`` group's ``join``, ``remove``,
-``standings`` and ``list`` answer as the typed commands do (bad input: the typed command's message)."""
+``standings`` and ``list`` answer as the typed commands do (bad input: the typed command's message); a
+puzzle answered by slash is told to its author only (ephemeral), never in the channel."""
 
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
 
 from bot.discord import lines
 from bot.i18n import translate
+from bot.service.keys import place_bucket
+from bot.service.puzzles import keys
+from bot.storage import Commit
 from fevga import format_play
+from fevga.play import format_steps
+from fevga.puzzles import ordered_plays
 from tests.fakes.discord import FakeDiscord
 from tests.service.helpers import random_play
 
@@ -84,4 +91,34 @@ async def test_tournament_commands_by_slash(fake: FakeDiscord, bot: Any, core: A
     listed = await _said(fake, w.bob, w.general, "tournament list")
     assert listed.startswith("Tournaments here:") and f"{event.id}: open for players" in listed
     assert event.id in await _said(fake, w.bob, w.general, "tournament standings", {"tournament": event.id})
+    assert not fake.failed_calls()
+
+
+async def test_daily_puzzle_answered_by_slash_privately(fake: FakeDiscord, bot: Any, core: Any, world: World) -> None:
+    w = world
+    said = await fake.send_message(w.alice, w.general, "!fevga settings puzzle_hour 9")
+    await fake.wait_for_message(w.general, lambda m: m.author.bot, after=said.id)
+    place = place_ref(w.general)
+    due = keys.daily_due(place_bucket(place))
+    await core.store.commit(Commit().zadd(due, keys.daily_member(place), time.time() - 1))  # the hour has come
+    await core.tick("discord", notices=False)  # the day's puzzle is posted in the channel
+    await fake.wait_for_message(w.general, lambda m: m.author.bot and "Daily puzzle" in m.content, timeout=20)
+    _version, doc = await core.service.puzzles.daily.load(place)
+    found = await core.service.puzzles.bank.get(doc["pid"])
+    assert found is not None
+    puzzle = found[0]
+
+    shown = await (await fake.slash_command(w.bob, w.general, "fevga-more puzzle")).original()
+    assert "Daily puzzle" in shown.content and not shown.ephemeral  # showing it is public
+    right = await fake.slash_command(w.alice, w.general, "fevga-more puzzle", {"play": puzzle.answer})
+    ack = await right.response()
+    assert ack.type == 5 and ack.ephemeral  # acknowledged privately at once: no public "thinking..." with the play
+    told = await right.original()
+    assert told.ephemeral and told.content.startswith("Right!")
+    wrong = next(format_steps(p.steps) for p in ordered_plays(puzzle.start(), puzzle.dice)
+                 if p.result.id() != puzzle.result)
+    told = await (await fake.slash_command(w.bob, w.general, "fevga-more puzzle", {"play": wrong})).original()
+    assert told.ephemeral and told.content.startswith("Not the best") and puzzle.answer in told.content
+    public = [m.content for m in fake.messages(w.general) if m.author.bot]
+    assert not any(t.startswith(("Right!", "Not the best")) for t in public)  # nothing told in the channel
     assert not fake.failed_calls()
