@@ -122,3 +122,13 @@ async def test_daily_puzzle_answered_by_slash_privately(fake: FakeDiscord, bot: 
     public = [m.content for m in fake.messages(w.general) if m.author.bot]
     assert not any(t.startswith(("Right!", "Not the best")) for t in public)  # nothing told in the channel
     assert not fake.failed_calls()
+
+
+async def test_help_topics_offer_every_command(fake: FakeDiscord, bot: Any, world: World) -> None:
+    w = world  # more commands than Discord's 25 fixed choices: the topics are offered as the member types
+    typing = await fake.autocomplete(w.carol, w.general, "fevga help", {"topic": "tour"}, focused="topic")
+    assert [c["value"] for c in (await typing.response()).choices] == ["tournament", "tournaments"]
+    every = await fake.autocomplete(w.carol, w.general, "fevga help", {"topic": ""}, focused="topic")
+    assert len((await every.response()).choices) == 25  # Discord's maximum; typing narrows them
+    told = await (await fake.slash_command(w.carol, w.general, "fevga help", {"topic": "tournaments"})).original()
+    assert told.content.replace("\\", "") == translate("help_tournaments", "en")
