@@ -25,7 +25,8 @@ from .components import TokenButton, TokenSelect, orphan_token
 from .endpoints import point_discord_py, recommended_shards
 from .frontend import DiscordFrontend
 from .members import MemberEvents
-from .tournament_form import TournamentFormCog
+from .more_commands import FevgaMoreCog
+from .tournament_commands import TournamentCog
 
 log = logging.getLogger(__name__)
 
@@ -55,7 +56,8 @@ class FevgaBotMixin:
         await bot.add_cog(FevgaCog(self.frontend))
         await bot.add_cog(self.background)
         await bot.add_cog(MemberEvents(self.frontend.core))
-        await bot.add_cog(TournamentFormCog(self.frontend))
+        await bot.add_cog(TournamentCog(self.frontend))
+        await bot.add_cog(FevgaMoreCog(self.frontend))
         bot.add_dynamic_items(TokenButton, TokenSelect)
 
     async def on_ready(self) -> None:

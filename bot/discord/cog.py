@@ -25,7 +25,6 @@ from .frontend import DiscordFrontend
 Ctx = commands.Context[Any]
 Points = app_commands.Range[int, 1, 25]
 Count = app_commands.Range[int, 1, 50]
-HELP_TOPICS = [app_commands.Choice(name=c, value=c) for c in COMMANDS[:25]]
 GAMES = [app_commands.Choice(name=described(f"game.{kind}"), value=kind) for kind in MATCH_KINDS]
 """The game option's choices (fevga, portes, plakoto, tavli), their names in the member's language."""
 
@@ -46,9 +45,14 @@ class FevgaCog(commands.GroupCog, group_name="fevga", group_description=describe
 
     @commands.hybrid_command(name="help", description=described("help"))  # type: ignore[arg-type]
     @app_commands.describe(topic=described("help.topic"))
-    @app_commands.choices(topic=HELP_TOPICS)
     async def help_(self, ctx: Ctx, topic: str | None = None) -> None:
         await self.run(ctx, lines.help_line(topic))
+
+    @help_.autocomplete("topic")
+    async def help_topics(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """Every command as a help topic (more than Discord's 25 fixed choices: offered as the member types)."""
+        typed = current.strip().lower()
+        return [app_commands.Choice(name=c, value=c) for c in COMMANDS if typed in c][:25]
 
     @commands.hybrid_command(name="rules", description=described("rules"))  # type: ignore[arg-type]
     @app_commands.describe(game=described("game"))

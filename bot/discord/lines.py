@@ -81,3 +81,27 @@ def help_line(topic: str | None) -> str:
 def prefix_line(content: str, prefix: str) -> str:
     """What follows the prefix in a prefix-command message, on one line."""
     return one_line(content[len(prefix) :] if content.startswith(prefix) else content)
+
+
+def _mention(user_id: int | None) -> str | None:
+    return f"<@{user_id}>" if user_id is not None else None
+
+
+def puzzle_line(play: str | None) -> str:
+    """``puzzle`` (show it) or ``puzzle <play>`` (answer it)."""
+    return _join("puzzle", one_line(play or ""))
+
+
+def dice_line(user_id: int | None, game_id: str | None) -> str:
+    """``dice [<@id>] [game id]`` (one word of the game id; both given: the core explains it takes one)."""
+    return _join("dice", _mention(user_id), one_line(game_id or "").split(" ")[0])
+
+
+def h2h_line(user_id: int, other_id: int | None) -> str:
+    """``h2h <@id> [<@id>]``: the actor (or the first player) against the other."""
+    return _join("h2h", _mention(user_id), _mention(other_id))
+
+
+def tournament_line(action: str, detail: str | None = None) -> str:
+    """``tournament <action> [detail]`` (the detail is one word: an id or a mention)."""
+    return _join("tournament", action, one_line(detail or "").split(" ")[0])

@@ -3,7 +3,8 @@ deadline, rated), through discord.py's UI classes. The submitted form is written
 line (``tournament create swiss rounds 5 points 3 deadline 24h rated``) and run like any slash command, so
 the core checks it (admin rights, ranges) and answers exactly as it answers the typed command.
 
-(The ``fevga`` group is at Discord's 25 subcommands, so this is a group of its own.)
+(The ``fevga`` group is at Discord's 25 subcommands, so this is a group of its own; ``tournament_commands``
+adds the other tournament commands to it.)
 """
 
 from __future__ import annotations

@@ -31,14 +31,36 @@ async def test_commands_synced_with_options_and_greek_descriptions(
     fake: FakeDiscord, start_bot: BotFactory, core: Any, world: World
 ) -> None:
     async with start_bot(core):
-        group, form = sorted(fake.commands(), key=lambda c: c["name"] != "fevga")
-        assert group["name"] == "fevga"
+        groups = {c["name"]: c for c in fake.commands()}
+        assert sorted(groups) == ["fevga", "fevga-more", "tournament"]
+        group, more, form = groups["fevga"], groups["fevga-more"], groups["tournament"]
         assert group["description_localizations"]["el"] == "Παίξε τάβλι: Φεύγα, Πόρτες, Πλακωτό"
-        assert form["name"] == "tournament" and [o["name"] for o in form["options"]] == ["create"]  # the form
-        assert form["options"][0]["description_localizations"]["el"].startswith("Άνοιξε τουρνουά")
+        tour = {o["name"]: o for o in form["options"]}
+        assert list(tour) == ["create", "join", "leave", "start", "cancel", "remove", "standings", "list"]
+        assert tour["create"]["description_localizations"]["el"].startswith("Άνοιξε τουρνουά")  # the form
+        assert [(o["name"], o["type"], o["required"]) for o in tour["remove"]["options"]] == [("user", 6, True)]
+        assert [(o["name"], o["type"], o.get("required", False)) for o in tour["standings"]["options"]] == [
+            ("tournament", 3, False)
+        ]
         subs = {o["name"]: o for o in group["options"]}
-        assert set(subs) <= set(EXPECTED) and all(o["type"] == 1 for o in subs.values())
-        assert len(subs) == 25  # Discord's limit of subcommands in a group; the rest are typed (!fevga dice)
+        extra = {o["name"]: o for o in more["options"]}
+        assert set(subs) <= set(EXPECTED) and set(extra) <= set(EXPECTED) and not set(subs) & set(extra)
+        assert all(o["type"] == 1 for g in groups.values() for o in g["options"])  # only subcommands
+        assert len(subs) == 25  # Discord's limit of subcommands in a group: the rest are in /fevga-more
+        # Every grammar command has a slash form: /fevga, /fevga-more, /tournament (list: ``tournaments``).
+        assert set(subs) | set(extra) | {"tournament", "tournaments"} == set(EXPECTED)
+        assert more["description_localizations"]["el"].startswith("Κι άλλα")
+        assert [(o["name"], o["type"], o.get("required", False)) for o in extra["dice"]["options"]] == [
+            ("user", 6, False),
+            ("game", 3, False),
+        ]
+        assert [(o["name"], o["type"], o.get("required", False)) for o in extra["h2h"]["options"]] == [
+            ("user", 6, True),
+            ("other", 6, False),
+        ]
+        assert [(o["name"], o["type"], o.get("required", False)) for o in extra["puzzle"]["options"]] == [
+            ("play", 3, False)
+        ]
         challenge = {o["name"]: o for o in subs["challenge"]["options"]}
         assert [(n, o["type"], o.get("required", False)) for n, o in challenge.items()] == [
             ("user", 6, False),
@@ -57,8 +79,10 @@ async def test_commands_synced_with_options_and_greek_descriptions(
             assert game["description_localizations"]["el"].startswith("Ποιο παιχνίδι")
         move = subs["move"]["options"][0]
         assert (move["name"], move["type"], move["required"], move["autocomplete"]) == ("play", 3, True, True)
-        assert all(1 <= len(o["description"]) <= 100 for o in subs.values())
-        assert all(1 <= len(o["description_localizations"]["el"]) <= 100 for o in subs.values())
+        every = [g for g in groups.values()] + [o for g in groups.values() for o in g["options"]]
+        every += [p for g in groups.values() for o in g["options"] for p in o.get("options", [])]
+        assert all(1 <= len(o["description"]) <= 100 for o in every)
+        assert all(1 <= len(o["description_localizations"]["el"]) <= 100 for o in every)  # each has its Greek
 
 
 def _urls() -> tuple[str, object]:
