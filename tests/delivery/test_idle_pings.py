@@ -14,7 +14,7 @@ from bot.service import keys
 from .kit import ALICE, BOB, GROUP, play, start_game, stored_version
 from .test_pings import PingLog, mover
 
-IDLE = 0.4  # seconds (the place's ping_after)
+IDLE = 1.0  # seconds (the place's ping_after; long enough that a loaded machine moves within half of it)
 
 
 async def settle(seconds: float) -> None:

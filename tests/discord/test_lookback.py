@@ -19,9 +19,14 @@ from .playing import place_ref, player_ref
 pytestmark = pytest.mark.timeout(90)
 
 
-async def _say(fake: FakeDiscord, member: Any, channel: Any, text: str) -> Any:
+async def _say(fake: FakeDiscord, member: Any, channel: Any, text: str, kind: str) -> Any:
+    """The bot's answer to ``text``: its first message after it that is not a board (the last board may still be
+    on its way from the outbox); ``kind`` a word the answer holds."""
     said = await fake.send_message(member, channel, text)
-    return await fake.wait_for_message(channel, lambda m: m.author.bot, after=said.id)
+    return await fake.wait_for_message(
+        channel, lambda m: m.author.bot and kind in (m.content + " ".join(str(e) for e in m.embeds)
+                                                    + " ".join(a.filename for a in m.attachments)),
+        after=said.id)
 
 
 async def test_dice_and_stats_with_its_graph(fake: FakeDiscord, bot: Any, core: Any, world: World) -> None:
@@ -36,10 +41,10 @@ async def test_dice_and_stats_with_its_graph(fake: FakeDiscord, bot: Any, core: 
                                          game_id=view.game_id)
         assert result.ok
         view = result.view
-    dice = await _say(fake, w.alice, w.general, "!fevga dice")
+    dice = await _say(fake, w.alice, w.general, "!fevga dice", "rolls")
     text = dice.content + " ".join(str(e) for e in dice.embeds)
     assert "rolls in 1 games" in text and "Chi-square" in text
-    stats = await _say(fake, w.alice, w.general, "!fevga stats")
+    stats = await _say(fake, w.alice, w.general, "!fevga stats", "rating.png")
     names = [a.filename for a in stats.attachments]
     assert names == ["rating.png"], names
     picture = Image.open(io.BytesIO(stats.attachments[0].data))
