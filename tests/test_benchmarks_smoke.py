@@ -4,9 +4,11 @@ helper or a renamed API then fails here instead of silently breaking a benchmark
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pstats
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -71,6 +73,7 @@ def runs(profiles: Path) -> Iterator[dict[str, subprocess.Popen[str]]]:
         name: subprocess.Popen(
             [sys.executable, str(BENCHMARKS / name), "--smoke", *extra.get(name, [])],
             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            start_new_session=True,  # its own process group: a kill takes the processes it started too
         )
         for name in FIGURES
     }
@@ -78,9 +81,9 @@ def runs(profiles: Path) -> Iterator[dict[str, subprocess.Popen[str]]]:
         yield procs
     finally:
         for proc in procs.values():
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)  # the script and whatever it left running (load processes)
+            proc.wait()
 
 
 DEADLINE: dict[str, float] = {}
@@ -92,7 +95,8 @@ def test_benchmark_runs_and_prints_its_figures(name: str, runs: dict[str, subpro
     try:
         out, _ = runs[name].communicate(timeout=max(1.0, deadline - time.monotonic()))
     except subprocess.TimeoutExpired:
-        runs[name].kill()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(runs[name].pid, signal.SIGKILL)
         out, _ = runs[name].communicate()
         pytest.fail(f"{name} --smoke still running after {TIMEOUT_S} s:\n{out[-3000:]}")
     assert runs[name].returncode == 0, out[-3000:]
