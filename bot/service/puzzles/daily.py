@@ -17,20 +17,17 @@ import logging
 from typing import Any
 
 from bot.service import keys as service_keys
-from bot.service.commits import error_result
 from bot.service.config import Clock
 from bot.service.models import Msg, Place, PlayerRef, Result
 from bot.service.reads import read_one
 from bot.service.timers import notice_entry
 from bot.storage.base import Commit, Store, split_versioned
-from fevga import FevgaError
-from fevga.puzzles import check
 
 from . import keys
 from .bank import Bank
 from .schedule import DAY, day_of, next_due, parse_hour
 from .steps import step_actions
-from .trainer import Trainer, puzzle_args
+from .trainer import Trainer, judge, puzzle_args
 
 log = logging.getLogger(__name__)
 LEASE = 60.0  # seconds a claimed post is left to its instance before another may try
@@ -156,14 +153,10 @@ class Daily:
             if doc.get("day") != day_of(self.clock()) or not doc.get("pid"):
                 return Result.error("puzzle_no_daily")
             pid = str(doc["pid"])
-            found = await self.bank.get(pid)
-            if found is None:
-                return Result.error("puzzle_missing")
-            puzzle, _rating = found
-            try:
-                verdict = check(puzzle, text)
-            except FevgaError as exc:
-                return error_result(exc)
+            judged = await judge(self.bank, pid, text)
+            if isinstance(judged, Result):
+                return judged
+            puzzle, verdict = judged
             who: dict[str, int] = doc.setdefault("who", {})
             if actor.user_id in who or len(who) >= MAX_ANSWERS:
                 break

@@ -131,14 +131,10 @@ class Trainer:
             pid = me.current or None
         if pid is None:
             return Result.error("puzzle_none_given")
-        found = await self.bank.get(pid)
-        if found is None:
-            return Result.error("puzzle_missing")
-        puzzle, _rating = found
-        try:
-            verdict = check(puzzle, text)
-        except FevgaError as exc:
-            return error_result(exc)
+        judged = await judge(self.bank, pid, text)
+        if isinstance(judged, Result):
+            return judged
+        puzzle, verdict = judged
         return Result(ok=True, messages=await self.judged(actor, puzzle, pid, verdict), place=place)
 
     async def judged(self, actor: PlayerRef, puzzle: Puzzle, pid: str, verdict: Verdict) -> list[Msg]:
@@ -203,3 +199,14 @@ class Trainer:
                                                    "streak": streak, "best": best, "solved": solved,
                                                    "answered": answered}))
         return Result(ok=True, messages=messages, place=place)
+
+
+async def judge(bank: Bank, pid: str, text: str) -> tuple[Puzzle, Verdict] | Result:
+    """Puzzle ``pid`` and the verdict on the play ``text``, or the error to answer (no such puzzle, a bad play)."""
+    found = await bank.get(pid)
+    if found is None:
+        return Result.error("puzzle_missing")
+    try:
+        return found[0], check(found[0], text)
+    except FevgaError as exc:
+        return error_result(exc)
