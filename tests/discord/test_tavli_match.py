@@ -109,7 +109,8 @@ async def test_a_tavli_match_to_five_in_a_server(fake: FakeDiscord, bot: Any, wo
     assert planted and all(ways.values()), ways
     assert view.match_winner is not None and max(view.score) >= 5
     record = (await core.service.record(view.game_id)).messages[0].args["record"]["games"]
-    assert check_tavli_record(record, view.score, 5) == 1 and record[1]["outcome"]["winner"] is None
+    # the planted draw (random play may draw a later Plakoto game too)
+    assert check_tavli_record(record, view.score, 5) >= 1 and record[1]["outcome"]["winner"] is None
     assert not fake.failed_calls() and not fake.unknown_routes
 
     def listed(message: StoredMessage) -> str:

@@ -62,7 +62,8 @@ async def test_a_tavli_match_to_five_in_a_group(fake: FakeTelegram, core: CoreSp
     assert view.match_winner is not None and max(view.score) >= 5
     assert not [m for m in fake.bot_messages(room) if m.content.startswith("Something went wrong")]
     record = (await core.service.record(view.game_id)).messages[0].args["record"]["games"]
-    assert check_tavli_record(record, view.score, 5) == 1 and record[1]["outcome"]["winner"] is None
+    # the planted draw (random play may draw a later Plakoto game too)
+    assert check_tavli_record(record, view.score, 5) >= 1 and record[1]["outcome"]["winner"] is None
     await chat.say(alice, room, "/top tavli")
     assert "Alice" in fake.last_bot_message(room).content and "Bob" in fake.last_bot_message(room).content
     await chat.say(alice, room, "/top fevga")
