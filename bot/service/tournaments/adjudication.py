@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 from bot.service.session import Session
 
+from .model import Pair, Tournament
+
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
@@ -44,3 +46,14 @@ def adjudicate(s: Session, closes_at: float) -> Verdict:
     mover, other = board.position.pips()
     pips = (mover, other) if board.turn == 0 else (other, mover)
     return Verdict(0 if pips[0] <= pips[1] else 1, "pips")
+
+
+def forfeit(t: Tournament, pair: Pair, s: Session | None) -> tuple[str, int | None] | None:
+    """When exactly one player of ``pair`` is gone: his opponent's id, and his seat in the match ``s`` (None:
+    no match); else None (both gone: judged like any other match)."""
+    gone = [p for p in (pair.a, pair.b) if p in t.gone]
+    if pair.b is None or len(gone) != 1:
+        return None
+    winner = pair.b if gone[0] == pair.a else pair.a
+    seat = next((n for n, p in enumerate(s.players) if p.user_id == winner), None) if s is not None else None
+    return winner, seat

@@ -28,8 +28,7 @@ from bot.storage.base import Commit, DamagedValue, Store, split_versioned
 from fevga.match import MAX_LENGTH
 
 from . import model
-from .adjudication import adjudicate
-from .gone import forfeit
+from .adjudication import adjudicate, forfeit
 from .knockout import bracket_pairs, first_bracket, next_bracket
 from .model import Pair, Tournament, due_key, due_member
 from .standings import Entrant, standings

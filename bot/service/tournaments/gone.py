@@ -17,11 +17,10 @@ from typing import TYPE_CHECKING
 from bot.service import keys
 from bot.service.models import Msg, PlayerRef, Result
 from bot.service.reads import read_one
-from bot.service.session import Session
 from bot.service.timers import notice_entry
 
 from . import model
-from .model import Pair, Tournament
+from .adjudication import forfeit
 
 if TYPE_CHECKING:
     from .events import Tournaments
@@ -29,17 +28,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 SCAN = 10_000
 """Most events one home's due set is read for (every open or running event is on it)."""
-
-
-def forfeit(t: Tournament, pair: Pair, s: Session | None) -> tuple[str, int | None] | None:
-    """When exactly one player of ``pair`` is gone: his opponent's id, and his seat in the match ``s`` (None:
-    no match); else None (both gone: judged like any other match)."""
-    gone = [p for p in (pair.a, pair.b) if p in t.gone]
-    if pair.b is None or len(gone) != 1:
-        return None
-    winner = pair.b if gone[0] == pair.a else pair.a
-    seat = next((n for n, p in enumerate(s.players) if p.user_id == winner), None) if s is not None else None
-    return winner, seat
 
 
 async def events_of(events: Tournaments, platform: str) -> list[str]:
