@@ -43,12 +43,16 @@ class Background(commands.Cog):
     async def stop(self, timeout: float = STOP_SECONDS) -> None:
         """Stop the tick loop and the consumer; deliveries in flight finish (bounded)."""
         self.tick_loop.cancel()
+        ticking = self.tick_loop.get_task()
         follower, self._follower = self._follower, None
         if self.outbox is not None:
             await self.outbox.stop(timeout)
         if follower is not None:
             follower.cancel()
-            await asyncio.wait({follower}, timeout=2.0)
+        # Wait for both tasks to end, so none is left pending when the event loop closes.
+        pending = {t for t in (ticking, follower) if t is not None and not t.done()}
+        if pending:
+            await asyncio.wait(pending, timeout=2.0)
 
     def consumer(self) -> OutboxConsumer:
         """The outbox consumer (group: this platform and bot; consumer: this instance)."""

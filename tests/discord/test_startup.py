@@ -126,7 +126,7 @@ async def test_discord_recommending_shards_starts_a_sharded_bot(core: Any) -> No
             bot.before_identify_hook = _no_wait  # type: ignore[method-assign]
             async with running_bot(bot, fake.token):
                 await fake.wait_until_connected(2)
-                await bot.commands_synced.wait()
+                await asyncio.wait_for(bot.commands_synced.wait(), 20)  # READY of both shards: the tree synced
                 assert bot.shard_count == 2
                 handle = await fake.slash_command(member, channel, "fevga help")
                 answer = await handle.original()
