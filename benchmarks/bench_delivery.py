@@ -33,9 +33,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 from bot.delivery import OutboxConsumer, RetryLater
-from bot.replies import Notice, Reply
+from bot.delivery.replies import Notice, Reply
 from bot.service import Place, PlayerRef
 from bot.storage import LocalRedis, RedisStore
 

@@ -31,11 +31,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the load's helpe
 
 import scale_load
 
-import bot.presenter
+import bot.chat.presenter
 import renderers.board_png
+from bot.chat.core import BotCore
 from bot.commands.executor import execute
 from bot.commands.grammar import parse_command
-from bot.core import BotCore
 from bot.delivery import OutboxConsumer
 from bot.service.ai import RandomAI
 from bot.storage import LocalRedis, RedisStore
@@ -83,10 +83,11 @@ def instrument() -> None:
     Game.play = timed_sync("engine: Game.play (parse the play, legal plays, apply)", Game.play)  # type: ignore[method-assign]
     RedisStore.read = timed_async("redis: reads (round trips included)", RedisStore.read)  # type: ignore[method-assign]
     RedisStore.commit = timed_async("redis: commit (round trip included)", RedisStore.commit)  # type: ignore[method-assign]
-    bot.presenter.render_text = timed_sync("present: text board", bot.presenter.render_text)
+    bot.chat.presenter.render_text = timed_sync("present: text board", bot.chat.presenter.render_text)
     renderers.board_png.render_board_image = timed_sync("render: draw (worker thread)",
                                                         renderers.board_png.render_board_image)
-    bot.presenter.render_board = timed_sync("render: draw + PNG encode (worker thread)", bot.presenter.render_board)
+    bot.chat.presenter.render_board = timed_sync("render: draw + PNG encode (worker thread)",
+                                                 bot.chat.presenter.render_board)
     OutboxConsumer._handle_and_ack = timed_async(  # type: ignore[method-assign]
         "outbox consumer: an entry handled (background)", OutboxConsumer._handle_and_ack)
 
@@ -119,7 +120,7 @@ async def run(games: int, moves: int) -> None:
             result = await timed_async("service: execute (all of it)", execute)(
                 core.service, actor, slot.place, intent, idem=load.idem())
             lang = await core.language(actor, slot.place)
-            replies = await timed_async("present: all of it (picture included)", bot.presenter.present_safely)(
+            replies = await timed_async("present: all of it (picture included)", bot.chat.presenter.present_safely)(
                 result, lang, actor, draw=True)
             board = next((r for r in replies if r.game_id and r.version), None)
             if board is not None and board.game_id and board.version:

@@ -33,7 +33,7 @@ import aiohttp
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 from bot.service import Place, PlayerRef
 from bot.service.session import Session
 from bot.storage import LocalRedis, RedisStore

@@ -30,11 +30,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the null platform lives with the tests
 
+from bot.chat.core import BotCore
+from bot.chat.presenter import present_safely
 from bot.commands import intents
 from bot.commands.executor import execute
-from bot.core import BotCore
 from bot.delivery import OutboxConsumer
-from bot.presenter import present_safely
 from bot.service import GameView, Place, PlayerRef, Result
 from bot.service.ai import RandomAI
 from tests.scale.worker import NullPlatform, ticking

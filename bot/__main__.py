@@ -23,7 +23,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
     SIGTERM/SIGINT (or ``stop`` is set): then stop taking updates, let commands and deliveries in flight
     finish (bounded by ``SHUTDOWN_SECONDS``; the health endpoint says not-ready meanwhile), close cleanly and
     return. The board renderer warms up meanwhile in a worker thread (:func:`warm_up_renderers`)."""
-    from bot.core import BotCore
+    from bot.chat.core import BotCore
 
     log = get_logger("fevga.main")
     stop = stop or asyncio.Event()  # set by SIGTERM/SIGINT, from now on (even while the core is being built)

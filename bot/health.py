@@ -7,7 +7,7 @@ import asyncio
 
 from aiohttp import web
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 
 
 async def serve_health(core: BotCore, port: int, host: str = "0.0.0.0") -> None:

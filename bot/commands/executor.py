@@ -1,5 +1,5 @@
 """Carry out an intent on the game service: the one place where commands meet service calls, whether the
-intent was typed (``grammar.parse_command``) or pressed (``bot.buttons.decode``)."""
+intent was typed (``grammar.parse_command``) or pressed (``bot.chat.buttons.decode``)."""
 
 from __future__ import annotations
 
@@ -38,7 +38,7 @@ async def execute(
     is_admin: bool = False,
 ) -> Result:
     """Run one intent for ``actor`` in ``place`` and return the service's platform-neutral result.
-    (``Replay`` draws a GIF, not a Result: ``BotCore`` answers it through ``bot.replay``.)"""
+    (``Replay`` draws a GIF, not a Result: ``BotCore`` answers it through ``bot.chat.replay``.)"""
     mentions = mentions or {}
     match intent:
         case i.Help(topic=topic):

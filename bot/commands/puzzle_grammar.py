@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.numbers import whole_number
+from bot.commands.numbers import whole_number
 
 from . import intents as i
 from . import puzzle_intents as p

@@ -9,10 +9,10 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
+from bot.chat.core import BotCore
 from bot.commands.intents import Challenge
 from bot.console.demo import run_demo
-from bot.core import BotCore
-from bot.replies import Notice, Reply
+from bot.delivery.replies import Notice, Reply
 from bot.service.models import Place, PlayerRef
 from bot.service.tournaments.standings import Entrant
 from bot.web.links import WebLinks

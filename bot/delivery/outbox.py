@@ -21,7 +21,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
-from bot.replies import Notice
+from bot.delivery.replies import Notice
 from bot.service import keys
 from bot.service.models import Msg, Result
 from bot.service.result_codec import decode_result

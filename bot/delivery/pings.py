@@ -22,7 +22,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, replace
 from typing import Protocol
 
-from bot.replies import Reply
+from bot.delivery.replies import Reply
 from bot.service import Place, PlayerRef, keys
 from bot.storage.base import Commit, Store, split_versioned
 

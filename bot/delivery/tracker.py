@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol, runtime_checkable
 
-from bot.replies import Reply
+from bot.delivery.replies import Reply
 from bot.service import Place, keys
 from bot.service.models import Msg
 from bot.storage.base import Commit, Store, split_versioned

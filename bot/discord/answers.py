@@ -15,7 +15,7 @@ from typing import Any
 import discord
 
 from bot.delivery import Outcome, RetryLater, Undeliverable
-from bot.replies import Reply
+from bot.delivery.replies import Reply
 from bot.service.models import Place
 
 from .boards import Boards, board_link, looks_like_board, platform_error

@@ -14,8 +14,8 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.chat.core import BotCore
 from bot.config import Settings
-from bot.core import BotCore
 
 from . import lines, web_link
 from .background import Background

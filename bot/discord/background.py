@@ -11,7 +11,7 @@ import socket
 
 from discord.ext import commands, tasks
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 from bot.delivery import OutboxConsumer
 
 from .frontend import DiscordFrontend

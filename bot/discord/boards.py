@@ -13,10 +13,10 @@ from collections.abc import Iterator
 import aiohttp
 import discord
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 from bot.delivery import BoardTracker, Pinger, RetryLater, Undeliverable
 from bot.delivery.budgets import PlaceBudgets
-from bot.replies import Reply
+from bot.delivery.replies import Reply
 from bot.service.models import Place, PlayerRef
 
 from .identity import discord_ids, split_ref

@@ -16,8 +16,8 @@ from typing import Any, Protocol, cast
 
 import discord
 
-from bot.button_kinds import ButtonKind
-from bot.replies import Button
+from bot.delivery.replies import Button
+from bot.service.button_kinds import ButtonKind
 
 from .command_text import text
 

@@ -14,9 +14,9 @@ from collections.abc import Awaitable, Iterable, Iterator
 
 import discord
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 from bot.delivery import Outcome, RetryLater
-from bot.replies import Handled, Notice, Reply
+from bot.delivery.replies import Handled, Notice, Reply
 from bot.service.keys import update_key
 from bot.service.models import Place, PlayerRef
 

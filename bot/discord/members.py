@@ -8,7 +8,7 @@ import logging
 import discord
 from discord.ext import commands
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 
 from .identity import player_of
 

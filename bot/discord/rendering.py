@@ -13,7 +13,7 @@ from typing import Any
 
 import discord
 
-from bot.replies import Reply
+from bot.delivery.replies import Reply
 
 from .components import component_view
 from .identity import discord_ids

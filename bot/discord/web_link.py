@@ -8,8 +8,8 @@ import logging
 import discord
 
 from bot.config import Settings
+from bot.delivery.replies import Reply
 from bot.i18n import translate
-from bot.replies import Reply
 from bot.web.links import WebLinks, settings_key
 
 log = logging.getLogger(__name__)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import logging
 
-from bot.button_kinds import ButtonKind
+from bot.service.button_kinds import ButtonKind
 from bot.storage.base import Commit, DamagedKey, Store
 from fevga import FairDice, Game, Rules
 

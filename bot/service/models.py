@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.button_kinds import ButtonKind
+from bot.service.button_kinds import ButtonKind
 
 
 @dataclass(frozen=True, slots=True)

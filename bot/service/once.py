@@ -22,7 +22,7 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
-from bot.button_kinds import ButtonKind
+from bot.service.button_kinds import ButtonKind
 from bot.storage.base import Commit, CommitOutcomeUnknown, DamagedKey, DamagedValue, Store
 from bot.storage.bounded import inflate
 

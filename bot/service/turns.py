@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from bot.button_kinds import ButtonKind
+from bot.service.button_kinds import ButtonKind
 from bot.storage.base import DamagedKey, Store
 from fevga import StepState, format_play
 from fevga.errors import IllegalStepError

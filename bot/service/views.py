@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.button_kinds import ButtonKind
-from bot.play_codes import play_code
+from bot.service.button_kinds import ButtonKind
+from bot.service.play_codes import play_code
 from fevga import StepState, format_play
 from fevga.dice import FairDice
 from fevga.errors import IllegalStepError

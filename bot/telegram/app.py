@@ -14,8 +14,8 @@ from telegram.constants import FloodLimit
 from telegram.error import TelegramError
 from telegram.ext import AIORateLimiter, Application, CallbackQueryHandler, ChatMemberHandler, MessageHandler, filters
 
+from bot.chat.core import BotCore
 from bot.config import Settings, instance_id
-from bot.core import BotCore
 from bot.delivery.budgets import PlaceBudgets
 from bot.logging_setup import get_logger
 

@@ -12,11 +12,11 @@ from telegram import Bot
 from telegram.error import Forbidden, TelegramError
 from telegram.ext import ContextTypes
 
-from bot.buttons import is_puzzle
-from bot.core import BotCore
+from bot.chat.buttons import is_puzzle
+from bot.chat.core import BotCore
 from bot.delivery import OutboxConsumer, RetryLater
+from bot.delivery.replies import Notice
 from bot.logging_setup import get_logger
-from bot.replies import Notice
 
 from .delivery import Delivery, platform_error
 from .identity import PLATFORM, chat_id_of, user_chat_id

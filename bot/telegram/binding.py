@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from bot.replies import Reply
+from bot.delivery.replies import Reply
 from bot.service.models import PlayerRef
 
 from .keyboards import CALLBACK_DATA_MAX

@@ -16,11 +16,11 @@ from typing import Any
 from telegram import Bot, InlineKeyboardMarkup, InputMediaPhoto, Message, ReplyParameters
 from telegram.error import BadRequest, Forbidden, NetworkError, RetryAfter, TelegramError
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 from bot.delivery import BoardTracker, Outcome, RetryLater, Undeliverable
 from bot.delivery.budgets import PlaceBudgets
+from bot.delivery.replies import Reply
 from bot.logging_setup import get_logger
-from bot.replies import Reply
 from bot.service.models import Place, PlayerRef
 
 from .groups import IN_PLAY, accept_link_button, is_group

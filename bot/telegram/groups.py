@@ -13,11 +13,11 @@ from functools import cache
 
 from telegram import Chat, InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.button_kinds import ButtonKind
-from bot.core import BotCore
+from bot.chat.core import BotCore
+from bot.chat.presenter import context_words
+from bot.delivery.replies import Reply
 from bot.i18n import LANGUAGES, catalogue, translate
-from bot.presenter import context_words
-from bot.replies import Reply
+from bot.service.button_kinds import ButtonKind
 from bot.service.models import Place, PlayerRef
 
 WELCOME_PREFIX = "w:"  # callback data of the welcome buttons (core tokens never start so)

@@ -13,11 +13,11 @@ from telegram import CallbackQuery, Chat, Message, Update, User
 from telegram.error import TelegramError
 from telegram.ext import ContextTypes
 
+from bot.chat.core import BotCore
 from bot.commands.puzzle_intents import PuzzleStep
-from bot.core import BotCore
+from bot.delivery.replies import Reply
 from bot.delivery.updates import UpdateGate
 from bot.logging_setup import get_logger
-from bot.replies import Reply
 from bot.service.keys import update_key
 from bot.service.models import Place, PlayerRef
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from telegram import Chat, User
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 from bot.logging_setup import get_logger
 from bot.service.models import Place, PlayerRef
 

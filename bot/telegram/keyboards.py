@@ -8,9 +8,9 @@ from collections.abc import Iterable, Sequence
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot.button_kinds import ButtonKind
+from bot.delivery.replies import Button
 from bot.logging_setup import get_logger
-from bot.replies import Button
+from bot.service.button_kinds import ButtonKind
 
 CALLBACK_DATA_MAX = 64  # bytes, Telegram's limit for callback_data
 STEPS_PER_ROW = 4  # "13→16 (3)": a checker's point, where it lands, and the die

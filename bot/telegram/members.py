@@ -9,7 +9,7 @@ from typing import Any
 from telegram import ChatMember, Update
 from telegram.error import Forbidden
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 from bot.logging_setup import get_logger
 from bot.service.models import PlayerRef
 

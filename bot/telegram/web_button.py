@@ -8,9 +8,9 @@ import time
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup, WebAppInfo
 
+from bot.chat.core import BotCore
 from bot.config import Settings
-from bot.core import BotCore
-from bot.replies import Reply
+from bot.delivery.replies import Reply
 from bot.service.models import Place
 from bot.web.links import WebLinks, settings_key
 

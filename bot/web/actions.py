@@ -15,11 +15,11 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.button_kinds import ButtonKind
-from bot.buttons import encode
+from bot.chat.buttons import encode
 from bot.commands import intents
 from bot.commands.grammar import parse_command
-from bot.replies import Handled
+from bot.delivery.replies import Handled
+from bot.service.button_kinds import ButtonKind
 from fevga.errors import IllegalStepError
 from fevga.play import format_play, format_steps
 from fevga.rules import OFF

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from aiohttp import web
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 from bot.i18n import LANGUAGES, translate
 from bot.service.models import PlayerRef
 

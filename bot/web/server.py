@@ -11,8 +11,8 @@ from dataclasses import replace
 
 from aiohttp import web
 
+from bot.chat.core import BotCore
 from bot.config import Settings
-from bot.core import BotCore
 from bot.service.models import PlayerRef
 
 from . import links

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from bot.button_kinds import ButtonKind
-from bot.buttons import CODES, decode, encode
+from bot.chat.buttons import CODES, decode, encode
 from bot.commands import intents as i
 from bot.commands.grammar import parse_command
+from bot.service.button_kinds import ButtonKind
 
 # The intent each kind decodes to, for game (or challenge) "g7" at version 5.
 EXPECTED: dict[ButtonKind, i.Intent] = {

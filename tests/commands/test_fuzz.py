@@ -10,11 +10,11 @@ import string
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.buttons import decode
+from bot.chat.buttons import decode
+from bot.chat.core import BotCore
 from bot.commands import intents
 from bot.commands.executor import execute
 from bot.commands.grammar import ALIASES, parse_command
-from bot.core import BotCore
 from bot.i18n import has
 from bot.service import Place, PlayerRef
 from bot.service.ai import RandomAI

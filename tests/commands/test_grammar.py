@@ -6,10 +6,10 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from bot.buttons import decode
+from bot.chat.buttons import decode
 from bot.commands import intents as i
 from bot.commands.grammar import ALIASES, MAX_INPUT, parse_command
-from bot.numbers import whole_number
+from bot.commands.numbers import whole_number
 from fevga import Rules
 
 

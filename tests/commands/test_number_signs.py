@@ -13,10 +13,10 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
+from bot.chat.core import BotCore
 from bot.commands import intents as i
 from bot.commands.executor import execute
 from bot.commands.grammar import ALIASES, parse_command
-from bot.core import BotCore
 from bot.i18n import has
 from bot.service import Place, PlayerRef
 from bot.service.ai import RandomAI

@@ -3,7 +3,7 @@ puzzle answer's reply is (private, in the author's language)."""
 
 from __future__ import annotations
 
-from bot.audience import is_private
+from bot.chat.audience import is_private
 from bot.commands import intents as i
 from bot.commands.grammar import parse_command
 from bot.commands.puzzle_intents import PuzzleAnswer, PuzzleShow, PuzzleTop

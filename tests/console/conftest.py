@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 from bot.service.ai import RandomAI
 from bot.storage import LocalRedis, RedisStore
 

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.chat.core import BotCore
 from bot.console import ConsoleChat
-from bot.core import BotCore
 from bot.service.ai import RandomAI
 from bot.storage import LocalRedis, RedisStore
 

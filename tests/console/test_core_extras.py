@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from bot.button_kinds import ButtonKind
-from bot.buttons import encode
+from bot.chat.buttons import encode
+from bot.chat.core import BotCore
 from bot.commands import intents as i
-from bot.core import BotCore
 from bot.service import Place, PlayerRef, keys
+from bot.service.button_kinds import ButtonKind
 from bot.storage import Commit
 from fevga import format_play, legal_plays
 from tests.botkit import mover_position

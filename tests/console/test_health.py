@@ -7,7 +7,7 @@ import socket
 
 import aiohttp
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 from bot.health import serve_health
 
 

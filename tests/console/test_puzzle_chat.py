@@ -6,8 +6,8 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
+from bot.chat.core import BotCore
 from bot.console import ConsoleChat
-from bot.core import BotCore
 from bot.service import PlayerRef
 from fevga.play import format_steps
 from fevga.puzzles import ordered_plays

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from bot.chat.core import BotCore
 from bot.console import ConsoleChat
-from bot.core import BotCore
 from fevga.match import game_kind
 from tests.botkit import a_legal_play_text
 

@@ -7,8 +7,8 @@ import io
 import random
 from pathlib import Path
 
+from bot.chat.core import BotCore
 from bot.console import ConsoleChat
-from bot.core import BotCore
 from tests.botkit import a_legal_play_text
 
 

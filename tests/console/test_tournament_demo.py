@@ -9,9 +9,9 @@ import random
 import re
 from pathlib import Path
 
+from bot.chat.core import BotCore
 from bot.console import ConsoleChat
 from bot.console.demo import play_match, run_demo
-from bot.core import BotCore
 from bot.service.ai import RandomAI
 from bot.service.models import Msg
 from bot.service.tournaments.standings import standings

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 from bot.storage import LocalRedis, RedisStore
 from tests.botkit import OffsetClock as Clock
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 from bot.delivery import RetryLater
-from bot.replies import Notice, Reply
+from bot.delivery.replies import Notice, Reply
 from bot.service import Place, PlayerRef
 
 ALICE = PlayerRef("telegram", "1", "alice")

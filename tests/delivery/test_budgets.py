@@ -8,7 +8,7 @@ import asyncio
 import time
 from dataclasses import dataclass, field
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 from bot.delivery import BoardTracker, Outcome
 from bot.delivery.budgets import PlaceBudgets
 from bot.service import Place

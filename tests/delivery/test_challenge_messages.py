@@ -7,9 +7,9 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from bot.buttons import decode
+from bot.chat.buttons import decode
+from bot.chat.core import BotCore
 from bot.commands import intents as i
-from bot.core import BotCore
 from bot.delivery import OutboxConsumer, RetryLater
 from bot.service import keys
 from bot.storage.base import Commit

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 from bot.delivery import Outcome, Pinger
 from bot.delivery.ping_timers import CLAIM_LEASE
 from bot.service import keys

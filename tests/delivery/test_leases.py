@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 from bot.delivery import BoardTracker, Outcome, Pinger
 from bot.delivery.lease import LEASE_SECONDS, hold
 from bot.delivery.outbox import RECLAIM_IDLE_MS, OutboxConsumer

@@ -6,7 +6,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 from bot.delivery import OutboxConsumer
 from bot.service import keys
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass, field
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 from bot.delivery import Outcome, Pinger, RetryLater
-from bot.replies import Reply
+from bot.delivery.replies import Reply
 from bot.service import Place, PlayerRef
 
 from .kit import ALICE, BOB, play, start_game, stored_version

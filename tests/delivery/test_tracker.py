@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 from bot.delivery import BoardTracker, Outcome
 
 from .kit import FakeSurface, play, start_game, stored_version

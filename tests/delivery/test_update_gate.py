@@ -3,7 +3,7 @@ update id each handle their own; the same bot's re-delivery is dropped."""
 
 from __future__ import annotations
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 from bot.delivery.updates import UpdateGate
 from bot.service import keys
 

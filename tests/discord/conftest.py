@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 import redis
 
+from bot.chat.core import BotCore
 from bot.config import Settings
-from bot.core import BotCore
 from bot.delivery.budgets import PlaceBudgets
 from bot.discord import AnyFevgaBot, build_bot
 from bot.discord.endpoints import point_discord_py

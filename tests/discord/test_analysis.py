@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 from bot.service.ai import RandomAI
 from tests.botkit import a_legal_play_text
 from tests.fakes.discord import FakeDiscord

@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
+from bot.delivery.replies import Reply
 from bot.discord.boards import ping_text
 from bot.discord.rendering import outgoing
-from bot.replies import Reply
 from bot.service.models import PlayerRef
 from tests.fakes.discord import FakeDiscord, StoredMessage
 

@@ -6,8 +6,8 @@ import pytest
 
 from bot.commands import intents as i
 from bot.commands.grammar import parse_command
+from bot.delivery.replies import Handled
 from bot.discord import lines
-from bot.replies import Handled
 
 
 def test_challenge_lines_parse_to_the_intended_challenge() -> None:

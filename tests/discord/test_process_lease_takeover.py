@@ -136,7 +136,7 @@ async def converged(fake: FakeDiscord, table: Table, edits: int, following: Any,
 @pytest.fixture
 async def world(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator[tuple[FakeDiscord, Processes, Any]]:
     """A Redis, the stand-in (telling the bot to run ``request.param`` shards) and the bot's processes."""
-    from bot.core import BotCore
+    from bot.chat.core import BotCore
 
     with LocalRedis(tmp_path / "redis") as server:
         async with FakeDiscord(shard_count=request.param) as fake:

@@ -61,7 +61,7 @@ async def start_process(fake: FakeDiscord, redis_url: str, workdir: Path, shard:
 
 @pytest.fixture
 async def world(tmp_path: Path) -> AsyncIterator[tuple[FakeDiscord, list[Table], Any]]:
-    from bot.core import BotCore
+    from bot.chat.core import BotCore
 
     with LocalRedis(tmp_path / "redis") as server:
         async with FakeDiscord(shard_count=2) as fake:

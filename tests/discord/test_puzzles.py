@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.buttons import decode
+from bot.chat.buttons import decode
 from bot.commands.puzzle_intents import PuzzleStep
 from bot.service.keys import place_bucket
 from bot.service.puzzles import keys

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 from bot.service.ai import RandomAI
 from tests.fakes.discord import FakeDiscord, FakeMember
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import discord
 import pytest
 
-from bot.button_kinds import ButtonKind
+from bot.delivery.replies import Button, Reply
 from bot.discord.components import TokenButton, TokenSelect, component_view
 from bot.discord.rendering import board_message, outgoing, text_message
-from bot.replies import Button, Reply
+from bot.service.button_kinds import ButtonKind
 from bot.service.models import PlayerRef
 
 PNG = b"\x89PNG\r\n\x1a\nfake"

@@ -15,9 +15,9 @@ import os
 import random
 import time
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 from bot.delivery import OutboxConsumer
-from bot.replies import Notice, Reply
+from bot.delivery.replies import Notice, Reply
 from bot.service import Place
 from bot.service.ai import RandomAI
 

@@ -9,8 +9,8 @@ import string
 import pytest
 from pydantic import SecretStr
 
+from bot.chat.core import BotCore
 from bot.config import Settings
-from bot.core import BotCore
 from bot.i18n import LANGUAGES, catalogue, translate
 from bot.service import Place, PlayerRef
 from bot.storage import MemoryStore

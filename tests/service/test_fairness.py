@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import random
 
+from bot.chat.presenter import caption
 from bot.commands import intents as i
 from bot.commands.executor import execute
 from bot.commands.grammar import parse_command
-from bot.presenter import caption
 from bot.service import GameService, Place, keys
 from bot.service.fairness import SHORT_LIMIT
 from bot.service.reads import read_one

@@ -6,10 +6,10 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from bot.buttons import decode
+from bot.chat.buttons import decode
+from bot.chat.presenter import button, caption, dice_used, steps_text
 from bot.commands import intents as i
 from bot.commands.executor import execute
-from bot.presenter import button, caption, dice_used, steps_text
 from bot.service import GameService
 from bot.service.models import GameView, PlayerRef, Result
 from bot.service.views import PICKER_MAX

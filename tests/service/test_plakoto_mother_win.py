@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from bot.chat.presenter import board_labels
 from bot.i18n import translate
-from bot.presenter import board_labels
 from bot.service.ai import RandomAI
 from bot.service.commits import Change
 from bot.service.flow import MatchFlow, by_mother

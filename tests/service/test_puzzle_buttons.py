@@ -6,11 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from bot.button_kinds import ButtonKind
-from bot.buttons import decode, encode_puzzle
+from bot.chat.buttons import decode, encode_puzzle
+from bot.chat.presenter import button
 from bot.commands.puzzle_intents import PuzzleStep
-from bot.presenter import button
 from bot.service import GameService, PlayerRef
+from bot.service.button_kinds import ButtonKind
 from bot.service.models import Action, Place, Result
 from bot.service.puzzles.steps import builder
 from bot.storage import RedisStore

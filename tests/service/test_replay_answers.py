@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-import bot.replay
+import bot.chat.replay
+from bot.chat.replay import replay_reply
 from bot.i18n import translate
-from bot.replay import replay_reply
 from bot.service import GameService, Place, PlayerRef, keys
 from bot.service.reads import read_one
 from bot.service.record_codec import pack, unpack
@@ -121,6 +121,6 @@ async def test_a_sound_record_that_fails_to_draw_is_not_called_damaged(service: 
     def too_big(*_args: Any, **_kwargs: Any) -> bytes:
         raise ValueError("the replay does not fit in the byte budget")
 
-    monkeypatch.setattr(bot.replay, "render_replay", too_big)
+    monkeypatch.setattr(bot.chat.replay, "render_replay", too_big)
     text, image = await answer(service)
     assert text == translate("replay_failed", "en", game_id=gid) and image is None

@@ -7,15 +7,15 @@ import asyncio
 import random
 from datetime import UTC, datetime
 
+from bot.chat.presenter import present
+from bot.chat.standings_reply import standings_picture
 from bot.commands.executor import execute
 from bot.commands.grammar import parse_command
 from bot.commands.intents import Intent
-from bot.presenter import present
 from bot.service import GameService, PlayerRef, Result, keys
 from bot.service.result_codec import decode_result
 from bot.service.seasons import keys as season_keys
 from bot.service.seasons.seasons import LOOK
-from bot.standings_reply import standings_picture
 from tests.service.conftest import HERE, make_service
 from tests.service.helpers import start_game, until_both_moved
 from tests.service.test_tournament_service import outbox_notices

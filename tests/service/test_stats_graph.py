@@ -8,7 +8,7 @@ import random
 import pytest
 from PIL import Image
 
-from bot import rating_graph
+from bot.chat import rating_graph
 from bot.service import GameService
 from bot.storage import RedisStore
 from renderers.rating_graph import RatingGraph, Series

@@ -1,5 +1,5 @@
 """Portes and Plakoto played by buttons only: step buttons (from the bar, hits and pins marked on the
-label), whole-play picks and confirm, each pressed as its token decodes (bot.buttons), to the end."""
+label), whole-play picks and confirm, each pressed as its token decodes (bot.chat.buttons), to the end."""
 
 from __future__ import annotations
 
@@ -7,12 +7,12 @@ import random
 
 import pytest
 
-from bot.button_kinds import ButtonKind
-from bot.buttons import decode
+from bot.chat.buttons import decode
+from bot.chat.presenter import button
 from bot.commands.executor import execute
-from bot.play_codes import play_code, play_text
-from bot.presenter import button
 from bot.service import GameService, Result
+from bot.service.button_kinds import ButtonKind
+from bot.service.play_codes import play_code, play_text
 
 from .conftest import ALICE, BOB, HERE
 

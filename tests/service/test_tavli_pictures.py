@@ -4,7 +4,7 @@ rotation), a Portes match's "game N", and a drawn Plakoto game with the draw ban
 
 from __future__ import annotations
 
-from bot.presenter import caption, present, scene_for
+from bot.chat.presenter import caption, present, scene_for
 from bot.service import GameService
 from bot.service.models import Result
 from bot.service.session import Session

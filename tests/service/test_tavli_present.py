@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from bot.presenter import present
+from bot.chat.presenter import present
 from bot.service import GameService
 from fevga import format_play
 from fevga.variants import TavliPosition, any_position_from_id

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 import bot.i18n
+from bot.chat.core import BotCore
+from bot.chat.presenter import context_words, message_text
 from bot.console import ConsoleChat
-from bot.core import BotCore
 from bot.i18n import duration, language_of, plural, plural_form, plurals, translate
-from bot.presenter import context_words, message_text
 from bot.service.models import Msg, Place, PlayerRef
 from bot.storage import MemoryStore
 from tests.botkit import a_legal_play_text
@@ -227,7 +227,7 @@ async def test_the_terminal_says_you_win(tmp_path: Path) -> None:
 
 def test_analysis_words_agree_with_their_numbers() -> None:
     """The analysis text is formatted by the engine (``str.format``); the catalogue's plurals still apply."""
-    from bot.analysis_reply import words
+    from bot.chat.analysis_reply import words
 
     args = {"name": "Ann", "n": 1, "forced": 0, "rate": "2.0", "band": "expert", "errors": 1, "blunders": 2}
     assert words("en")["player"].format(**args) == \

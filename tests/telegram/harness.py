@@ -147,7 +147,7 @@ async def game_view(core: Any, player: PlayerRef, place: Place) -> Any:
 
 async def make_core(redis_url: str, **options: Any) -> Any:
     """The real BotCore on a real Redis."""
-    from bot.core import BotCore
+    from bot.chat.core import BotCore
 
     core = await BotCore.create(redis_url=redis_url, **options)
     core.ping_after = 0.0  # pings at once unless a test sets the idle time (tests/telegram/test_fast_group.py)

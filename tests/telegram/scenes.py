@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from bot.presenter import scene_for
+from bot.chat.presenter import scene_for
 from fevga import Position, Rules, format_play, legal_plays
 from tests.fakes.telegram import FakeMessage, FakeTelegram, FakeUser
 

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 from telegram import Message, MessageEntity, User
 
-from bot.button_kinds import ButtonKind
-from bot.replies import Button
+from bot.delivery.replies import Button
+from bot.service.button_kinds import ButtonKind
 from bot.service.models import PlayerRef
 from bot.telegram.app import file_url_for
 from bot.telegram.command_list import COMMANDS, bot_commands

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.replies import Notice, Reply
+from bot.delivery.replies import Notice, Reply
 from bot.service.models import Place
 from tests.fakes.telegram import FakeTelegram
 from tests.telegram.test_tournament import until

@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
+from bot.chat.presenter import context_words
 from bot.i18n import translate
-from bot.presenter import context_words
 from bot.storage.local_redis import free_port
 from bot.telegram import run_telegram
 from bot.telegram.command_list import COMMANDS

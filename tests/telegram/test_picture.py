@@ -3,7 +3,7 @@ and a whole-play button plays the move in one tap."""
 
 from __future__ import annotations
 
-from bot.presenter import steps_text
+from bot.chat.presenter import steps_text
 from tests.fakes.telegram import FakeTelegram
 
 from .harness import Chat, CoreSpy, actor_ref, game_view, group_place

@@ -9,7 +9,7 @@ import time
 
 from PIL import Image
 
-from bot.buttons import decode
+from bot.chat.buttons import decode
 from bot.commands.puzzle_intents import PuzzleStep
 from bot.service.keys import place_bucket
 from bot.service.puzzles import keys

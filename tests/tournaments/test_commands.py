@@ -6,12 +6,12 @@ from pathlib import Path
 
 import pytest
 
+from bot.chat.presenter import present
 from bot.commands import intents as i
 from bot.commands import tournament_intents as t
 from bot.commands.executor import execute
 from bot.commands.grammar import parse_command
 from bot.i18n import catalogue, has, translate
-from bot.presenter import present
 from bot.service import GameService, Place, PlayerRef
 from bot.service.ai import RandomAI
 from bot.service.tournaments.adjudication import Verdict

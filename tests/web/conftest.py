@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 from bot.storage import LocalRedis, RedisStore
 from bot.web.app import WebConfig
 from bot.web.links import WebLinks, derive_key

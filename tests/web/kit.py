@@ -10,7 +10,7 @@ from typing import Any
 
 from aiohttp.test_utils import TestClient
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 from bot.service import keys
 from bot.service.models import Place, PlayerRef
 from bot.web.app import WebConfig

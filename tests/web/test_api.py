@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 from fevga.dice import verify as verify_dice
 
 from .kit import ALICE, BOB, CAROL, ROOM, Site, init_data, start_game, stored_version

@@ -8,9 +8,9 @@ import discord
 import pytest
 
 from bot.config import Settings
+from bot.delivery.replies import Button, Reply
 from bot.discord import web_link
 from bot.discord.rendering import board_message
-from bot.replies import Button, Reply
 from bot.web.server import config_from
 
 

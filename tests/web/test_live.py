@@ -15,7 +15,7 @@ import pytest
 from aiohttp import ClientResponse
 from aiohttp.test_utils import TestClient, TestServer
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 from bot.storage import RedisStore
 from bot.web.app import WEB_APP, WebApp
 from bot.web.server import make_app

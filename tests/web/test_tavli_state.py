@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.core import BotCore
+from bot.chat.core import BotCore
 from bot.service import keys
 from bot.service.session import decode
 from bot.storage.base import split_versioned

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import aiohttp
 
+from bot.chat.core import BotCore
 from bot.config import Settings
 from bot.console import ConsoleChat
-from bot.core import BotCore
 from bot.web.server import start_local
 
 

@@ -18,9 +18,9 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 from yarl import URL
 
+from bot.chat.core import BotCore
 from bot.config import Settings
 from bot.console import ConsoleChat
-from bot.core import BotCore
 from bot.web.app import WEB_APP, WebConfig
 from bot.web.server import make_app, start_local
 from tests.botkit import a_legal_play_text

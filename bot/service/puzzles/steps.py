@@ -1,7 +1,7 @@
 """Answering a puzzle with step buttons: one button per (from point, die) the roll allows, built step by step
 as a game's board is (``fevga.builder.step_options``, the same builder), then answered as the typed play.
 
-A player's pending steps travel in his buttons' tokens (``bot.buttons.encode_puzzle``), never in the store:
+A player's pending steps travel in his buttons' tokens (``bot.chat.buttons.encode_puzzle``), never in the store:
 two players building at once each hold their own, and nothing is left behind when one stops halfway. The
 buttons under the puzzle's post are everyone's (owner empty); the ones a press answers with are the presser's.
 """
@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bot.button_kinds import ButtonKind
-from bot.play_codes import steps_code
+from bot.service.button_kinds import ButtonKind
 from bot.service.models import Action
+from bot.service.play_codes import steps_code
 from bot.service.views import step_label
 from fevga.builder import step_options
 from fevga.builder_state import StepState

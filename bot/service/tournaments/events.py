@@ -13,7 +13,7 @@ import dataclasses
 import logging
 from collections.abc import Sequence
 
-from bot.game_words import MATCH_KINDS
+from bot.commands.game_words import MATCH_KINDS
 from bot.service import keys
 from bot.service.challenges import Challenges
 from bot.service.commits import Change, session_commit

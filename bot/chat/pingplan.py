@@ -8,10 +8,10 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 
+from bot.chat.presenter import caption
 from bot.delivery.pings import PingPlan
+from bot.delivery.replies import Reply
 from bot.i18n import translate
-from bot.presenter import caption
-from bot.replies import Reply
 from bot.service import GameService, Place, PlayerRef, keys
 from bot.service.models import GameView
 from bot.service.reads import Reads, read_one

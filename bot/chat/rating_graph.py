@@ -12,8 +12,8 @@ import logging
 from collections import OrderedDict
 from dataclasses import replace
 
+from bot.delivery.replies import Reply
 from bot.i18n import translate
-from bot.replies import Reply
 from bot.service import Place, PlayerRef, keys
 from bot.service.reads import Reads
 from bot.storage.base import Store

@@ -15,22 +15,22 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from bot.audience import is_private, is_shared
-from bot.button_kinds import ButtonKind
-from bot.buttons import decode
+from bot.chat.audience import is_private, is_shared
+from bot.chat.buttons import decode
+from bot.chat.pingplan import between_people, ping_plan
+from bot.chat.presenter import present, present_safely
+from bot.chat.rating_graph import with_stats_graph
+from bot.chat.replay import replay_reply
 from bot.commands import intents
 from bot.commands.executor import execute
 from bot.commands.grammar import parse_command
 from bot.delivery import BoardSurface, BoardTracker, NoticeSink, OutboxConsumer, Pinger, PingPlan, PingSurface
 from bot.delivery.challenges import ChallengeEnds, ChallengeSurface
 from bot.delivery.challenges import remember as remember_challenge
+from bot.delivery.replies import Handled, Notice, Reply
 from bot.i18n import language_of, translate
-from bot.pingplan import between_people, ping_plan
-from bot.presenter import present, present_safely
-from bot.rating_graph import with_stats_graph
-from bot.replay import replay_reply
-from bot.replies import Handled, Notice, Reply
 from bot.service import GameService, Place, PlayerRef, keys
+from bot.service.button_kinds import ButtonKind
 from bot.service.migrate import migrate_to_homes
 from bot.service.models import Msg, Result
 from bot.service.settings import PING_AFTER

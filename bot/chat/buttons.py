@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from typing import assert_never
 
-from bot.button_kinds import ButtonKind
 from bot.commands import intents as i
+from bot.commands.numbers import whole_number
 from bot.commands.puzzle_intents import PuzzleStep
-from bot.numbers import whole_number
-from bot.play_codes import play_text, steps_of
-from bot.replies import TOKEN_MAX_BYTES
+from bot.delivery.replies import TOKEN_MAX_BYTES
+from bot.service.button_kinds import ButtonKind
+from bot.service.play_codes import play_text, steps_of
 
 CODES: dict[ButtonKind, str] = {
     ButtonKind.ACCEPT: "A",
@@ -41,7 +41,7 @@ def _is_id(text: str) -> bool:
 
 
 def encode_puzzle(pid: str, owner: str, steps: str) -> str:
-    """``Z.<puzzle>.<owner>.<steps>`` (``bot.play_codes.steps_code``; the owner empty on the shared post);
+    """``Z.<puzzle>.<owner>.<steps>`` (``bot.service.play_codes.steps_code``; the owner empty on the shared post);
     raise ValueError if it would not fit a button."""
     token = ".".join([PUZZLE, pid, owner, steps])
     if not pid or not _is_id(pid) or not _is_id(owner) or steps_of(steps) is None:

@@ -10,8 +10,8 @@ import asyncio
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from bot.delivery.replies import Reply
 from bot.i18n import catalogue, localised, translate
-from bot.replies import Reply
 from fevga.analysis import Move, Report
 from fevga.analysis_text import WORDS, report_text, summary
 from renderers.analysis_png import LEGEND, render_blunder

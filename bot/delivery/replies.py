@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.button_kinds import ButtonKind
 from bot.commands.intents import Intent
+from bot.service.button_kinds import ButtonKind
 from bot.service.models import Place, PlayerRef
 
 TOKEN_MAX_BYTES = 64  # Telegram's callback_data limit; Discord custom ids allow 100

@@ -6,14 +6,14 @@ import asyncio
 import logging
 from dataclasses import replace
 
-from bot.analysis_reply import analysis_reply
-from bot.button_kinds import ButtonKind
-from bot.buttons import encode, encode_puzzle
+from bot.chat.analysis_reply import analysis_reply
+from bot.chat.buttons import encode, encode_puzzle
+from bot.chat.puzzle_reply import PUZZLE_KEYS, puzzle_reply
+from bot.chat.standings_reply import standings_picture
+from bot.delivery.replies import Button, Reply
 from bot.i18n import PLATFORM_WORDS, catalogue, has, translate
-from bot.puzzle_reply import PUZZLE_KEYS, puzzle_reply
-from bot.replies import Button, Reply
+from bot.service.button_kinds import ButtonKind
 from bot.service.models import Action, GameView, Msg, PlayerRef, Result
-from bot.standings_reply import standings_picture
 from fevga.rules import OFF
 from fevga.variants import any_position_from_id
 from renderers import BoardScene, render_board, render_text

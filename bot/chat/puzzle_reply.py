@@ -8,9 +8,9 @@ import asyncio
 from collections.abc import Mapping
 from typing import Any
 
-from bot.analysis_reply import legend
+from bot.chat.analysis_reply import legend
+from bot.delivery.replies import Reply
 from bot.i18n import translate
-from bot.replies import Reply
 from fevga.analysis import Move
 from fevga.variants import any_position_from_id
 from renderers import BoardScene, render_board, render_text

@@ -11,8 +11,8 @@ import asyncio
 import logging
 from typing import Any
 
+from bot.delivery.replies import Reply
 from bot.i18n import translate
-from bot.replies import Reply
 from bot.service import GameService, Place, PlayerRef
 from fevga import Game, SerializationError, game_from_dict
 from renderers import render_replay, replay_scenes
