@@ -11,8 +11,6 @@ from typing import Any
 
 from bot.storage.base import DamagedKey, Store, split_versioned
 from fevga import FairDice, Game, TurnRecord, format_play
-from fevga.board import Outcome
-from fevga.rules import CHECKERS
 
 from . import fairness, keys
 from .ai import AiPlayer, ai_choose
@@ -22,7 +20,7 @@ from .models import Msg
 from .ratings import Rating
 from .reads import Reads
 from .record_codec import pack
-from .records import make_record
+from .records import by_mother, make_record
 from .session import Session
 
 log = logging.getLogger(__name__)
@@ -94,7 +92,7 @@ class MatchFlow:
             self._next_game(s, change, None, now)
             return
         s.score[outcome.winner] += outcome.points
-        if outcome.mars and not outcome.resigned:
+        if outcome.mars and not outcome.resigned and not by_mother(s.game, outcome):  # a pinned mother is no mars
             s.mars_wins[outcome.winner] += 1
         winner = s.players[outcome.winner]
         key = "game_won_mother" if by_mother(s.game, outcome) else "game_won_mars" if outcome.mars else "game_won"
@@ -223,12 +221,3 @@ def apply_stats(data: dict[str, Any], rating: Rating, won: bool, points: int, ma
     data["st"] = (streak + 1 if streak > 0 else 1) if won else (streak - 1 if streak < 0 else -1)
     data["best"] = max(data["best"], data["st"])
     data["name"] = name
-
-
-def by_mother(game: Game, outcome: Outcome) -> bool:
-    """A Plakoto game won by pinning the mother (RULES-TAVLI rule 6: 2 points, not a mars): the winner has
-    not borne off all his checkers."""
-    if game.game != "plakoto" or outcome.winner is None or outcome.resigned or not outcome.mars:
-        return False
-    pos = game.board.position
-    return (pos.me_off if game.board.turn == outcome.winner else pos.opp_off) < CHECKERS

@@ -11,6 +11,8 @@ from typing import Any
 
 from fevga import Game, game_to_dict
 from fevga.analysis import Report
+from fevga.board import Outcome
+from fevga.rules import CHECKERS
 
 from .session import Session
 
@@ -33,11 +35,21 @@ def make_record(s: Session, game: Game, game_no: int, score_before: list[int], e
         "ended": ended if outcome is not None else None,
         "outcome": None
         if outcome is None
-        else {"winner": outcome.winner, "points": outcome.points, "mars": outcome.mars, "resigned": outcome.resigned},
+        else {"winner": outcome.winner, "points": outcome.points, "mars": outcome.mars and not by_mother(game, outcome),
+              "resigned": outcome.resigned},  # a pinned mother's 2 points are not a mars (stats, head-to-head)
         "status": s.status if s.status != "play" or outcome is None else "over",
         "end": s.end,
         "game": game_to_dict(game, reveal_seed=outcome is not None),
     }
+
+
+def by_mother(game: Game, outcome: Outcome) -> bool:
+    """A Plakoto game won by pinning the mother (RULES-TAVLI rule 6: 2 points, not a mars): the winner has
+    not borne off all his checkers."""
+    if game.game != "plakoto" or outcome.winner is None or outcome.resigned or not outcome.mars:
+        return False
+    pos = game.board.position
+    return (pos.me_off if game.board.turn == outcome.winner else pos.opp_off) < CHECKERS
 
 
 def _wins(points: int) -> str:

@@ -10,6 +10,7 @@ from bot.i18n import translate
 from bot.service.ai import RandomAI
 from bot.service.commits import Change
 from bot.service.flow import MatchFlow, by_mother
+from bot.service.records import make_record
 from bot.service.session import Session
 from bot.storage import Store
 from bot.web.state import _result, strings
@@ -40,6 +41,9 @@ async def test_the_flow_tells_a_mother_win_not_a_mars(any_store: Store, clock: F
     MatchFlow(any_store, clock, RandomAI(1)).game_over(s, change)
     (won,) = [m for m in change.messages if m.key.startswith("game_won")]
     assert won.key == "game_won_mother" and s.score == [2, 0]
+    assert s.mars_wins == [0, 0]  # the stats' and head-to-head's marses do not count it
+    record = make_record(s, game, 1, [0, 0], 0.0)
+    assert record["outcome"] == {"winner": 0, "points": 2, "mars": False, "resigned": False}
     for lang, words in (("en", "by pinning the mother"), ("el", "πλακώνοντας τη μάνα")):
         text = translate(won.key, lang, **won.args)
         assert words in text and "mars" not in text and "μαρς" not in text
@@ -51,6 +55,12 @@ def test_a_plakoto_mars_is_still_a_mars() -> None:
     game.board = Board(over, 0, game.rules)
     outcome = game.board.outcome()
     assert outcome is not None and outcome.mars and not by_mother(game, outcome)
+    last = Game.new(PlakotoRules(), FixedDice([(1, 2)]), first=0)  # the same end, reached by a play
+    last.board = Board(tpos("plakoto", {23: 1}, {24: 15}, me_off=14), 0, last.rules)
+    last.play("23/off")
+    s = Session("g1", HERE, (ALICE, BOB), 5, Rules(), last, 0.0, 3600.0, kind="plakoto")
+    assert make_record(s, last, 1, [0, 0], 0.0)["outcome"] == {"winner": 0, "points": 2, "mars": True,
+                                                                "resigned": False}
 
 
 @pytest.mark.parametrize("lang", ["en", "el"])
