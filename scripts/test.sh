@@ -10,4 +10,4 @@ echo "==> mypy"
 echo "==> pytest"
 # Spread over workers (most of the suite waits on real processes: Redis, bots, browsers); PYTEST_WORKERS=0 runs
 # it in one process.
-.venv/bin/python -m pytest -n "${PYTEST_WORKERS:-2}" "$@"
+.venv/bin/python -m pytest -n "${PYTEST_WORKERS:-2}" --durations=15 "$@"

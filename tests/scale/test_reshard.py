@@ -19,7 +19,7 @@ from .verify import Journals, verify
 
 pytestmark = pytest.mark.timeout(600)
 
-INSTANCES, TABLES, MATCHES, MAX_PLIES = 3, 60, 4, 30
+INSTANCES, TABLES, MATCHES, MAX_PLIES = 3, 40, 4, 30
 SLOTS_MOVED = 500  # per reshard: ~9 % of a master's slots, with their keys
 # The store follows MOVED/ASK and retries for up to its failover_wait (10 s) by itself; a command that still
 # fails is re-delivered (same idempotency key) as the platforms do. No command may keep failing for longer
