@@ -12,7 +12,7 @@ from bot.i18n import has
 from fevga.puzzles import THEMES
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES = [*(ROOT / "bot" / "service" / "puzzles").glob("*.py"), ROOT / "bot" / "puzzle_reply.py",
+SOURCES = [*(ROOT / "bot" / "service" / "puzzles").glob("*.py"), ROOT / "bot" / "chat" / "puzzle_reply.py",
            ROOT / "bot" / "service" / "settings.py"]
 
 
