@@ -88,6 +88,7 @@ class Fleet:
     def __init__(self, url: str, procs: int, games: int, run: str, profile: str = "") -> None:
         self.url, self.count, self.games, self.run, self.profile = url, procs, games, run, profile
         self.procs: list[asyncio.subprocess.Process] = []
+        self.loop = ""  # the event loop the load processes run on (uvloop or asyncio)
 
     async def start(self) -> float:
         """Start every process and wait until each has set up its games; the slowest setup (s)."""
@@ -102,6 +103,7 @@ class Fleet:
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             ))  # fmt: skip
         answers = await asyncio.gather(*(self._answer(p) for p in self.procs))
+        self.loop = str(answers[0].get("loop", "asyncio"))
         return max(float(a["setup_s"]) for a in answers)
 
     @staticmethod
@@ -206,7 +208,8 @@ async def run(args: argparse.Namespace) -> None:
                     label = f"{backend} x{procs}"
                     try:
                         setup = await fleet.start()
-                        print(f"{label}: {args.games} live games set up in {setup:.0f} s", flush=True)
+                        print(f"{label}: {args.games} live games set up in {setup:.0f} s ({fleet.loop} event loop, "
+                              f"load {os.getloadavg()[0]:.1f})", flush=True)
                         await fleet.step(rates[0], warm_up, True, nodes)  # warm up: first drawings, caches
                         for draw in (False, True):
                             results.append((backend, procs, draw, await ramp(fleet, draw, args.step_seconds,

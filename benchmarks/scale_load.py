@@ -30,6 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the null platform lives with the tests
 
+from bot import event_loop
 from bot.chat.core import BotCore
 from bot.chat.presenter import present_safely
 from bot.commands import intents
@@ -176,7 +177,8 @@ async def main(args: argparse.Namespace) -> None:
     load = Load(core, consumer, args.run, first, last)
     began = time.monotonic()
     await load.setup()
-    print(json.dumps({"ready": len(load.slots), "setup_s": round(time.monotonic() - began, 1)}), flush=True)
+    print(json.dumps({"ready": len(load.slots), "setup_s": round(time.monotonic() - began, 1),
+                      "loop": event_loop.loop_name()}), flush=True)
     profile = cProfile.Profile(time.thread_time) if args.profile else None
     while True:
         line = await asyncio.to_thread(sys.stdin.readline)
@@ -209,4 +211,4 @@ if __name__ == "__main__":
     parser.add_argument("--games", required=True, help="first:last (last excluded)")
     parser.add_argument("--profile", default="", help="write a cProfile of the event loop's thread here")
     logging.basicConfig(level=logging.CRITICAL)
-    asyncio.run(main(parser.parse_args()))
+    event_loop.run(main(parser.parse_args()))  # the bot's loop: uvloop when installed

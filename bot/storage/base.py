@@ -36,6 +36,8 @@ from redis.exceptions import RedisError
 
 # Read requests (tuples, to stay cheap on the hot path):
 #   ("get", key)              -> bytes | None
+#   ("head", key)             -> bytes | None     a versioned value's first bytes, enough for its version:
+#                               split_versioned() reads the version without the value being sent
 #   ("hget", key, field)      -> str | None
 #   ("hgetall", key)          -> dict[str, str]
 #   ("ztop", key, n)          -> list[tuple[str, float]]   highest scores first
