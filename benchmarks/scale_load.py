@@ -10,6 +10,7 @@ Protocol (JSON lines): stdout ``{"ready": games}``; stdin ``{"rate": r, "seconds
 stdout ``{"ms": [...], "errors": n, "skipped": n, "cpu": s, "loop_cpu": s}`` (``cpu``: the whole process,
 ``loop_cpu``: the event loop's thread alone; the rest is the drawing threads); stdin ``{"quit": true}`` ends
 it. ``--profile FILE`` writes a cProfile of the event loop's thread (CPU time, the steps only) at the end.
+Moves still unanswered 30 s after a step count as errors; ``kill -USR1`` prints every task's stack to stderr.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import json
 import logging
 import os
 import random
+import signal
 import sys
 import time
 from collections import deque
@@ -43,6 +45,19 @@ from tests.service.helpers import random_play
 
 PLATFORM = "discord"
 SETUP_IN_FLIGHT = 32
+STUCK_SECONDS = 30.0  # a move not answered this long after its step ended counts as failed (the step ends)
+
+
+def dump_tasks() -> None:
+    """Print where every task waits (its chain of awaits) to stderr (``kill -USR1`` a process that seems stuck)."""
+    for task in asyncio.all_tasks():
+        chain, awaited = [], task.get_coro()
+        while awaited is not None and hasattr(awaited, "cr_frame") and awaited.cr_frame is not None:
+            frame = awaited.cr_frame
+            chain.append(f"{Path(frame.f_code.co_filename).name}:{frame.f_lineno} {frame.f_code.co_name}")
+            awaited = getattr(awaited, "cr_await", None)
+        print("task:", " > ".join(chain), repr(awaited)[:80], file=sys.stderr)
+    sys.stderr.flush()
 
 
 @dataclass
@@ -161,13 +176,17 @@ class Load:
             task = asyncio.create_task(self.move(self.ready.popleft(), due, times))
             tasks.add(task)
             task.add_done_callback(tasks.discard)
-        await asyncio.gather(*tasks)
-        return {"ms": [round(t, 3) for t in times], "errors": self.errors - errors_before, "skipped": skipped,
+        stuck = 0
+        if tasks:  # moves still unanswered long after the step are failures (an overloaded instance's queue)
+            _, late = await asyncio.wait(set(tasks), timeout=seconds + STUCK_SECONDS)
+            stuck = len(late)
+        return {"ms": [round(t, 3) for t in times], "errors": self.errors - errors_before + stuck, "skipped": skipped,
                 "cpu": round(time.process_time() - cpu0, 3), "loop_cpu": round(time.thread_time() - loop_cpu0, 3)}
 
 
 async def main(args: argparse.Namespace) -> None:
     """Set up, then answer step requests until told to quit."""
+    asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, dump_tasks)
     core = await BotCore.create(redis_url=args.redis_url, draw=False, ai=RandomAI(1))
     platform = NullPlatform()
     consumer = core.delivery(PLATFORM, platform, platform, group=f"{PLATFORM}:bench", consumer=f"load-{os.getpid()}")

@@ -40,6 +40,7 @@ GRACE_SECONDS = 3.0  # a new entry is left this long to the instance whose comma
 LATE_SECONDS = 10.0  # a board entry delivered this late also pings the player to move
 RETRY_PAUSE = (0.5, 8.0)  # first and longest pause before an undelivered entry is tried again
 REPAIR_SECONDS = 60.0
+REPAIR_BATCH = 200  # live games whose boards a repair reads in one round trip
 
 
 def age_seconds(entry_id: str) -> float:
@@ -242,11 +243,22 @@ class OutboxConsumer:
                 return 0
             games = await self.live_games()
         fixed = 0
-        for game_id in games:
+        for start in range(0, len(games), REPAIR_BATCH):
+            fixed += await self._repair_batch(games[start : start + REPAIR_BATCH])
+        return fixed
+
+    async def _repair_batch(self, games: list[str]) -> int:
+        """:meth:`repair` of a few games: their boards and versions read in one round trip; the boards fixed."""
+        try:
+            states = await self.tracker.states(games)
+        except Exception:
+            log.exception("reading the boards of %d games to repair failed", len(games))
+            return 0
+        fixed = 0
+        for game_id, state in zip(games, states, strict=True):
             self._busy.discard(game_id)
+            shown, stored = state.shown, state.stored
             try:
-                shown = (await self.tracker.shown(game_id))[0]
-                stored = await self.tracker.stored(game_id)
                 if not shown or stored is None:
                     continue
                 if stored <= shown:  # the board is current; a ping lost with its instance is sent now

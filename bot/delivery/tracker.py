@@ -139,6 +139,12 @@ class BoardTracker:
         """``(version shown, ref)`` of a game's board; ``(0, None)`` when none was shown."""
         return shown_of((await self.store.read([("get", keys.board_shown(game_id))]))[0])
 
+    async def states(self, game_ids: Sequence[str]) -> list[State]:
+        """:meth:`state` of many games in one round trip (a repair's scan)."""
+        reads = [r for g in game_ids for r in (("get", keys.board_shown(g)), ("head", keys.game(g)))]
+        raw = await self.store.read(reads) if reads else []
+        return [State(*shown_of(raw[i]), version_of(raw[i + 1])) for i in range(0, len(raw), 2)]
+
     async def state(self, game_id: str, *, lease: bool = False) -> State:
         """The board's shown version and ref and the game's stored version (``lease``: and who holds the board),
         in one round trip; the game is read by its head only (its version, not the session)."""
