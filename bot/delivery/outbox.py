@@ -88,6 +88,7 @@ class OutboxConsumer:
         self._in_hand: dict[str, set[str]] = {}  # stream -> ids of entries being handled here (touched)
         self._busy: set[str] = set()  # games a repair found busy (another drawer, maybe dead): retried soon
         self._ready = False
+        self._stop: asyncio.Future[None] | None = None  # see _stopped
 
     async def start(self) -> None:
         """Create the consumer group (from the stream's first entry) if needed."""
@@ -192,9 +193,15 @@ class OutboxConsumer:
         """Wait until the entry is ``grace`` seconds old (its id is its creation time in ms): the handler of
         the command usually draws the board meanwhile, and this entry then finds it current."""
         wait = min(self.grace, self.grace - age_seconds(entry_id))
-        if wait > 0:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.stopping.wait(), wait)
+        if wait > 0 and not self.stopping.is_set():
+            await asyncio.wait((self._stopped(),), timeout=wait)  # no task of its own per entry waiting
+
+    def _stopped(self) -> asyncio.Future[None]:
+        """A future done once :meth:`stop` is called, shared by every entry in its grace period."""
+        loop = asyncio.get_running_loop()
+        if self._stop is None or self._stop.done() or self._stop.get_loop() is not loop:
+            self._stop = loop.create_future()
+        return self._stop
 
     # ---- loops ---------------------------------------------------------------------------------
     async def drain(self, count: int = 100) -> int:
@@ -320,6 +327,8 @@ class OutboxConsumer:
     async def stop(self, timeout: float = 10.0) -> None:
         """Stop reading; let deliveries in flight finish (bounded); unfinished ones stay pending."""
         self.stopping.set()
+        if self._stop is not None and not self._stop.done():
+            self._stop.set_result(None)  # the entries in their grace period go on at once
         if self.pinger is not None:
             self.pinger.close()
         if self._tasks:

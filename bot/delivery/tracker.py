@@ -33,6 +33,7 @@ REF_TTL = 60 * 60 * 24 * 30
 BUSY_PAUSE = 0.05  # seconds between looks while another drawer holds a board
 BACKOFF = (0.5, 8.0)  # first and longest pause between attempts after a transient failure
 PACE_WAIT = 10.0  # longest wait for the place's budget before the board is left to the outbox (LATER)
+SEEN_MAX = 20_000  # games whose last shown version an instance remembers (see BoardTracker._saw)
 TAKE_TRIES = 3  # lease takings whose checked board or game had moved on, before giving up as BUSY
 
 
@@ -134,6 +135,7 @@ class BoardTracker:
         self.sleep = sleep
         self.edits = 0  # platform calls made (edits + posts), for tests and the benchmark
         self.pace = surface.pace if isinstance(surface, PacedSurface) else None
+        self._seen: dict[str, int] = {}  # game -> a version its board was seen showing here (shown only grows)
 
     async def shown(self, game_id: str) -> tuple[int, str | None]:
         """``(version shown, ref)`` of a game's board; ``(0, None)`` when none was shown."""
@@ -194,11 +196,14 @@ class BoardTracker:
     ) -> Outcome:
         """Make sure the board shows at least ``version``: converge, or, while another drawer holds the
         board, wait (at most ``wait`` s) until it shows that version. BUSY only when that wait ran out."""
+        if not fresh and self._seen.get(game_id, 0) >= version:
+            return Outcome.CURRENT  # this instance showed it (its handler drew it): not even a read
         loop = asyncio.get_running_loop()
         until = loop.time() + wait
         request = Request(hint, place, tuple(messages), version, fresh, first, first_ref)
         state = await self.state(game_id)
         if not fresh and state.shown >= version:
+            self._saw(game_id, state.shown)
             return Outcome.CURRENT  # already shown (by the handler, or another instance): no lease, no drawing
         while True:
             outcome = await self._take(game_id, request, budget, state)
@@ -280,11 +285,21 @@ class BoardTracker:
             last = self._record(game_id, lease, shown, ref, version, new_ref)
             if await self.store.commit(lease.release_in(last.expect(keys.game(game_id), version))):
                 lease.released = True  # the game is still at the version shown: done, the lease released with it
+                self._saw(game_id, version)
                 return Outcome.SHOWN
             # a newer version came meanwhile (or the lease was lost): record this one, then draw the newer
             if not await self.store.commit(self._record(game_id, lease, shown, ref, version, new_ref)):
                 return Outcome.BUSY  # the lease was lost meanwhile: the new drawer records it
             outcome, fresh, pause = Outcome.SHOWN, False, BACKOFF[0]
+
+    def _saw(self, game_id: str, version: int) -> None:
+        """Remember that the board of ``game_id`` showed ``version`` (the store's record only grows, so an outbox
+        entry for it or an older version is current without a read); the oldest half forgotten past SEEN_MAX."""
+        self._seen.pop(game_id, None)
+        self._seen[game_id] = version
+        if len(self._seen) > SEEN_MAX:
+            for old in list(self._seen)[: SEEN_MAX // 2]:
+                del self._seen[old]
 
     @staticmethod
     def _record(game_id: str, lease: Lease, shown: int, ref: str | None, version: int, new_ref: str) -> Commit:

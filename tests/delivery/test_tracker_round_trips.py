@@ -1,5 +1,6 @@
 """The board tracker's round trips: a handler's board is shown with one read and two commits (the lease taken
-with the board's and the game's versions checked, released with the record of what was shown), and every
+with the board's and the game's versions checked, released with the record of what was shown), its outbox
+entry then needs no round trip on the same instance and one read elsewhere, and every
 race that used to be caught by reading again is still caught: a move stored while the board is drawn, a board
 or game that moved between the read and the lease, an unreadable record."""
 
@@ -64,7 +65,10 @@ async def test_a_handlers_board_takes_one_read_and_two_commits_and_leaves_no_lea
     assert (await boards.shown(game))[0] == version
     assert await lease_left(core, game) is None
     counted.on = True
-    assert await boards.show(game, version) is Outcome.CURRENT  # the outbox entry after it: one cheap read
+    assert await boards.show(game, version) is Outcome.CURRENT  # its outbox entry, here: the tracker saw it shown
+    assert (counted.reads, counted.commits) == (1, 2)
+    other = BoardTracker(core.store, core.board_reply, FakeSurface())  # another instance: one cheap read
+    assert await other.show(game, version) is Outcome.CURRENT
     assert (counted.reads, counted.commits) == (2, 2)
 
 
