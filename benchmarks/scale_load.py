@@ -135,7 +135,6 @@ class Load:
     async def move(self, n: int, due: float, times: list[float]) -> None:
         """Slot ``n``'s next move the way a frontend handles a typed play: the reply presented (the board
         drawn when drawing) and shown through the board tracker; its latency from ``due``."""
-        loop = asyncio.get_running_loop()
         slot = self.slots[n]
         view = slot.view
         assert view is not None and view.dice is not None
@@ -144,7 +143,7 @@ class Load:
             result = await execute(self.core.service, actor, slot.place,
                                    intents.Move(random_play(view, self.rng)), idem=self.idem())
             await self.show(result, slot.place, actor)
-            times.append((loop.time() - due) * 1000)
+            times.append((time.perf_counter() - due) * 1000)
             if not result.ok or result.view is None:
                 self.errors += 1
                 slot.view = (await self.core.service.board(actor, slot.place)).view
@@ -153,21 +152,20 @@ class Load:
             if slot.view is None or slot.view.status != "play":
                 await self.start_game(n)
         except Exception:  # e.g. the pool exhausted past the target: a failed move, as a frontend would log it
-            times.append((loop.time() - due) * 1000)
+            times.append((time.perf_counter() - due) * 1000)
             self.errors += 1
         self.ready.append(n)
 
     async def step(self, rate: float, seconds: float, draw: bool) -> dict[str, object]:
         """Moves due every ``1 / rate`` s for ``seconds``; every latency (ms), errors, CPU seconds used."""
         self.core.draw = draw
-        loop = asyncio.get_running_loop()
         times: list[float] = []
         tasks: set[asyncio.Task[None]] = set()
         errors_before, skipped, cpu0, loop_cpu0 = self.errors, 0, time.process_time(), time.thread_time()
-        t0, count = loop.time() + 0.05, int(rate * seconds)
+        t0, count = time.perf_counter() + 0.05, int(rate * seconds)
         for i in range(count):
             due = t0 + i / rate
-            wait = due - loop.time()
+            wait = due - time.perf_counter()
             if wait > 0:
                 await asyncio.sleep(wait)
             if not self.ready:

@@ -27,6 +27,7 @@ from bot.service.models import Msg, Result
 from bot.service.result_codec import decode_result
 from bot.storage.base import Entry, Store
 
+from .acks import Acker
 from .challenges import ChallengeEnds
 from .pings import Pinger
 from .tracker import BoardTracker, Outcome, RetryLater
@@ -89,6 +90,7 @@ class OutboxConsumer:
         self._busy: set[str] = set()  # games a repair found busy (another drawer, maybe dead): retried soon
         self._ready = False
         self._stop: asyncio.Future[None] | None = None  # see _stopped
+        self.acker = Acker(store, group)
 
     async def start(self) -> None:
         """Create the consumer group (from the stream's first entry) if needed."""
@@ -176,8 +178,11 @@ class OutboxConsumer:
                 log.exception("delivering outbox entry %s failed", entry[0])
                 done = False
             if done:
-                try:
-                    await self.store.ack(stream, self.group, entry[0])
+                try:  # a live consumer's entries: acked together with the others delivered within a few ms
+                    if persist:
+                        await self.acker.ack(stream, entry[0])
+                    else:
+                        await self.store.ack(stream, self.group, entry[0])
                 except Exception as exc:  # delivered; left pending, a reclaim finds the board current
                     log.warning("acking outbox entry %s failed (%s); it stays pending", entry[0], exc)
                     return
@@ -222,9 +227,9 @@ class OutboxConsumer:
 
     async def touch(self) -> None:
         """Mark the entries in hand as alive (so no other instance reclaims them while this one works on them)."""
-        for stream, ids in list(self._in_hand.items()):
-            if ids:
-                await self.store.touch(stream, self.group, self.consumer, *ids)
+        in_hand = {stream: list(ids) for stream, ids in self._in_hand.items() if ids}
+        if in_hand:  # every stream in one round trip
+            await self.store.touch_many(self.group, self.consumer, in_hand)
 
     async def _heartbeat(self) -> None:
         """Touch the entries in hand every second, until stopped and the deliveries in flight are over."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import redis.asyncio as aioredis
@@ -383,6 +383,44 @@ class RedisStore(Store):
     async def touch(self, stream: str, group: str, consumer: str, *ids: str) -> None:
         if ids:  # XCLAIM to the same consumer with JUSTID: idle time reset, delivery count unchanged
             await self._keyed_call(stream, "XCLAIM", stream, group, consumer, 0, *ids, "JUSTID")
+
+    # --- the outbox's streams in one round trip (one server; ClusterStore keeps the per-stream calls) ----------
+    async def _per_stream(self, commands: Sequence[tuple[Any, ...]], **options: Any) -> list[Any]:
+        """One pipeline of ``commands`` (idempotent: retried like a read); answers in order, an error raised."""
+
+        async def once() -> list[Any]:
+            async with self.client.pipeline(transaction=False) as pipe:  # the connection always goes back
+                for command in commands:
+                    pipe.execute_command(*command, **options)
+                answers: list[Any] = await pipe.execute(raise_on_error=False)
+            for answer in answers:
+                if isinstance(answer, Exception):
+                    raise answer
+            return answers
+
+        return await self._retrying(once) if commands else []
+
+    async def reclaim_many(self, streams: Sequence[str], group: str, consumer: str, min_idle_ms: int,
+                           count: int = 10) -> list[tuple[str, Entry]]:
+        """The first XAUTOCLAIM of every stream in one round trip; a stream with more idle entries than that
+        page is walked on by :meth:`reclaim`."""
+        answers = await self._per_stream([("XAUTOCLAIM", s, group, consumer, min_idle_ms, "0-0", "COUNT", count)
+                                          for s in streams])
+        out: list[tuple[str, Entry]] = []
+        for stream, answer in zip(streams, answers, strict=True):
+            entries = _entries(answer[1])
+            if _text(answer[0]) != "0-0" and len(entries) < count:  # more pending: the bounded walk
+                entries += await self.reclaim(stream, group, consumer, min_idle_ms, count - len(entries))
+            out += [(stream, entry) for entry in entries]
+        return out
+
+    async def ack_many(self, group: str, ids: Mapping[str, Sequence[str]]) -> int:
+        answers = await self._per_stream([("XACK", s, group, *entry_ids) for s, entry_ids in ids.items() if entry_ids])
+        return sum(int(answer) for answer in answers)
+
+    async def touch_many(self, group: str, consumer: str, ids: Mapping[str, Sequence[str]]) -> None:
+        await self._per_stream([("XCLAIM", s, group, consumer, 0, *entry_ids, "JUSTID")
+                                for s, entry_ids in ids.items() if entry_ids], parse_justid=True)
 
     async def close(self) -> None:
         await self.client.aclose()
