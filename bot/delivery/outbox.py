@@ -41,7 +41,7 @@ GRACE_SECONDS = 3.0  # a new entry is left this long to the instance whose comma
 LATE_SECONDS = 10.0  # a board entry delivered this late also pings the player to move
 RETRY_PAUSE = (0.5, 8.0)  # first and longest pause before an undelivered entry is tried again
 REPAIR_SECONDS = 60.0
-REPAIR_BATCH = 200  # live games whose boards a repair reads in one round trip
+REPAIR_BATCH = 50  # live games whose boards a repair reads in one round trip (a short pause of the loop each)
 
 
 def age_seconds(entry_id: str) -> float:
