@@ -33,6 +33,7 @@ import scale_load
 
 import bot.chat.presenter
 import renderers.board_png
+from bot import event_loop
 from bot.chat.core import BotCore
 from bot.commands.executor import execute
 from bot.commands.grammar import parse_command
@@ -143,7 +144,7 @@ async def run(games: int, moves: int) -> None:
             await asyncio.gather(*background, return_exceptions=True)
         await core.close()
     print(f"{moves} drawn moves over {games} live games, one at a time (load {os.getloadavg()[0]:.1f} on "
-          f"{os.cpu_count()} cores)")
+          f"{os.cpu_count()} cores, {event_loop.loop_name()} event loop)")
     print(f"  {'layer':62} {'calls/move':>10} {'mean ms/move':>12} {'p50 ms/call':>11}")
     for name, values in sorted(WALL.items()):
         print(f"  {name:62} {len(values) / moves:10.2f} {sum(values) / moves:12.3f} {statistics.median(values):11.3f}")
@@ -164,7 +165,7 @@ def main() -> None:
     if args.smoke:
         args.games, args.moves = 5, 10
     instrument()
-    asyncio.run(run(args.games, args.moves))
+    event_loop.run(run(args.games, args.moves))  # the bot's loop: uvloop when installed
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 """Benchmark capacity: the highest move rate at which p99 latency stays <= 25 ms, with 10,000 live games,
-for 1 and for 4 bot processes, without and with drawing the board, on a single Redis and on a Redis Cluster.
+for 1, 2 and 4 bot processes, without and with drawing the board, on a single Redis and on a Redis Cluster.
 
 Each process (``scale_load.py``) is a bot instance (BotCore with its outbox consumer and timer tick) owning
 its share of the games. The coordinator steps an open-loop arrival rate up (moves due at fixed intervals,
@@ -7,11 +7,12 @@ latency counted from when a move was due) until p99 > 25 ms (twice in a row, or 
 fails, and prints every step and the
 best passing rate, with moves/s per core (the rate divided by the CPU the bot processes and Redis used).
 
-    python benchmarks/bench_scale.py                          # single Redis and cluster, 1 and 4 processes
+    python benchmarks/bench_scale.py                          # single Redis and cluster, 1, 2 and 4 processes
     python benchmarks/bench_scale.py --backends single --procs 1 --games 2000 --step-seconds 3   # quick
     python benchmarks/bench_scale.py --smoke      # seconds: 20 games, one short step each way (it still runs)
     python benchmarks/bench_scale.py ... --profile DIR   # each load process writes a cProfile of its event loop
-Each step also prints how much of the bot CPU was the event loops' (the rest: the drawing threads).
+Each step also prints how much of the bot CPU was the event loops' (the rest: the drawing threads) and the host's
+load average (the machine may be shared: read every figure beside it); the final table has the load too.
 """
 
 from __future__ import annotations
@@ -53,6 +54,7 @@ class Step:
     bot_cpu: float  # CPU seconds of the bot processes per wall second
     redis_cpu: float  # CPU seconds of the Redis servers per wall second
     loop_cpu: float = 0.0  # the part of bot_cpu spent on the event loops' threads (the rest: drawing threads)
+    load: float = 0.0  # the host's 1-minute load average at the end of the step
 
     @property
     def passed(self) -> bool:
@@ -88,6 +90,7 @@ class Fleet:
     def __init__(self, url: str, procs: int, games: int, run: str, profile: str = "") -> None:
         self.url, self.count, self.games, self.run, self.profile = url, procs, games, run, profile
         self.procs: list[asyncio.subprocess.Process] = []
+        self.loop = ""  # the event loop the load processes run on (uvloop or asyncio)
 
     async def start(self) -> float:
         """Start every process and wait until each has set up its games; the slowest setup (s)."""
@@ -102,6 +105,7 @@ class Fleet:
                 stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
             ))  # fmt: skip
         answers = await asyncio.gather(*(self._answer(p) for p in self.procs))
+        self.loop = str(answers[0].get("loop", "asyncio"))
         return max(float(a["setup_s"]) for a in answers)
 
     @staticmethod
@@ -129,7 +133,7 @@ class Fleet:
         return Step(rate, len(ms), percentile(ms, 0.5), percentile(ms, 0.99),
                     sum(int(a["errors"]) for a in answers), sum(int(a["skipped"]) for a in answers),  # type: ignore[call-overload]
                     sum(float(a["cpu"]) for a in answers) / wall, redis_used / wall,  # type: ignore[arg-type]
-                    sum(float(a["loop_cpu"]) for a in answers) / wall)  # type: ignore[arg-type]
+                    sum(float(a["loop_cpu"]) for a in answers) / wall, os.getloadavg()[0])  # type: ignore[arg-type]
 
     async def stop(self) -> None:
         """Ask every process to quit; kill one that does not within 30 s."""
@@ -155,7 +159,7 @@ async def ramp(
         print(f"  {label} {'draw' if draw else 'no draw'} {rate:>5} moves/s: p50 {step.p50:6.2f} ms  "
               f"p99 {step.p99:7.2f} ms  errors {step.errors}  skipped {step.skipped}  "
               f"CPU bot {step.bot_cpu:.2f} (event loops {step.loop_cpu:.2f}) + redis {step.redis_cpu:.2f} cores  "
-              f"load {os.getloadavg()[0]:.1f}  "
+              f"load {step.load:.1f}  "
               f"-> {'ok' if step.passed else 'OVER'}", flush=True)
         await asyncio.sleep(1.0)
         if step.passed:
@@ -206,7 +210,8 @@ async def run(args: argparse.Namespace) -> None:
                     label = f"{backend} x{procs}"
                     try:
                         setup = await fleet.start()
-                        print(f"{label}: {args.games} live games set up in {setup:.0f} s", flush=True)
+                        print(f"{label}: {args.games} live games set up in {setup:.0f} s ({fleet.loop} event loop, "
+                              f"load {os.getloadavg()[0]:.1f})", flush=True)
                         await fleet.step(rates[0], warm_up, True, nodes)  # warm up: first drawings, caches
                         for draw in (False, True):
                             results.append((backend, procs, draw, await ramp(fleet, draw, args.step_seconds,
@@ -215,21 +220,21 @@ async def run(args: argparse.Namespace) -> None:
                         await fleet.stop()
     print(f"\nhighest rate with p99 <= {P99_TARGET_MS:.0f} ms ({args.games} live games, {os.cpu_count()} cores):")
     print("| Redis | bot processes | drawing | moves/s | p50 ms | p99 ms | cores busy (bot + Redis) "
-          "| moves/s per core |")
-    print("|---|---|---|---|---|---|---|---|")
+          "| moves/s per core | host load |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for backend, procs, draw, best in results:
         if best is None:
-            print(f"| {backend} | {procs} | {'yes' if draw else 'no'} | < {rates[0]} | | | | |")
+            print(f"| {backend} | {procs} | {'yes' if draw else 'no'} | < {rates[0]} | | | | | |")
             continue
         print(f"| {backend} | {procs} | {'yes' if draw else 'no'} | {best.rate:.0f} | {best.p50:.1f} | "
-              f"{best.p99:.1f} | {best.bot_cpu:.2f} + {best.redis_cpu:.2f} | {best.per_core:.0f} |")
+              f"{best.p99:.1f} | {best.bot_cpu:.2f} + {best.redis_cpu:.2f} | {best.per_core:.0f} | {best.load:.1f} |")
 
 
 def main() -> None:
     """Parse the command line and run."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--backends", default=",".join(BACKENDS), help=f"comma-separated: {', '.join(BACKENDS)}")
-    parser.add_argument("--procs", default="1,4", help="bot process counts to run, comma-separated")
+    parser.add_argument("--procs", default="1,2,4", help="bot process counts to run, comma-separated")
     parser.add_argument("--games", type=int, default=10_000, help="live games (split over the processes)")
     parser.add_argument("--step-seconds", type=float, default=6.0, help="seconds at each rate")
     parser.add_argument("--rates", default="", help="moves/s steps, comma-separated (default: 50 up to 2,000)")

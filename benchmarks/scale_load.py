@@ -10,6 +10,7 @@ Protocol (JSON lines): stdout ``{"ready": games}``; stdin ``{"rate": r, "seconds
 stdout ``{"ms": [...], "errors": n, "skipped": n, "cpu": s, "loop_cpu": s}`` (``cpu``: the whole process,
 ``loop_cpu``: the event loop's thread alone; the rest is the drawing threads); stdin ``{"quit": true}`` ends
 it. ``--profile FILE`` writes a cProfile of the event loop's thread (CPU time, the steps only) at the end.
+Moves still unanswered 30 s after a step count as errors; ``kill -USR1`` prints every task's stack to stderr.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import json
 import logging
 import os
 import random
+import signal
 import sys
 import time
 from collections import deque
@@ -30,6 +32,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the null platform lives with the tests
 
+from bot import event_loop
 from bot.chat.core import BotCore
 from bot.chat.presenter import present_safely
 from bot.commands import intents
@@ -42,6 +45,19 @@ from tests.service.helpers import random_play
 
 PLATFORM = "discord"
 SETUP_IN_FLIGHT = 32
+STUCK_SECONDS = 30.0  # a move not answered this long after its step ended counts as failed (the step ends)
+
+
+def dump_tasks() -> None:
+    """Print where every task waits (its chain of awaits) to stderr (``kill -USR1`` a process that seems stuck)."""
+    for task in asyncio.all_tasks():
+        chain, awaited = [], task.get_coro()
+        while awaited is not None and hasattr(awaited, "cr_frame") and awaited.cr_frame is not None:
+            frame = awaited.cr_frame
+            chain.append(f"{Path(frame.f_code.co_filename).name}:{frame.f_lineno} {frame.f_code.co_name}")
+            awaited = getattr(awaited, "cr_await", None)
+        print("task:", " > ".join(chain), repr(awaited)[:80], file=sys.stderr)
+    sys.stderr.flush()
 
 
 @dataclass
@@ -119,7 +135,6 @@ class Load:
     async def move(self, n: int, due: float, times: list[float]) -> None:
         """Slot ``n``'s next move the way a frontend handles a typed play: the reply presented (the board
         drawn when drawing) and shown through the board tracker; its latency from ``due``."""
-        loop = asyncio.get_running_loop()
         slot = self.slots[n]
         view = slot.view
         assert view is not None and view.dice is not None
@@ -128,7 +143,7 @@ class Load:
             result = await execute(self.core.service, actor, slot.place,
                                    intents.Move(random_play(view, self.rng)), idem=self.idem())
             await self.show(result, slot.place, actor)
-            times.append((loop.time() - due) * 1000)
+            times.append((time.perf_counter() - due) * 1000)
             if not result.ok or result.view is None:
                 self.errors += 1
                 slot.view = (await self.core.service.board(actor, slot.place)).view
@@ -137,21 +152,20 @@ class Load:
             if slot.view is None or slot.view.status != "play":
                 await self.start_game(n)
         except Exception:  # e.g. the pool exhausted past the target: a failed move, as a frontend would log it
-            times.append((loop.time() - due) * 1000)
+            times.append((time.perf_counter() - due) * 1000)
             self.errors += 1
         self.ready.append(n)
 
     async def step(self, rate: float, seconds: float, draw: bool) -> dict[str, object]:
         """Moves due every ``1 / rate`` s for ``seconds``; every latency (ms), errors, CPU seconds used."""
         self.core.draw = draw
-        loop = asyncio.get_running_loop()
         times: list[float] = []
         tasks: set[asyncio.Task[None]] = set()
         errors_before, skipped, cpu0, loop_cpu0 = self.errors, 0, time.process_time(), time.thread_time()
-        t0, count = loop.time() + 0.05, int(rate * seconds)
+        t0, count = time.perf_counter() + 0.05, int(rate * seconds)
         for i in range(count):
             due = t0 + i / rate
-            wait = due - loop.time()
+            wait = due - time.perf_counter()
             if wait > 0:
                 await asyncio.sleep(wait)
             if not self.ready:
@@ -160,13 +174,17 @@ class Load:
             task = asyncio.create_task(self.move(self.ready.popleft(), due, times))
             tasks.add(task)
             task.add_done_callback(tasks.discard)
-        await asyncio.gather(*tasks)
-        return {"ms": [round(t, 3) for t in times], "errors": self.errors - errors_before, "skipped": skipped,
+        stuck = 0
+        if tasks:  # moves still unanswered long after the step are failures (an overloaded instance's queue)
+            _, late = await asyncio.wait(set(tasks), timeout=seconds + STUCK_SECONDS)
+            stuck = len(late)
+        return {"ms": [round(t, 3) for t in times], "errors": self.errors - errors_before + stuck, "skipped": skipped,
                 "cpu": round(time.process_time() - cpu0, 3), "loop_cpu": round(time.thread_time() - loop_cpu0, 3)}
 
 
 async def main(args: argparse.Namespace) -> None:
     """Set up, then answer step requests until told to quit."""
+    asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, dump_tasks)
     core = await BotCore.create(redis_url=args.redis_url, draw=False, ai=RandomAI(1))
     platform = NullPlatform()
     consumer = core.delivery(PLATFORM, platform, platform, group=f"{PLATFORM}:bench", consumer=f"load-{os.getpid()}")
@@ -176,7 +194,8 @@ async def main(args: argparse.Namespace) -> None:
     load = Load(core, consumer, args.run, first, last)
     began = time.monotonic()
     await load.setup()
-    print(json.dumps({"ready": len(load.slots), "setup_s": round(time.monotonic() - began, 1)}), flush=True)
+    print(json.dumps({"ready": len(load.slots), "setup_s": round(time.monotonic() - began, 1),
+                      "loop": event_loop.loop_name()}), flush=True)
     profile = cProfile.Profile(time.thread_time) if args.profile else None
     while True:
         line = await asyncio.to_thread(sys.stdin.readline)
@@ -209,4 +228,4 @@ if __name__ == "__main__":
     parser.add_argument("--games", required=True, help="first:last (last excluded)")
     parser.add_argument("--profile", default="", help="write a cProfile of the event loop's thread here")
     logging.basicConfig(level=logging.CRITICAL)
-    asyncio.run(main(parser.parse_args()))
+    event_loop.run(main(parser.parse_args()))  # the bot's loop: uvloop when installed

@@ -9,6 +9,7 @@ import sys
 from collections.abc import Coroutine
 from typing import Any
 
+from bot import event_loop
 from bot.config import ConfigError, Settings, load_settings
 from bot.logging_setup import configure_logging, get_logger
 
@@ -130,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     configure_logging(settings.log_level, settings.log_format, secrets=settings.secret_values())
     try:
-        asyncio.run(serve(settings))
+        event_loop.run(serve(settings))  # uvloop when installed (bot/event_loop.py)
     except KeyboardInterrupt:
         return 130
     except (RuntimeError, OSError, ConnectionError) as exc:  # e.g. Redis unreachable, redis-server failed

@@ -41,6 +41,7 @@ FIGURES: dict[str, list[str]] = {
     "bench_scale.py": [
         r"single x1 draw +20 moves/s: p50 +[\d.]+ ms +p99 +[\d.]+ ms +errors 0.* CPU bot [\d.]+ \(event loops [\d.]+\)",
         r"\| single \| 1 \| yes \| ",
+        r"20 live games set up in \d+ s \((uvloop|asyncio) event loop, load [\d.]+\)",  # the host's load is printed
     ],
     "bench_service.py": [r"per move: p50 [\d.]+ ms +p99 [\d.]+ ms", r"throughput: \d+ moves/s"],
     "bench_store.py": [r"burst: 20 commands in flight -> 0 errors", r"kill 1: down [\d.]+ s"],

@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 
 BOARD_REF_TTL = 60 * 60 * 24 * 30
 MAX_REF_BYTES = 200  # "channel:message" or a game id: anything longer is damaged
+SESSION_CACHE = 12_000  # decoded sessions kept per instance: 10,000 live games on one instance, with room
 log = logging.getLogger("fevga.core")
 
 
@@ -87,6 +88,7 @@ class BotCore:
         assert store is not None
         if type(store) is RedisStore:  # one Redis: move keys of the layout before homes (once; idempotent)
             await migrate_to_homes(store.client)
+        service_options.setdefault("session_cache_size", SESSION_CACHE)  # no decode per move up to that many games
         service = GameService(store, clock=clock, **service_options)
         return cls(service, store, local, default_lang, draw=draw)
 

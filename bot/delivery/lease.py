@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 
 from bot.storage.base import Commit, Store
 
@@ -32,11 +32,17 @@ class Lease:
         self.token = token
         self.ttl = ttl
         self.lost = False  # a renewal found another holder (or none): stop before the next platform call
+        self.released = False  # released by the holder's last commit (see release_in): nothing left to release
         self.renewals = 0  # renewals made, for tests
 
     def fence(self, commit: Commit) -> Commit:
         """Make ``commit`` apply only while this lease is still held (its key still carries our token)."""
         return commit.expect(self.key, self.token)
+
+    def release_in(self, commit: Commit) -> Commit:
+        """Make ``commit`` (fenced) also release the lease; set :attr:`released` once it applied, so the end of
+        :func:`hold` saves its own release round trip."""
+        return self.fence(commit).delete(self.key)
 
     async def renew(self) -> bool:
         """Push the lease's expiry ahead; False (and :attr:`lost`) when it is no longer ours."""
@@ -58,12 +64,17 @@ class Lease:
 
 
 @contextlib.asynccontextmanager
-async def hold(store: Store, key: str, *, ttl: int = LEASE_SECONDS,
-               every: float = RENEW_SECONDS) -> AsyncIterator[Lease | None]:
-    """Take the lease ``key`` for the block (None when another holder has it), renewed every ``every`` s while the
-    block runs; released at its end."""
+async def hold(store: Store, key: str, *, ttl: int = LEASE_SECONDS, every: float = RENEW_SECONDS,
+               expect: Sequence[tuple[str, int]] = ()) -> AsyncIterator[Lease | None]:
+    """Take the lease ``key`` for the block (None when another holder has it, or when one of the versioned
+    values ``expect`` names has moved on: both checked in the same commit, so the holder knows them without a
+    read), renewed every ``every`` s while the block runs; released at its end (unless the block's last commit
+    released it, :meth:`Lease.release_in`)."""
     token = secrets.randbelow(10**15) + 1
-    if not await store.commit(Commit().expect(key, 0).put_versioned(key, token, b"", ttl)):
+    taking = Commit().expect(key, 0)
+    for other, version in expect:
+        taking.expect(other, version)
+    if not await store.commit(taking.put_versioned(key, token, b"", ttl)):
         yield None
         return
     lease = Lease(store, key, token, ttl)
@@ -73,7 +84,8 @@ async def hold(store: Store, key: str, *, ttl: int = LEASE_SECONDS,
     finally:
         beat.cancel()
         await asyncio.gather(beat, return_exceptions=True)
-        try:
-            await store.commit(lease.fence(Commit()).delete(key))
-        except Exception as exc:  # not released: it runs out within its TTL
-            log.warning("releasing the lease %s failed (%s)", key, exc)
+        if not lease.released:
+            try:
+                await store.commit(lease.fence(Commit()).delete(key))
+            except Exception as exc:  # not released: it runs out within its TTL
+                log.warning("releasing the lease %s failed (%s)", key, exc)

@@ -27,6 +27,7 @@ from bot.service.models import Msg, Result
 from bot.service.result_codec import decode_result
 from bot.storage.base import Entry, Store
 
+from .acks import Acker
 from .challenges import ChallengeEnds
 from .pings import Pinger
 from .tracker import BoardTracker, Outcome, RetryLater
@@ -40,6 +41,7 @@ GRACE_SECONDS = 3.0  # a new entry is left this long to the instance whose comma
 LATE_SECONDS = 10.0  # a board entry delivered this late also pings the player to move
 RETRY_PAUSE = (0.5, 8.0)  # first and longest pause before an undelivered entry is tried again
 REPAIR_SECONDS = 60.0
+REPAIR_BATCH = 50  # live games whose boards a repair reads in one round trip (a short pause of the loop each)
 
 
 def age_seconds(entry_id: str) -> float:
@@ -87,6 +89,8 @@ class OutboxConsumer:
         self._in_hand: dict[str, set[str]] = {}  # stream -> ids of entries being handled here (touched)
         self._busy: set[str] = set()  # games a repair found busy (another drawer, maybe dead): retried soon
         self._ready = False
+        self._stop: asyncio.Future[None] | None = None  # see _stopped
+        self.acker = Acker(store, group)
 
     async def start(self) -> None:
         """Create the consumer group (from the stream's first entry) if needed."""
@@ -174,8 +178,11 @@ class OutboxConsumer:
                 log.exception("delivering outbox entry %s failed", entry[0])
                 done = False
             if done:
-                try:
-                    await self.store.ack(stream, self.group, entry[0])
+                try:  # a live consumer's entries: acked together with the others delivered within a few ms
+                    if persist:
+                        await self.acker.ack(stream, entry[0])
+                    else:
+                        await self.store.ack(stream, self.group, entry[0])
                 except Exception as exc:  # delivered; left pending, a reclaim finds the board current
                     log.warning("acking outbox entry %s failed (%s); it stays pending", entry[0], exc)
                     return
@@ -191,9 +198,15 @@ class OutboxConsumer:
         """Wait until the entry is ``grace`` seconds old (its id is its creation time in ms): the handler of
         the command usually draws the board meanwhile, and this entry then finds it current."""
         wait = min(self.grace, self.grace - age_seconds(entry_id))
-        if wait > 0:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self.stopping.wait(), wait)
+        if wait > 0 and not self.stopping.is_set():
+            await asyncio.wait((self._stopped(),), timeout=wait)  # no task of its own per entry waiting
+
+    def _stopped(self) -> asyncio.Future[None]:
+        """A future done once :meth:`stop` is called, shared by every entry in its grace period."""
+        loop = asyncio.get_running_loop()
+        if self._stop is None or self._stop.done() or self._stop.get_loop() is not loop:
+            self._stop = loop.create_future()
+        return self._stop
 
     # ---- loops ---------------------------------------------------------------------------------
     async def drain(self, count: int = 100) -> int:
@@ -214,9 +227,9 @@ class OutboxConsumer:
 
     async def touch(self) -> None:
         """Mark the entries in hand as alive (so no other instance reclaims them while this one works on them)."""
-        for stream, ids in list(self._in_hand.items()):
-            if ids:
-                await self.store.touch(stream, self.group, self.consumer, *ids)
+        in_hand = {stream: list(ids) for stream, ids in self._in_hand.items() if ids}
+        if in_hand:  # every stream in one round trip
+            await self.store.touch_many(self.group, self.consumer, in_hand)
 
     async def _heartbeat(self) -> None:
         """Touch the entries in hand every second, until stopped and the deliveries in flight are over."""
@@ -242,11 +255,22 @@ class OutboxConsumer:
                 return 0
             games = await self.live_games()
         fixed = 0
-        for game_id in games:
+        for start in range(0, len(games), REPAIR_BATCH):
+            fixed += await self._repair_batch(games[start : start + REPAIR_BATCH])
+        return fixed
+
+    async def _repair_batch(self, games: list[str]) -> int:
+        """:meth:`repair` of a few games: their boards and versions read in one round trip; the boards fixed."""
+        try:
+            states = await self.tracker.states(games)
+        except Exception:
+            log.exception("reading the boards of %d games to repair failed", len(games))
+            return 0
+        fixed = 0
+        for game_id, state in zip(games, states, strict=True):
             self._busy.discard(game_id)
+            shown, stored = state.shown, state.stored
             try:
-                shown = (await self.tracker.shown(game_id))[0]
-                stored = await self.tracker.stored(game_id)
                 if not shown or stored is None:
                     continue
                 if stored <= shown:  # the board is current; a ping lost with its instance is sent now
@@ -308,6 +332,8 @@ class OutboxConsumer:
     async def stop(self, timeout: float = 10.0) -> None:
         """Stop reading; let deliveries in flight finish (bounded); unfinished ones stay pending."""
         self.stopping.set()
+        if self._stop is not None and not self._stop.done():
+            self._stop.set_result(None)  # the entries in their grace period go on at once
         if self.pinger is not None:
             self.pinger.close()
         if self._tasks:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import abc
 import asyncio
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +36,8 @@ from redis.exceptions import RedisError
 
 # Read requests (tuples, to stay cheap on the hot path):
 #   ("get", key)              -> bytes | None
+#   ("head", key)             -> bytes | None     a versioned value's first bytes, enough for its version:
+#                               split_versioned() reads the version without the value being sent
 #   ("hget", key, field)      -> str | None
 #   ("hgetall", key)          -> dict[str, str]
 #   ("ztop", key, n)          -> list[tuple[str, float]]   highest scores first
@@ -225,6 +227,16 @@ class Store(abc.ABC):
                            count: int = 10) -> list[tuple[str, Entry]]:
         """:meth:`reclaim` over several streams: (stream, entry) pairs."""
         return [(s, e) for s in streams for e in await self.reclaim(s, group, consumer, min_idle_ms, count)]
+
+    async def ack_many(self, group: str, ids: Mapping[str, Sequence[str]]) -> int:
+        """:meth:`ack` of entries of several streams (stream -> ids; RedisStore: in one round trip)."""
+        return sum([await self.ack(stream, group, *entry_ids) for stream, entry_ids in ids.items() if entry_ids])
+
+    async def touch_many(self, group: str, consumer: str, ids: Mapping[str, Sequence[str]]) -> None:
+        """:meth:`touch` of entries of several streams (stream -> ids; RedisStore: in one round trip)."""
+        for stream, entry_ids in ids.items():
+            if entry_ids:
+                await self.touch(stream, group, consumer, *entry_ids)
 
     async def scan(self, pattern: str) -> list[str]:
         """Keys matching the glob ``pattern`` (sweeps and repairs only: it walks the whole keyspace)."""

@@ -27,7 +27,7 @@ from redis.exceptions import AskError, ClusterDownError, MovedError, NoScriptErr
 from redis.exceptions import ConnectionError as RedisConnectionError
 
 from . import durability
-from .base import Commit, CommitOutcomeUnknown, DamagedKey, Entry, Read, split_versioned
+from .base import Commit, CommitOutcomeUnknown, DamagedKey, Entry, Read, Store, split_versioned
 from .cluster_nodes import Address, SlotMap
 from .cluster_pubsub import ClusterPubSub
 from .cluster_reads import per_master, read_once
@@ -406,6 +406,11 @@ class ClusterStore(RedisStore):
                 return out
             await asyncio.sleep(min(pause, left))
             pause = min(pause * 2, 0.1)
+
+    # one stream per slot: the outbox's calls go stream by stream, as the Store's defaults make them
+    reclaim_many = Store.reclaim_many
+    ack_many = Store.ack_many
+    touch_many = Store.touch_many
 
     async def ack(self, stream: str, group: str, *ids: str) -> int:
         if not ids:

@@ -14,7 +14,7 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
 
-from .base import Commit, DamagedKey, Entry, Read, Store, split_versioned
+from .base import MAX_VERSION_DIGITS, Commit, DamagedKey, Entry, Read, Store, split_versioned
 from .memory_streams import MemoryStream
 
 _NEEDS = {"set": "string", "hset": "hash", "hdel": "hash", "zadd": "zset", "zrem": "zset", "xadd": "stream"}
@@ -99,9 +99,13 @@ class MemoryStore(Store):
         out: list[Any] = []
         for req in requests:
             kind, key = req[0], req[1]
-            self._need(key, "string" if kind == "get" else "hash" if kind in ("hget", "hgetall", "via") else "zset")
+            self._need(key, "string" if kind in ("get", "head")
+                       else "hash" if kind in ("hget", "hgetall", "via") else "zset")
             if kind == "get":
                 out.append(self._get(key))
+            elif kind == "head":
+                value = self._get(key)
+                out.append(value[: MAX_VERSION_DIGITS + 1] if value else None)
             elif kind == "hget":
                 out.append(self.hashes.get(key, {}).get(req[2]))
             elif kind == "hgetall":

@@ -7,7 +7,7 @@ from typing import Any
 
 from redis.exceptions import ResponseError
 
-from .base import DamagedKey, Read
+from .base import MAX_VERSION_DIGITS, DamagedKey, Read
 
 
 def text(value: Any) -> str:
@@ -20,6 +20,8 @@ def queue_read(pipe: Any, req: Read) -> bool:
     kind, key = req[0], req[1]
     if kind == "get":
         pipe.get(key)
+    elif kind == "head":
+        pipe.getrange(key, 0, MAX_VERSION_DIGITS)
     elif kind == "hget":
         pipe.hget(key, req[2])
     elif kind == "hgetall":
@@ -49,6 +51,8 @@ def check_answer(req: Read, value: Any) -> None:
 
 def decode_read(kind: str, value: Any) -> Any:
     """The answer to a read of ``kind`` as the Store interface gives it (text, floats, pairs)."""
+    if kind == "head":
+        return value or None  # GETRANGE answers b"" for a missing key
     if kind in ("hget", "type"):
         return None if value is None else text(value)
     if kind == "hgetall":

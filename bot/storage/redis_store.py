@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 import redis.asyncio as aioredis
@@ -26,7 +26,7 @@ from . import durability
 from .base import Commit, CommitOutcomeUnknown, DamagedKey, Entry, Read, Store
 from .read_ops import check_answer, decode_read, queue_read
 from .read_ops import text as _text
-from .scripts import CLAIM_LUA, COMMIT_LUA, VIA_LUA
+from .scripts import CLAIM_LUA, COMMIT_LUA, VIA_LUA, VIA_SHA
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -85,7 +85,6 @@ class RedisStore(Store):
         self.wait_timeouts = 0  # commits not confirmed by wait_replicas replicas within wait_ms
         self._commit = client.register_script(COMMIT_LUA)
         self._claim = client.register_script(CLAIM_LUA)
-        self._via = client.register_script(VIA_LUA)
         self._read_retry = Retry(ExponentialBackoff(cap=0.5, base=0.02), read_retries)
         self._sub_client = sub_client
         self._socket_timeout: float = client.connection_pool.connection_kwargs.get("socket_timeout") or 5.0
@@ -199,20 +198,29 @@ class RedisStore(Store):
         return await self._retrying(lambda: self._read_once(requests))
 
     async def _read_once(self, requests: Sequence[Read]) -> list[Any]:
-        """One attempt at :meth:`read`: one pipeline whose connection goes back to the pool, whatever happens."""
+        """One attempt at :meth:`read`: one pipeline whose connection goes back to the pool, whatever happens.
+        An index lookup is an EVALSHA in the pipeline (no SCRIPT EXISTS round trip before it, as redis-py's
+        Script objects send); a server without the script (restarted, flushed) gets it, and the batch is sent again."""
+        raw = await self._pipeline_once(requests)
+        if any(isinstance(value, NoScriptError) for value in raw):
+            await self._call("SCRIPT", "LOAD", VIA_LUA)
+            raw = await self._pipeline_once(requests)
+        out: list[Any] = []
+        for req, value in zip(requests, raw, strict=True):
+            check_answer(req, value)
+            out.append(decode_read(req[0], value))
+        return out
+
+    async def _pipeline_once(self, requests: Sequence[Read]) -> list[Any]:
+        """The answers (errors as values) of one pipeline of ``requests``."""
         async with self.client.pipeline(transaction=False) as pipe:  # the connection always goes back
             for req in requests:
                 if queue_read(pipe, req):
                     continue
                 if req[0] != "via":
                     raise ValueError(f"unknown read {req[0]!r}")
-                await self._via(keys=[req[1]], args=[req[2], req[3], req[4]], client=pipe)
-            raw = await pipe.execute(raise_on_error=False)
-        out: list[Any] = []
-        for req, value in zip(requests, raw, strict=True):
-            check_answer(req, value)
-            out.append(decode_read(req[0], value))
-        return out
+                pipe.execute_command("EVALSHA", VIA_SHA, 1, req[1], req[2], req[3], req[4])
+            return await pipe.execute(raise_on_error=False)
 
     # --- commit -------------------------------------------------------------------------------------
     async def commit(self, commit: Commit) -> bool:
@@ -375,6 +383,44 @@ class RedisStore(Store):
     async def touch(self, stream: str, group: str, consumer: str, *ids: str) -> None:
         if ids:  # XCLAIM to the same consumer with JUSTID: idle time reset, delivery count unchanged
             await self._keyed_call(stream, "XCLAIM", stream, group, consumer, 0, *ids, "JUSTID")
+
+    # --- the outbox's streams in one round trip (one server; ClusterStore keeps the per-stream calls) ----------
+    async def _per_stream(self, commands: Sequence[tuple[Any, ...]], **options: Any) -> list[Any]:
+        """One pipeline of ``commands`` (idempotent: retried like a read); answers in order, an error raised."""
+
+        async def once() -> list[Any]:
+            async with self.client.pipeline(transaction=False) as pipe:  # the connection always goes back
+                for command in commands:
+                    pipe.execute_command(*command, **options)
+                answers: list[Any] = await pipe.execute(raise_on_error=False)
+            for answer in answers:
+                if isinstance(answer, Exception):
+                    raise answer
+            return answers
+
+        return await self._retrying(once) if commands else []
+
+    async def reclaim_many(self, streams: Sequence[str], group: str, consumer: str, min_idle_ms: int,
+                           count: int = 10) -> list[tuple[str, Entry]]:
+        """The first XAUTOCLAIM of every stream in one round trip; a stream with more idle entries than that
+        page is walked on by :meth:`reclaim`."""
+        answers = await self._per_stream([("XAUTOCLAIM", s, group, consumer, min_idle_ms, "0-0", "COUNT", count)
+                                          for s in streams])
+        out: list[tuple[str, Entry]] = []
+        for stream, answer in zip(streams, answers, strict=True):
+            entries = _entries(answer[1])
+            if _text(answer[0]) != "0-0" and len(entries) < count:  # more pending: the bounded walk
+                entries += await self.reclaim(stream, group, consumer, min_idle_ms, count - len(entries))
+            out += [(stream, entry) for entry in entries]
+        return out
+
+    async def ack_many(self, group: str, ids: Mapping[str, Sequence[str]]) -> int:
+        answers = await self._per_stream([("XACK", s, group, *entry_ids) for s, entry_ids in ids.items() if entry_ids])
+        return sum(int(answer) for answer in answers)
+
+    async def touch_many(self, group: str, consumer: str, ids: Mapping[str, Sequence[str]]) -> None:
+        await self._per_stream([("XCLAIM", s, group, consumer, 0, *entry_ids, "JUSTID")
+                                for s, entry_ids in ids.items() if entry_ids], parse_justid=True)
 
     async def close(self) -> None:
         await self.client.aclose()

@@ -68,6 +68,24 @@ async def test_a_lost_script_cache_is_reloaded_once(own_redis: LocalRedis) -> No
         await store.close()
 
 
+async def test_an_index_lookup_is_one_round_trip_and_survives_a_lost_script_cache(own_redis: LocalRedis) -> None:
+    store = RedisStore.from_url(own_redis.url)
+    try:
+        assert await store.commit(Commit().hset("idx", "u1", "abc").put("pre:abc:suf", b"payload"))
+        await store.client.script_flush()  # a restarted or flushed server: the lookup script is gone
+        lookup = [("via", "idx", "u1", "pre:", ":suf"), ("get", "pre:abc:suf")]
+        assert await store.read(lookup) == [["abc", b"payload"], b"payload"]
+        before = await store.client.info("commandstats")
+        assert await store.read(lookup) == [["abc", b"payload"], b"payload"]
+        after = await store.client.info("commandstats")
+        calls = {name: after[name]["calls"] - before.get(name, {"calls": 0})["calls"] for name in after}
+        assert calls["cmdstat_evalsha"] == 1 and calls["cmdstat_get"] == 2  # GET: the one read and the script's
+        assert calls.get("cmdstat_script|exists", 0) == 0  # no SCRIPT EXISTS round trip before the lookup
+        assert store.pool_stats()["in_use"] == 0
+    finally:
+        await store.close()
+
+
 async def test_from_url_keeps_its_defaults_and_the_plain_constructor_works(own_redis: LocalRedis) -> None:
     store = RedisStore.from_url(own_redis.url)
     pool = store.client.connection_pool

@@ -1,0 +1,37 @@
+"""The event loop the bot runs on: uvloop (libuv, a faster loop in C) when it is installed, else asyncio's own.
+
+uvloop cuts the loop's own share of a move (callbacks, sockets to Redis and the platforms); nothing in the bot
+depends on which loop runs it, so a machine without uvloop (or ``FEVGA_EVENT_LOOP=asyncio``) uses the default.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections.abc import Callable, Coroutine
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's loop factory when uvloop is importable and not turned off; None for asyncio's default loop."""
+    if os.environ.get("FEVGA_EVENT_LOOP", "").strip().lower() == "asyncio":
+        return None
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    factory: Callable[[], asyncio.AbstractEventLoop] = uvloop.new_event_loop
+    return factory
+
+
+def run(main: Coroutine[Any, Any, T]) -> T:
+    """``asyncio.run(main)`` on the loop :func:`loop_factory` picks."""
+    with asyncio.Runner(loop_factory=loop_factory()) as runner:
+        return runner.run(main)
+
+
+def loop_name() -> str:
+    """Which loop :func:`run` uses: ``uvloop`` or ``asyncio`` (for logs and benchmarks)."""
+    return "asyncio" if loop_factory() is None else "uvloop"
