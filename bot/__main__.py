@@ -131,7 +131,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     configure_logging(settings.log_level, settings.log_format, secrets=settings.secret_values())
     try:
-        event_loop.run(serve(settings))  # uvloop when installed (bot/event_loop.py)
+        event_loop.run(serve(settings), settings.fevga_event_loop)  # uvloop when installed (bot/event_loop.py)
     except KeyboardInterrupt:
         return 130
     except (RuntimeError, OSError, ConnectionError) as exc:  # e.g. Redis unreachable, redis-server failed

@@ -64,6 +64,7 @@ EXPECTS: dict[str, str] = {
     "fevga_analysis_ply": "one of: 0, 1, 2 (or empty for the hard level's search)",
     "log_level": "one of: DEBUG, INFO, WARNING, ERROR, CRITICAL",
     "log_format": "one of: json, console",
+    "fevga_event_loop": "one of: uvloop, asyncio",
     "health_port": "a port number from 1 to 65535",
     "discord_prefix_commands": "true or false",
     "discord_member_events": "true or false",
@@ -152,6 +153,7 @@ class Settings(BaseSettings):
 
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     log_format: Literal["json", "console"] = "console"
+    fevga_event_loop: Literal["uvloop", "asyncio"] = "uvloop"  # asyncio's own loop where uvloop is missing anyway
     health_port: Port | None = None
     fevga_instance_id: Annotated[str, Field(min_length=1, max_length=100)] | None = None  # outbox consumer name
 
@@ -259,7 +261,7 @@ class Settings(BaseSettings):
             raise ValueError("bad webhook secret")
         return value
 
-    @field_validator("fevga_language", "fevga_ai_level", "log_format", mode="before")
+    @field_validator("fevga_language", "fevga_ai_level", "log_format", "fevga_event_loop", mode="before")
     @classmethod
     def _lower_enums(cls, value: Any) -> Any:
         return _lower(value)

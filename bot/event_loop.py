@@ -1,7 +1,8 @@
 """The event loop the bot runs on: uvloop (libuv, a faster loop in C) when it is installed, else asyncio's own.
 
 uvloop cuts the loop's own share of a move (callbacks, sockets to Redis and the platforms); nothing in the bot
-depends on which loop runs it, so a machine without uvloop (or ``FEVGA_EVENT_LOOP=asyncio``) uses the default.
+depends on which loop runs it, so a machine without uvloop (or with the setting ``FEVGA_EVENT_LOOP=asyncio``) uses
+asyncio's default.
 """
 
 from __future__ import annotations
@@ -14,9 +15,10 @@ from typing import Any, TypeVar
 T = TypeVar("T")
 
 
-def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
-    """uvloop's loop factory when uvloop is importable and not turned off; None for asyncio's default loop."""
-    if os.environ.get("FEVGA_EVENT_LOOP", "").strip().lower() == "asyncio":
+def loop_factory(choice: str | None = None) -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop's loop factory when uvloop is importable and not turned off (``choice``, else the environment's
+    ``FEVGA_EVENT_LOOP``); None for asyncio's default loop."""
+    if (choice or os.environ.get("FEVGA_EVENT_LOOP", "")).strip().lower() == "asyncio":
         return None
     try:
         import uvloop
@@ -26,9 +28,9 @@ def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
     return factory
 
 
-def run(main: Coroutine[Any, Any, T]) -> T:
+def run(main: Coroutine[Any, Any, T], choice: str | None = None) -> T:
     """``asyncio.run(main)`` on the loop :func:`loop_factory` picks."""
-    with asyncio.Runner(loop_factory=loop_factory()) as runner:
+    with asyncio.Runner(loop_factory=loop_factory(choice)) as runner:
         return runner.run(main)
 
 
