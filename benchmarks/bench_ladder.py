@@ -1,0 +1,207 @@
+"""A ladder of the AI levels (issue 23): a round robin of duplicate-dice matches (each pair of games
+on the same dice with the seats swapped), then one Elo per level fitted from all the pairings at once
+(Bradley-Terry, ``fevga.ai.elo``), anchored at random = 0, with a 95 % interval from a bootstrap over
+the duplicate pairs. Prints a table: level, Elo, interval, games, score against each other level.
+
+Fevga's levels are random, easy, medium, hard-v1, hard-v2, hard and expert; Portes' and Plakoto's
+(``--game``) random, easy, medium, hard and expert. Each pairing plays ``--games`` games (200) in
+one process, stopping at ``--time-limit`` seconds (whole pairs only) so that a slow expert cannot
+stall the ladder; ``--jobs`` pairings run at once, each under ``nice``. A pairing won 100 % has no
+finite Elo by itself: the fit adds one virtual drawn game per pairing (``--prior-draws``) and
+the other pairings place the level.
+
+    python benchmarks/bench_ladder.py --jobs 2 --games 200 --time-limit 1200 --save ladder.json
+    python benchmarks/bench_ladder.py --game portes --games 100 --jobs 2
+    python benchmarks/bench_ladder.py --load ladder.json          # the table again, no games
+    python benchmarks/bench_ladder.py --smoke                     # seconds: every part, tiny
+"""
+
+from __future__ import annotations
+
+import os
+
+# The network's matrices are tiny: BLAS threads only add overhead (and take other processes' cores).
+for _var in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ.setdefault(_var, "1")
+
+import argparse  # noqa: E402
+import itertools  # noqa: E402
+import json  # noqa: E402
+import multiprocessing  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from fevga.ai import get_player  # noqa: E402
+from fevga.ai.arena import MatchStats, duplicate_match  # noqa: E402
+from fevga.ai.elo import Ladder, bootstrap_ladder  # noqa: E402
+from fevga.ai.players import Player, RandomPlayer  # noqa: E402
+from fevga.ai.search import NeuralPlayer  # noqa: E402
+
+LEVELS = {
+    "fevga": ("random", "easy", "medium", "hard-v1", "hard-v2", "hard", "expert"),
+    "portes": ("random", "easy", "medium", "hard", "expert"),
+    "plakoto": ("random", "easy", "medium", "hard", "expert"),
+}
+Job = tuple[str, str, str, int, int, int, float, int]  # game, A, B, games, seed, first pair, time limit, nice
+
+
+def make_player(name: str, game: str, seed: int) -> Player:
+    """The player of a level; random is seeded so that a run can be repeated."""
+    return RandomPlayer(seed) if name == "random" else get_player(name, game)
+
+
+def plays_alike(a: Player, b: Player) -> bool:
+    """True when two network players search alike with equal weights: every game between them
+    or against a third player is the same game, so one rating serves both (hard-v2 = hard until
+    a newer network ships)."""
+    if not (isinstance(a, NeuralPlayer) and isinstance(b, NeuralPlayer)):
+        return False
+    settings = {key: value for key, value in vars(a).items() if key not in ("net", "name")}
+    if settings != {key: value for key, value in vars(b).items() if key not in ("net", "name")}:
+        return False
+    arrays = ("w1", "b1", "w2", "b2")
+    return all(getattr(a.net, k).shape == getattr(b.net, k).shape for k in arrays) and all(
+        (getattr(a.net, k) == getattr(b.net, k)).all() for k in arrays
+    )
+
+
+def twins_of(levels: tuple[str, ...], game: str) -> dict[str, str]:
+    """Each level that plays exactly as an earlier one -> that earlier level."""
+    players = {name: make_player(name, game, 0) for name in levels}
+    twins: dict[str, str] = {}
+    for k, name in enumerate(levels):
+        for earlier in levels[:k]:
+            if earlier not in twins and plays_alike(players[earlier], players[name]):
+                twins[name] = earlier
+                break
+    return twins
+
+
+def play_pairing(job: Job) -> tuple[str, str, list[list[float]], float]:
+    """One pairing in this process: [A's score (0-2, a draw 0.5), A's points minus B's] of each
+    duplicate pair played before the games or the time limit ran out, and the seconds it took."""
+    game, a_name, b_name, games, seed, first_pair, limit, niceness = job
+    if niceness:
+        os.nice(niceness)
+    a, b = make_player(a_name, game, seed), make_player(b_name, game, seed + 1)
+    start = time.perf_counter()
+    scores: list[list[float]] = []
+    for k in range(first_pair, first_pair + (games + 1) // 2):
+        pair = duplicate_match(a, b, 2, seed=seed, first_pair=k, game=game)
+        scores.append([pair.wins + 0.5 * pair.draws, pair.points])
+        if time.perf_counter() - start > limit:
+            break
+    return a_name, b_name, scores, time.perf_counter() - start
+
+
+def play_ladder(args: argparse.Namespace, levels: tuple[str, ...]) -> dict[tuple[str, str], list[list[float]]]:
+    """Every pairing of ``levels``, ``args.jobs`` at a time; the slowest (expert's) start first."""
+    pairings = list(itertools.combinations(levels, 2))
+    pairings.sort(key=lambda p: -max(levels.index(p[0]), levels.index(p[1])))
+    jobs: list[Job] = [
+        (args.game, a, b, args.games, args.seed, args.first_pair, args.time_limit, args.nice) for a, b in pairings
+    ]
+    scores: dict[tuple[str, str], list[list[float]]] = {}
+    started = time.perf_counter()
+    with multiprocessing.get_context("fork").Pool(max(1, min(args.jobs, len(jobs)))) as pool:
+        for a_name, b_name, pair_scores, elapsed in pool.imap_unordered(play_pairing, jobs, chunksize=1):
+            scores[(a_name, b_name)] = pair_scores
+            games = 2 * len(pair_scores)
+            stopped = " (stopped by the time limit)" if games < args.games else ""
+            print(
+                f"{a_name} vs {b_name}: {_stats(pair_scores).summary()}{stopped} "
+                f"[{elapsed:.0f} s; {time.perf_counter() - started:.0f} s in all]",
+                flush=True,
+            )
+    return scores
+
+
+def _stats(pairs: list[list[float]]) -> MatchStats:
+    """A's figures from its [score, points] pairs (a half in a score is a Plakoto draw)."""
+    halves = sum(1 for s, _ in pairs if s != int(s))
+    wins = int(sum(s for s, _ in pairs) - 0.5 * halves)
+    return MatchStats(games=2 * len(pairs), wins=wins, points=int(sum(p for _, p in pairs)), draws=halves)
+
+
+def score_of(scores: dict[tuple[str, str], list[list[float]]], a: str, b: str) -> tuple[float, int] | None:
+    """A's score and games against B, whichever way round the pairing was played."""
+    if (a, b) in scores:
+        return sum(s for s, _ in scores[(a, b)]), 2 * len(scores[(a, b)])
+    if (b, a) in scores:
+        games = 2 * len(scores[(b, a)])
+        return games - sum(s for s, _ in scores[(b, a)]), games
+    return None
+
+
+def print_table(
+    levels: tuple[str, ...], scores: dict[tuple[str, str], list[list[float]]], ladder: Ladder, twins: dict[str, str]
+) -> None:
+    """Level, Elo, interval, games and the score against each other level; a twin shows its
+    original's figures and ``same`` against it."""
+    width = max(len(name) for name in levels) + 1
+    head = f"{'level':<{width}} {'Elo':>6}  {'95% interval':>13} {'games':>6}"
+    print(head + "".join(f" {'vs ' + name:>{max(8, len(name) + 3)}}" for name in levels))
+    for name in levels:
+        me = twins.get(name, name)
+        games = sum(found[1] for other in levels if (found := score_of(scores, me, other)) is not None)
+        interval = f"[{ladder.low[me]:>+5.0f}, {ladder.high[me]:>+5.0f}]"
+        row = f"{name:<{width}} {ladder.elo[me]:>+6.0f}  {interval} {games:>6}"
+        for other in levels:
+            them = twins.get(other, other)
+            cell = "-" if other == name else "same" if them == me else "-"
+            found = score_of(scores, me, them) if them != me else None
+            if found and found[1]:
+                cell = f"{100 * found[0] / found[1]:.0f}%/{found[1]}"
+            row += f" {cell:>{max(8, len(other) + 3)}}"
+        print(row)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--game", choices=tuple(LEVELS), default="fevga")
+    parser.add_argument("--levels", default=None, help="comma-separated levels (default: every level of the game)")
+    parser.add_argument("--games", type=int, default=200, help="games per pairing (rounded up to even)")
+    parser.add_argument("--time-limit", type=float, default=1200.0, help="seconds per pairing at most")
+    parser.add_argument("--jobs", type=int, default=1, help="pairings played at once, one process each")
+    parser.add_argument("--nice", type=int, default=10, help="niceness added to each pairing's process")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--first-pair", type=int, default=0, help="number of the first dice pair (more games)")
+    parser.add_argument("--bootstrap", type=int, default=1000, help="refits for the 95 %% interval")
+    parser.add_argument("--prior-draws", type=float, default=1.0, help="virtual drawn games per pairing")
+    parser.add_argument("--save", type=Path, default=None, help="write every pair's score to this JSON file")
+    parser.add_argument("--load", type=Path, action="append", default=[], help="add the pairs of a saved run")
+    parser.add_argument("--smoke", action="store_true", help="the smallest run (it still runs)")
+    args = parser.parse_args()
+    levels = LEVELS[args.game]
+    if args.smoke:
+        levels, args.games, args.bootstrap, args.jobs = ("random", "easy", "hard"), 2, 20, 1
+    if args.levels:
+        levels = tuple(name.strip() for name in args.levels.split(",") if name.strip())
+    print(f"load before: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1 and 5 min); {os.cpu_count()} cores")
+    scores: dict[tuple[str, str], list[list[float]]] = {}
+    for path in args.load:
+        saved = json.loads(path.read_text())
+        if saved["game"] != args.game:
+            sys.exit(f"{path}: a {saved['game']} ladder, not {args.game}")
+        for key, values in saved["pairs"].items():
+            a_name, b_name = key.split(" vs ")
+            scores.setdefault((a_name, b_name), []).extend(values)
+    twins = twins_of(levels, args.game)
+    for twin, original in twins.items():
+        print(f"{twin} plays exactly as {original} (the same network and search): its games are {original}'s")
+    played = tuple(name for name in levels if name not in twins)
+    if not args.load:
+        scores = play_ladder(args, played)
+        print(f"load after: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1 and 5 min)")
+    if args.save:
+        pairs = {f"{a} vs {b}": values for (a, b), values in scores.items()}
+        args.save.write_text(json.dumps({"game": args.game, "seed": args.seed, "pairs": pairs}) + "\n")
+    pair_scores = {key: [s for s, _ in pairs] for key, pairs in scores.items()}
+    ladder = bootstrap_ladder(pair_scores, played, "random", args.bootstrap, args.seed, args.prior_draws)
+    print(f"\n{args.game}: Elo from all pairings (random = 0), 95 % interval from {args.bootstrap} bootstrap refits")
+    print_table(levels, scores, ladder, twins)
+
+
+if __name__ == "__main__":
+    main()
