@@ -67,13 +67,13 @@ def plays_alike(a: Player, b: Player) -> bool:
 
 
 def twins_of(levels: tuple[str, ...], game: str) -> dict[str, str]:
-    """Each level that plays exactly as an earlier one -> that earlier level."""
+    """Each level that plays exactly as a later one -> that later level (hard-v2 -> hard)."""
     players = {name: make_player(name, game, 0) for name in levels}
     twins: dict[str, str] = {}
-    for k, name in enumerate(levels):
-        for earlier in levels[:k]:
-            if earlier not in twins and plays_alike(players[earlier], players[name]):
-                twins[name] = earlier
+    for k, name in reversed(list(enumerate(levels))):
+        for later in reversed(levels[k + 1 :]):
+            if later not in twins and plays_alike(players[later], players[name]):
+                twins[name] = later
                 break
     return twins
 
@@ -95,8 +95,16 @@ def play_pairing(job: Job) -> tuple[str, str, list[list[float]], float]:
     return a_name, b_name, scores, time.perf_counter() - start
 
 
+def save(path: Path | None, game: str, seed: int, scores: dict[tuple[str, str], list[list[float]]]) -> None:
+    """Write every pair's [score, points] to ``path`` (JSON), for ``--load``."""
+    if path is not None:
+        pairs = {f"{a} vs {b}": values for (a, b), values in scores.items()}
+        path.write_text(json.dumps({"game": game, "seed": seed, "pairs": pairs}) + "\n")
+
+
 def play_ladder(args: argparse.Namespace, levels: tuple[str, ...]) -> dict[tuple[str, str], list[list[float]]]:
-    """Every pairing of ``levels``, ``args.jobs`` at a time; the slowest (expert's) start first."""
+    """Every pairing of ``levels``, ``args.jobs`` at a time, the slowest (expert's) first; each
+    pairing is saved as it ends, so a run stopped early keeps the pairings done."""
     pairings = list(itertools.combinations(levels, 2))
     pairings.sort(key=lambda p: -max(levels.index(p[0]), levels.index(p[1])))
     jobs: list[Job] = [
@@ -107,6 +115,7 @@ def play_ladder(args: argparse.Namespace, levels: tuple[str, ...]) -> dict[tuple
     with multiprocessing.get_context("fork").Pool(max(1, min(args.jobs, len(jobs)))) as pool:
         for a_name, b_name, pair_scores, elapsed in pool.imap_unordered(play_pairing, jobs, chunksize=1):
             scores[(a_name, b_name)] = pair_scores
+            save(args.save, args.game, args.seed, scores)
             games = 2 * len(pair_scores)
             stopped = " (stopped by the time limit)" if games < args.games else ""
             print(
@@ -175,7 +184,8 @@ def main() -> None:
     args = parser.parse_args()
     levels = LEVELS[args.game]
     if args.smoke:
-        levels, args.games, args.bootstrap, args.jobs = ("random", "easy", "hard"), 2, 20, 1
+        levels = ("random", "easy", "hard-v2", "hard") if args.game == "fevga" else ("random", "easy", "hard")
+        args.games, args.bootstrap, args.jobs = 2, 20, 1
     if args.levels:
         levels = tuple(name.strip() for name in args.levels.split(",") if name.strip())
     print(f"load before: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1 and 5 min); {os.cpu_count()} cores")
@@ -194,9 +204,6 @@ def main() -> None:
     if not args.load:
         scores = play_ladder(args, played)
         print(f"load after: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1 and 5 min)")
-    if args.save:
-        pairs = {f"{a} vs {b}": values for (a, b), values in scores.items()}
-        args.save.write_text(json.dumps({"game": args.game, "seed": args.seed, "pairs": pairs}) + "\n")
     pair_scores = {key: [s for s, _ in pairs] for key, pairs in scores.items()}
     ladder = bootstrap_ladder(pair_scores, played, "random", args.bootstrap, args.seed, args.prior_draws)
     print(f"\n{args.game}: Elo from all pairings (random = 0), 95 % interval from {args.bootstrap} bootstrap refits")
