@@ -166,6 +166,27 @@ def print_table(
         print(row)
 
 
+def print_markdown(
+    levels: tuple[str, ...], scores: dict[tuple[str, str], list[list[float]]], ladder: Ladder, twins: dict[str, str]
+) -> None:
+    """The same table in Markdown (for README and docs): the score cells as "win % (games)"."""
+    print("| level | Elo | 95 % interval | games | " + " | ".join(f"vs {name}" for name in levels) + " |")
+    print("|---|---:|---|---:|" + "---:|" * len(levels))
+    for name in levels:
+        me = twins.get(name, name)
+        found = {other: score_of(scores, me, twins.get(other, other)) for other in levels}
+        games = sum(f[1] for other in levels if (f := score_of(scores, me, other)) is not None)  # each game once
+        cells = []
+        for other in levels:
+            f = found[other]
+            if other != name and twins.get(other, other) == me:
+                cells.append("same")
+            else:
+                cells.append("-" if f is None or other == name else f"{100 * f[0] / f[1]:.0f} % ({f[1]})")
+        row = f"| {name} | {ladder.elo[me]:+.0f} | {ladder.low[me]:+.0f} to {ladder.high[me]:+.0f} | {games:,} | "
+        print(row + " | ".join(cells) + " |")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--game", choices=tuple(LEVELS), default="fevga")
@@ -180,6 +201,7 @@ def main() -> None:
     parser.add_argument("--prior-draws", type=float, default=1.0, help="virtual drawn games per pairing")
     parser.add_argument("--save", type=Path, default=None, help="write every pair's score to this JSON file")
     parser.add_argument("--load", type=Path, action="append", default=[], help="add the pairs of a saved run")
+    parser.add_argument("--markdown", action="store_true", help="print the table in Markdown too")
     parser.add_argument("--smoke", action="store_true", help="the smallest run (it still runs)")
     args = parser.parse_args()
     levels = LEVELS[args.game]
@@ -208,6 +230,9 @@ def main() -> None:
     ladder = bootstrap_ladder(pair_scores, played, "random", args.bootstrap, args.seed, args.prior_draws)
     print(f"\n{args.game}: Elo from all pairings (random = 0), 95 % interval from {args.bootstrap} bootstrap refits")
     print_table(levels, scores, ladder, twins)
+    if args.markdown:
+        print()
+        print_markdown(levels, scores, ladder, twins)
 
 
 if __name__ == "__main__":
