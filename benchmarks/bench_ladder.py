@@ -13,6 +13,8 @@ the other pairings place the level.
     python benchmarks/bench_ladder.py --jobs 2 --games 200 --time-limit 1200 --save ladder.json
     python benchmarks/bench_ladder.py --game portes --games 100 --jobs 2
     python benchmarks/bench_ladder.py --load ladder.json          # the table again, no games
+    python benchmarks/bench_ladder.py --only expert --first-pair 1000 --save more.json   # more of its games
+    python benchmarks/bench_ladder.py --load ladder.json --load more.json   # both runs in one fit
     python benchmarks/bench_ladder.py --smoke                     # seconds: every part, tiny
 """
 
@@ -105,7 +107,7 @@ def save(path: Path | None, game: str, seed: int, scores: dict[tuple[str, str], 
 def play_ladder(args: argparse.Namespace, levels: tuple[str, ...]) -> dict[tuple[str, str], list[list[float]]]:
     """Every pairing of ``levels``, ``args.jobs`` at a time, the slowest (expert's) first; each
     pairing is saved as it ends, so a run stopped early keeps the pairings done."""
-    pairings = list(itertools.combinations(levels, 2))
+    pairings = [p for p in itertools.combinations(levels, 2) if args.only is None or args.only in p]
     pairings.sort(key=lambda p: -max(levels.index(p[0]), levels.index(p[1])))
     jobs: list[Job] = [
         (args.game, a, b, args.games, args.seed, args.first_pair, args.time_limit, args.nice) for a, b in pairings
@@ -196,6 +198,7 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="pairings played at once, one process each")
     parser.add_argument("--nice", type=int, default=10, help="niceness added to each pairing's process")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--only", default=None, help="play only the pairings of this level (more of its games)")
     parser.add_argument("--first-pair", type=int, default=0, help="number of the first dice pair (more games)")
     parser.add_argument("--bootstrap", type=int, default=1000, help="refits for the 95 %% interval")
     parser.add_argument("--prior-draws", type=float, default=1.0, help="virtual drawn games per pairing")
