@@ -229,9 +229,11 @@ def main() -> None:
     if not args.load:
         scores = play_ladder(args, played)
         print(f"load after: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1 and 5 min)")
+    scores = {key: pairs for key, pairs in scores.items() if set(key) <= set(played)}  # a loaded file's others
     pair_scores = {key: [s for s, _ in pairs] for key, pairs in scores.items()}
-    ladder = bootstrap_ladder(pair_scores, played, "random", args.bootstrap, args.seed, args.prior_draws)
-    print(f"\n{args.game}: Elo from all pairings (random = 0), 95 % interval from {args.bootstrap} bootstrap refits")
+    anchor = "random" if "random" in played else played[0]
+    ladder = bootstrap_ladder(pair_scores, played, anchor, args.bootstrap, args.seed, args.prior_draws)
+    print(f"\n{args.game}: Elo from all pairings ({anchor} = 0), 95 % interval from {args.bootstrap} bootstrap refits")
     print_table(levels, scores, ladder, twins)
     if args.markdown:
         print()
