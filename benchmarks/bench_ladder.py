@@ -216,6 +216,8 @@ def main() -> None:
     print(f"load before: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1 and 5 min); {os.cpu_count()} cores")
     scores: dict[tuple[str, str], list[list[float]]] = {}
     for path in args.load:
+        if not path.is_file():
+            sys.exit(f"{path}: no such file (a run saved with --save)")
         saved = json.loads(path.read_text())
         if saved["game"] != args.game:
             sys.exit(f"{path}: a {saved['game']} ladder, not {args.game}")
