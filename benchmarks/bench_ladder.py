@@ -202,7 +202,8 @@ def main() -> None:
     parser.add_argument("--first-pair", type=int, default=0, help="number of the first dice pair (more games)")
     parser.add_argument("--bootstrap", type=int, default=1000, help="refits for the 95 %% interval")
     parser.add_argument("--prior-draws", type=float, default=1.0, help="virtual drawn games per pairing")
-    parser.add_argument("--save", type=Path, default=None, help="write every pair's score to this JSON file")
+    parser.add_argument("--save", type=Path, default=None, help="write every pair's score to this JSON file "
+                        "(with --load: the loaded runs merged)")
     parser.add_argument("--load", type=Path, action="append", default=[], help="add the pairs of a saved run")
     parser.add_argument("--markdown", action="store_true", help="print the table in Markdown too")
     parser.add_argument("--smoke", action="store_true", help="the smallest run (it still runs)")
@@ -230,6 +231,8 @@ def main() -> None:
     played = tuple(name for name in levels if name not in twins)
     if not args.load:
         scores = play_ladder(args, played)
+    else:
+        save(args.save, args.game, args.seed, scores)  # the loaded runs merged into one file
         print(f"load after: {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f} (1 and 5 min)")
     scores = {key: pairs for key, pairs in scores.items() if set(key) <= set(played)}  # a loaded file's others
     pair_scores = {key: [s for s, _ in pairs] for key, pairs in scores.items()}
