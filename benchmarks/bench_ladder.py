@@ -80,21 +80,27 @@ def twins_of(levels: tuple[str, ...], game: str) -> dict[str, str]:
     return twins
 
 
-def play_pairing(job: Job) -> tuple[str, str, list[list[float]], float]:
+def play_pairing(job: Job) -> tuple[str, str, list[list[float]], float, int]:
     """One pairing in this process: [A's score (0-2, a draw 0.5), A's points minus B's] of each
-    duplicate pair played before the games or the time limit ran out, and the seconds it took."""
+    duplicate pair played before the games or the time limit ran out, the seconds it took, and the
+    pairs left out because a game hit the arena's turn guard (it never ended)."""
     game, a_name, b_name, games, seed, first_pair, limit, niceness = job
     if niceness:
         os.nice(niceness)
     a, b = make_player(a_name, game, seed), make_player(b_name, game, seed + 1)
     start = time.perf_counter()
     scores: list[list[float]] = []
+    endless = 0
     for k in range(first_pair, first_pair + (games + 1) // 2):
-        pair = duplicate_match(a, b, 2, seed=seed, first_pair=k, game=game)
+        try:
+            pair = duplicate_match(a, b, 2, seed=seed, first_pair=k, game=game)
+        except RuntimeError:  # a game past the arena's turn guard: the pair is left out and counted
+            endless += 1
+            continue
         scores.append([pair.wins + 0.5 * pair.draws, pair.points])
         if time.perf_counter() - start > limit:
             break
-    return a_name, b_name, scores, time.perf_counter() - start
+    return a_name, b_name, scores, time.perf_counter() - start, endless
 
 
 def save(path: Path | None, game: str, seed: int, scores: dict[tuple[str, str], list[list[float]]]) -> None:
@@ -115,11 +121,13 @@ def play_ladder(args: argparse.Namespace, levels: tuple[str, ...]) -> dict[tuple
     scores: dict[tuple[str, str], list[list[float]]] = {}
     started = time.perf_counter()
     with multiprocessing.get_context("fork").Pool(max(1, min(args.jobs, len(jobs)))) as pool:
-        for a_name, b_name, pair_scores, elapsed in pool.imap_unordered(play_pairing, jobs, chunksize=1):
+        for a_name, b_name, pair_scores, elapsed, endless in pool.imap_unordered(play_pairing, jobs, chunksize=1):
             scores[(a_name, b_name)] = pair_scores
             save(args.save, args.game, args.seed, scores)
-            games = 2 * len(pair_scores)
+            games = 2 * (len(pair_scores) + endless)
             stopped = " (stopped by the time limit)" if games < args.games else ""
+            if endless:
+                stopped += f" ({endless} pairs left out: a game did not end within the arena's turn guard)"
             print(
                 f"{a_name} vs {b_name}: {_stats(pair_scores).summary()}{stopped} "
                 f"[{elapsed:.0f} s; {time.perf_counter() - started:.0f} s in all]",
