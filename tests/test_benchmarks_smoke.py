@@ -31,6 +31,8 @@ FIGURES: dict[str, list[str]] = {
         r"rules corpus: 200 lines -> \d+ plays, [\d.]+ MB written .*: compiled [\d.]+ s",
         r"cross-check compiled vs reference: 300 cases, 0 mismatches",
     ],
+    "bench_ladder.py": [r"hard-v2 plays exactly as hard", r"random vs easy: 2 games: win [\d.]+%",
+                        r"hard +\+\d+ +\[ *\+\d+, +\+\d+\] +4 +\d+%/2 +\d+%/2 +same +-"],
     "bench_lookback.py": [r"rating graph 2x200 matches \+ PNG: median [\d.]+ ms +p95 [\d.]+ ms",
                           r"dice 10000 rolls tally \+ chi-square: [\d.]+ ms"],
     "bench_move.py": [r"10 drawn moves over 5 live games", r"a whole move \(typed play -> board shown\) +1\.00 +[\d.]+",

@@ -311,7 +311,7 @@ def _ping(words: list[str]) -> i.Intent | i.CommandError:
 
 def _help(words: list[str]) -> i.Intent | i.CommandError:
     topic = ALIASES.get(words[0].lower()) if words else None
-    return i.Help({"ai": "play", "pass": "move"}.get(topic or "", topic))
+    return i.Help({"pass": "move"}.get(topic or "", topic))  # help ai: how to play it and how strong each level is
 
 
 def _play(words: list[str]) -> i.Intent | i.CommandError:

@@ -6,8 +6,9 @@ Portes and Plakoto (``game=``) have the same levels and ``hint``, with their own
 ``get_player(level)`` accepts the levels ``easy`` (greedy race play), ``medium`` (the hand-made
 heuristic), ``hard`` (the network searched within a 300 ms budget) and ``expert`` (a deeper, wider
 search, about 2 s), and the player names ``random``, ``greedy``, ``heuristic``, ``neural`` (= hard),
-``neural0``, ``neural1``, ``neural2`` (the network at 0, 1 or 2 ply) and ``hard-v1`` (the first
-trained network at 1-ply, exactly as it shipped: the fixed yardstick). Every player
+``neural0``, ``neural1``, ``neural2`` (the network at 0, 1 or 2 ply), ``hard-v1`` (the first
+trained network at 1-ply, exactly as it shipped: the fixed yardstick) and ``hard-v2`` (the second
+network, searched as ``hard`` is: ``hard`` moves to each new network, ``hard-v2`` stays). Every player
 has ``choose(position, dice, rules) -> Play``; ``hint`` ranks the legal plays with their equities
 (expected points for the mover).
 """
@@ -20,12 +21,12 @@ from fevga import DEFAULT_RULES, Play, Position, Rules
 from fevga.variants import check_game, game_of
 
 from .levels_tavli import tavli_hint, tavli_player
-from .network import V1_PATH, WEIGHTS_PATH, WeightsError, default_network, v1_network
+from .network import V1_PATH, V2_PATH, WEIGHTS_PATH, WeightsError, default_network, v1_network, v2_network
 from .players import Player, RandomPlayer, greedy_player, heuristic_player
 from .search import NeuralPlayer, two_ply
 
 LEVELS = {"easy": "greedy", "medium": "heuristic", "hard": "hard", "expert": "expert"}
-NAMES = ("random", "greedy", "heuristic", "neural", "neural0", "neural1", "neural2", "hard-v1")
+NAMES = ("random", "greedy", "heuristic", "neural", "neural0", "neural1", "neural2", "hard-v1", "hard-v2")
 # hard: HARD_PLY 2 = 2-ply over the 2 best 1-ply plays unless that would judge more than
 # HARD_WORK2 positions (then 1-ply), which keeps its p95 move time under 300 ms. It is 1: a 2-ply
 # hard (p95 ~270 ms, ~8x slower) could not be matched against hard-v1 over 2,000 games in the time
@@ -60,6 +61,10 @@ def get_player(level: str, game: str = "fevga") -> Player:
         return heuristic_player()
     if name == "hard-v1":
         return NeuralPlayer(v1_network(), ply=1, name=name) if V1_PATH.exists() else heuristic_player()
+    if name == "hard-v2":
+        if not V2_PATH.exists():
+            return heuristic_player()
+        return NeuralPlayer(v2_network(), ply=HARD_PLY, keep2=2, max_work2=HARD_WORK2, name=name)
     if name in ("neural0", "neural1", "neural2", "hard", "expert"):
         if not has_weights():
             return heuristic_player()

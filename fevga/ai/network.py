@@ -20,6 +20,7 @@ from .encoding import N_INPUTS
 FloatArray = NDArray[np.float64]
 WEIGHTS_PATH = Path(__file__).with_name("weights.npz")
 V1_PATH = Path(__file__).with_name("weights-v1.npz")  # the first trained network, kept as the hard-v1 yardstick
+V2_PATH = Path(__file__).with_name("weights-v2.npz")  # the second generation (hard until a newer one): hard-v2
 
 
 def sigmoid(x: FloatArray) -> FloatArray:
@@ -124,6 +125,7 @@ class Network:
 
 _DEFAULT: Network | None = None
 _V1: Network | None = None
+_V2: Network | None = None
 
 
 def default_network() -> Network:
@@ -140,3 +142,12 @@ def v1_network() -> Network:
     if _V1 is None:
         _V1 = Network.load(V1_PATH)
     return _V1
+
+
+def v2_network() -> Network:
+    """The second trained network (160 hidden units, today's ``hard``), kept as the ``hard-v2`` yardstick
+    so that the next generation is measured against it."""
+    global _V2
+    if _V2 is None:
+        _V2 = Network.load(V2_PATH)
+    return _V2
