@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import multiprocessing
+import random
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -18,7 +19,9 @@ import numpy as np
 
 from .encoding import FloatArray
 from .network import Network
+from .players import Player
 from .selfplay import lambda_returns, self_play_game
+from .tavli_heuristic import tavli_player
 
 Weights = tuple[FloatArray, FloatArray, FloatArray, FloatArray]
 
@@ -37,6 +40,7 @@ class Block:
     game: str = "fevga"
     first: int = 0
     count: int = 0
+    mix: float = 0.0  # the share of games the network plays against the game's heuristic (tavli)
 
 
 def schedule(lr: float, lr_final: float, total: int, game: int) -> float:
@@ -63,11 +67,23 @@ def run_block(block: Block) -> tuple[Weights, float]:
     set_weights(net, block.weights)
     net.meta = {}
     mse = 0.0
+    heuristic = tavli_player(block.game, "heuristic") if block.mix > 0 else None
     for game in range(block.first, block.first + block.count):
-        rows, next_values, z = self_play_game(net, block.seed * 1_000_003 + game, game=block.game)
+        seed = block.seed * 1_000_003 + game
+        opponent, seat = opponent_of(seed, block.mix, heuristic)
+        rows, next_values, z = self_play_game(net, seed, game=block.game, opponent=opponent, opponent_seat=seat)
         targets = lambda_returns(next_values, z, block.lam)
         mse += net.train_batch(rows, targets, schedule(block.lr, block.lr_final, block.total, game))
     return get_weights(net), mse
+
+
+def opponent_of(seed: int, mix: float, other: Player | None) -> tuple[Player | None, int]:
+    """(the opponent of game ``seed``, his seat): ``other`` in a share ``mix`` of the games, in either
+    seat, drawn from the game's seed apart from its dice; None (self-play) otherwise."""
+    draw = random.Random(-seed - 1)
+    if other is None or draw.random() >= mix:
+        return None, 1
+    return other, draw.randrange(2)
 
 
 def average(results: list[Weights]) -> Weights:

@@ -74,8 +74,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--init", type=Path, default=None, help="start from these weights (widened to --hidden)")
     parser.add_argument("--eval-random", type=int, default=0, help="games per evaluation vs random")
     parser.add_argument("--eval-v1", type=int, default=0, help="games per evaluation vs hard-v1 at 0-ply")
+    parser.add_argument(
+        "--mix", type=float, default=0.0, help="share of games played against the heuristic (Portes, Plakoto)"
+    )
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
+    if not 0.0 <= args.mix <= 1.0 or (args.mix > 0 and args.game == "fevga"):
+        parser.error("--mix is a share from 0 to 1, for --game portes or plakoto")
 
     args.out.parent.mkdir(parents=True, exist_ok=True)
     n_inputs = N_INPUTS if args.game == "fevga" else kind(args.game).n_inputs
@@ -103,7 +108,7 @@ def main(argv: list[str] | None = None) -> int:
             bar = None
     t0 = time.perf_counter()
     mse_sum = 0.0
-    settings_block = Block(args.seed, args.lam, args.lr, args.lr_final, args.games, game=args.game)
+    settings_block = Block(args.seed, args.lam, args.lr, args.lr_final, args.games, game=args.game, mix=args.mix)
     workers = max(1, args.workers)
     with mapper(workers) as run:
         game = start_game
