@@ -10,8 +10,8 @@ import re
 import unicodedata
 from collections.abc import Callable
 
-from bot.commands.game_words import game_word
 from bot.commands.numbers import ascii_digits, not_digits, whole_number
+from bot.service.game_words import game_word
 from bot.service.seasons.keys import MONTH
 from fevga import FevgaError, Rules
 

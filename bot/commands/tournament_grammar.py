@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
-from bot.commands.game_words import game_word
 from bot.commands.numbers import whole_number
+from bot.service.game_words import game_word
 
 from . import intents as i
 from . import tournament_intents as t

@@ -14,8 +14,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.commands.game_words import MATCH_KINDS
 from bot.commands.grammar import COMMANDS
+from bot.service.game_words import MATCH_KINDS
 from bot.service.settings import SETTINGS
 
 from . import lines

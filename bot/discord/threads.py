@@ -11,11 +11,12 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import discord
 
-from bot.delivery import Outcome, RetryLater, Undeliverable
+from bot.chat.core import BotCore
+from bot.delivery import BoardTracker, Outcome, RetryLater, Undeliverable
 from bot.service import keys
 from bot.service.models import Place
 from bot.service.reads import Reads
@@ -24,19 +25,29 @@ from bot.storage.base import Commit
 from .command_text import text
 from .identity import split_ref
 
-if TYPE_CHECKING:
-    from .boards import Boards
-
 log = logging.getLogger(__name__)
 BURIED_AFTER = 10  # newer messages under a board before it is posted again (no thread)
 THREAD_EXISTS = 160004  # Discord: "A thread has already been created for this message"
 REFUSAL_SECONDS = 3600  # a refused thread is not asked for again in that channel for so long
 
 
+class BoardMessages(Protocol):
+    """What the threads need of the board messages (:class:`bot.discord.boards.Boards`, which owns them)."""
+
+    client: discord.Client
+    core: BotCore
+    langs: dict[str, str]
+
+    @property
+    def tracker(self) -> BoardTracker: ...
+
+    def partial(self, channel_id: int, message_id: int) -> discord.PartialMessage: ...
+
+
 class GameThreads:
     """Threads per game and re-posting buried boards, for :class:`bot.discord.boards.Boards`."""
 
-    def __init__(self, boards: Boards) -> None:
+    def __init__(self, boards: BoardMessages) -> None:
         self.boards = boards
         self.client = boards.client
         self.core = boards.core

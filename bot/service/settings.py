@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import logging
 
-from bot.commands.game_words import MATCH_KINDS, game_word
+from bot.service.game_words import MATCH_KINDS, game_word
 from bot.storage.base import Commit, DamagedKey, Store
 from fevga import FevgaError, Rules
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from bot.commands import intents as i
-from bot.commands.game_words import game_word
 from bot.commands.grammar import parse_command
 from bot.i18n import translate
+from bot.service.game_words import game_word
 
 
 @pytest.mark.parametrize(("word", "kind"), [

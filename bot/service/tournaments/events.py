@@ -13,11 +13,11 @@ import dataclasses
 import logging
 from collections.abc import Sequence
 
-from bot.commands.game_words import MATCH_KINDS
 from bot.service import keys
 from bot.service.challenges import Challenges
 from bot.service.commits import Change, session_commit
 from bot.service.config import Clock
+from bot.service.game_words import MATCH_KINDS
 from bot.service.models import Msg, Place, PlayerRef, Result
 from bot.service.reads import read_one
 from bot.service.session import Session
