@@ -67,7 +67,8 @@ def end_text(view: GameView, lang: str) -> str:
         return translate("group_game_called_off", lang, players=" – ".join(view.names))
     if view.status == "play" and view.winner is None:  # the next game of the match runs already
         score = f"{view.names[0]} {view.score[0]}–{view.score[1]} {view.names[1]}"
-        return translate("group_game_over_next", lang, game_no=view.game_no - 1, score=score)
+        key = "group_game_drawn_next" if view.previous_drawn else "group_game_over_next"
+        return translate(key, lang, game_no=view.game_no - 1, score=score)
     return translate("group_game_over", lang, result=caption(view, lang))
 
 

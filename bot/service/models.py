@@ -96,6 +96,7 @@ class GameView:
     kind: str = "fevga"  # the match: one game's name, or tavli (Portes, Plakoto, Fevga in turn)
     last_hits: tuple[bool, ...] = ()  # Portes/Plakoto: which landings of the last play hit or pinned (empty: none)
     drawn: bool = False  # the game shown ended in a draw (Plakoto: both mothers pinned)
+    previous_drawn: bool = False  # the match's previous game ended in a draw
 
     @property
     def names(self) -> tuple[str, str]:
@@ -195,4 +196,5 @@ def _view_from_dict(d: dict[str, Any]) -> GameView:
         kind=str(d.get("kind", "fevga")),
         last_hits=tuple(bool(h) for h in d.get("last_hits", ())),
         drawn=bool(d.get("drawn", False)),
+        previous_drawn=bool(d.get("previous_drawn", False)),
     )

@@ -58,6 +58,7 @@ class Session:
     turn_version: int = 1  # the stored version at which the current turn began
     plies_before: int = 0  # plays made in the match's earlier games (fairness: short matches)
     kind: str = "fevga"  # fevga | portes | plakoto | tavli (Portes, Plakoto, Fevga in turn)
+    previous_drawn: bool = False  # the match's previous game ended in a draw (Plakoto: both mothers pinned)
 
     # --- derived -----------------------------------------------------------------------------
     @property
@@ -162,6 +163,7 @@ def encode(s: Session) -> bytes:
         "ur": not s.rated,
         "mw": s.mars_wins if any(s.mars_wins) else None,
         "pb": s.plies_before,
+        "pd": s.previous_drawn,
     }
     data.update({k: v for k, v in optional.items() if v or (k == "w" and v is not None)})  # seat 0 wins too
     return zlib.compress(json.dumps(data, separators=(",", ":")).encode(), 6)
@@ -205,6 +207,7 @@ def decode(blob: bytes) -> Session:
             mars_wins=[int(x) for x in data.get("mw") or [0, 0]],
             turn_version=int(data.get("tv", 1)),
             plies_before=int(data.get("pb", 0)),
+            previous_drawn=bool(data.get("pd", False)),
             kind=kind,
         )
     except CorruptSession:

@@ -8,6 +8,7 @@ import zlib
 
 import pytest
 
+from bot.chat.pingplan import end_text
 from bot.commands import intents as i
 from bot.commands.executor import execute
 from bot.i18n import translate
@@ -17,6 +18,7 @@ from bot.service.challenge import Challenge
 from bot.service.commits import Change
 from bot.service.flow import MatchFlow
 from bot.service.session import Session, decode, encode
+from bot.service.views import build_view
 from bot.storage import Store
 from fevga import Board, FairDice, FixedDice, Game, Rules
 from fevga.match import game_kind
@@ -99,6 +101,16 @@ async def test_a_plakoto_draw_scores_nothing_and_moves_the_rotation_on(any_store
     assert (s.game_no, s.game.game, s.game.first) == (6, "fevga", None)  # the opening roll decides
     assert [m.key for m in change.messages][:2] == ["game_drawn", "next_game_after_draw"]
     assert decode(encode(s)).kind == "tavli" and decode(encode(s)).game.game == "fevga"
+    view = build_view(decode(encode(s)), 9)
+    assert view.previous_drawn and not view.drawn
+    assert "Game 5 is a draw: both mothers are pinned. Score: alice 4–2 bob" in end_text(view, "en")
+    assert "ισοπαλία" in end_text(view, "el")
+    decided = Game.new(None, FixedDice([(6, 5)]), first=0)
+    decided.resign(0)  # bob wins it: 4-3, the match goes on
+    s.game = decided
+    MatchFlow(any_store, clock, RandomAI(1)).game_over(s, Change())
+    after = build_view(decode(encode(s)), 10)
+    assert not after.previous_drawn and "Game 6 is over." in end_text(after, "en")
 
 
 def test_sessions_and_challenges_stored_before_tavli_load_as_fevga() -> None:

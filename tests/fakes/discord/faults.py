@@ -29,6 +29,11 @@ class Faults:
     def __init__(self) -> None:
         self.active: list[Fault] = []
         self.hits = 0
+        self._released = asyncio.Event()  # set when the fake stops: held calls answer at once
+
+    def release(self) -> None:
+        """End every delay now (the fake is stopping: a held call must not hold up its shut-down)."""
+        self._released.set()
 
     def add(self, method: str, path: str, *, times: int = 1, status: int = 500, retry_after: float | None = None,
             delay: float = 0.0) -> None:
@@ -47,7 +52,10 @@ class Faults:
                     self.active.remove(fault)
                 self.hits += 1
                 if fault.delay:
-                    await asyncio.sleep(fault.delay)
+                    try:
+                        await asyncio.wait_for(self._released.wait(), fault.delay)
+                    except TimeoutError:
+                        pass
                 return _response(fault)
         return None
 

@@ -69,6 +69,7 @@ class FakeDiscord(FakeState):
         self.base_url = f"http://{host}:{port}"
 
     async def stop(self) -> None:
+        self.faults.release()
         for session in self.sessions:
             await session.ws.close()
         if self._runner is not None:
