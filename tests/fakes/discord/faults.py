@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 from dataclasses import dataclass
@@ -52,10 +53,8 @@ class Faults:
                     self.active.remove(fault)
                 self.hits += 1
                 if fault.delay:
-                    try:
+                    with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self._released.wait(), fault.delay)
-                    except TimeoutError:
-                        pass
                 return _response(fault)
         return None
 
