@@ -165,6 +165,7 @@ def main() -> None:
     if args.smoke:
         args.games, args.moves = 5, 10
     instrument()
+    event_loop.tune_gc()  # as the bot does after its imports
     event_loop.run(run(args.games, args.moves))  # the bot's loop: uvloop when installed
 
 
