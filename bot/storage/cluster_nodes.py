@@ -22,6 +22,7 @@ from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 from redis.exceptions import ClusterDownError, ResponseError
 
 from .read_ops import text
+from .timed_writes import timed_writes
 
 log = logging.getLogger(__name__)
 Address = tuple[str, int]
@@ -126,9 +127,9 @@ class SlotMap:
         """The client of the node at ``address``, with a bounded pool that waits up to ``pool_timeout``."""
         client = self._clients.get(address)
         if client is None:
-            pool = aioredis.BlockingConnectionPool(host=address[0], port=address[1],
-                                                   max_connections=self.max_connections,
-                                                   timeout=self.pool_timeout, **self.options)
+            pool = timed_writes(aioredis.BlockingConnectionPool(host=address[0], port=address[1],
+                                                                max_connections=self.max_connections,
+                                                                timeout=self.pool_timeout, **self.options))
             client = self._clients[address] = aioredis.Redis.from_pool(pool)
         return client
 
