@@ -166,6 +166,7 @@ def main() -> None:
         args.games, args.moves = 5, 10
     instrument()
     event_loop.tune_gc()  # as the bot does after its imports
+    event_loop.tune_threads()  # the loop waits at most ~1 ms for the GIL (FEVGA_SWITCH_MS)
     event_loop.run(run(args.games, args.moves))  # the bot's loop: uvloop when installed
 
 

@@ -217,7 +217,7 @@ async def run(args: argparse.Namespace) -> None:
                         print(f"{label}: {args.games} live games set up in {setup:.0f} s ({fleet.loop} event loop, "
                               f"load {os.getloadavg()[0]:.1f})", flush=True)
                         await fleet.step(rates[0], warm_up, True, nodes)  # warm up: first drawings, caches
-                        for draw in (False, True):
+                        for draw in {"no": (False,), "yes": (True,), "both": (False, True)}[args.drawing]:
                             results.append((backend, procs, draw, await ramp(fleet, draw, args.step_seconds,
                                                                             nodes, label, rates)))
                     finally:
@@ -242,6 +242,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10_000, help="live games (split over the processes)")
     parser.add_argument("--step-seconds", type=float, default=6.0, help="seconds at each rate")
     parser.add_argument("--rates", default="", help="moves/s steps, comma-separated (default: 50 up to 2,000)")
+    parser.add_argument("--drawing", choices=("no", "yes", "both"), default="both",
+                        help="ramp without drawing, with it, or both (the default)")
     parser.add_argument("--profile", default="", help="a folder: each load process writes a cProfile of its "
                         "event loop's thread (CPU time, the measured steps) there")
     parser.add_argument("--smoke", action="store_true", help="the smallest run: single Redis, 1 process, "

@@ -259,4 +259,5 @@ if __name__ == "__main__":
     parser.add_argument("--profile", default="", help="write a cProfile of the event loop's thread here")
     logging.basicConfig(level=logging.CRITICAL)
     event_loop.tune_gc()  # as the bot does after its imports (FEVGA_GC=default: Python's own settings)
+    event_loop.tune_threads()  # the loop waits at most ~1 ms for the GIL (FEVGA_SWITCH_MS)
     event_loop.run(main(parser.parse_args()))  # the bot's loop: uvloop when installed

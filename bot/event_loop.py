@@ -11,12 +11,14 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
+import sys
 from collections.abc import Callable, Coroutine
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
 GC_THRESHOLDS = (20_000, 10, 10)  # gen 0 collected after 20,000 allocations (Python: 700)
+SWITCH_MS = 1.0  # the GIL's switch interval (Python: 5 ms): how long the loop may wait for a drawing thread
 
 
 def loop_factory(choice: str | None = None) -> Callable[[], asyncio.AbstractEventLoop] | None:
@@ -54,3 +56,13 @@ def tune_gc(choice: str | None = None) -> bool:
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
     return True
+
+
+def tune_threads(switch_ms: float | None = None) -> float:
+    """Let a thread that waits for the GIL (the event loop, while a board is drawn in a worker thread) get it after
+    ``switch_ms`` (default: the environment's ``FEVGA_SWITCH_MS``, else :data:`SWITCH_MS`) instead of Python's
+    5 ms, so that drawing beside the loop adds less to a move's wait; the interval set (ms)."""
+    if switch_ms is None:
+        switch_ms = float(os.environ.get("FEVGA_SWITCH_MS", "") or SWITCH_MS)
+    sys.setswitchinterval(switch_ms / 1000)
+    return switch_ms

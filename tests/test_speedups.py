@@ -54,3 +54,15 @@ def test_redis_py_parses_replies_with_hiredis() -> None:
     import redis.connection
 
     assert redis.connection.DefaultParser.__name__ == "_HiredisParser"
+
+
+def test_tune_threads_shortens_the_gil_switch_interval(monkeypatch: pytest.MonkeyPatch) -> None:
+    before = sys.getswitchinterval()
+    try:
+        monkeypatch.delenv("FEVGA_SWITCH_MS", raising=False)
+        assert event_loop.tune_threads() == event_loop.SWITCH_MS
+        assert sys.getswitchinterval() == pytest.approx(event_loop.SWITCH_MS / 1000)
+        monkeypatch.setenv("FEVGA_SWITCH_MS", "2.5")
+        assert event_loop.tune_threads() == 2.5 and sys.getswitchinterval() == pytest.approx(0.0025)
+    finally:
+        sys.setswitchinterval(before)
