@@ -13,6 +13,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
+import pickle
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
@@ -66,4 +67,6 @@ async def draw_board(scene: BoardScene, perspective: int) -> bytes:
         except BrokenProcessPool:
             log.error("a drawing process died: starting new ones; this board is drawn in a thread")
             shut_down()
+        except pickle.PicklingError:  # e.g. a wrapped renderer (a benchmark's timer): it runs here instead
+            log.warning("the board could not be sent to a drawing process: drawn in a thread", exc_info=True)
     return await asyncio.to_thread(render_board, scene, perspective)
