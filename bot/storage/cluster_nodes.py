@@ -21,8 +21,8 @@ import redis.asyncio as aioredis
 from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 from redis.exceptions import ClusterDownError, ResponseError
 
+from .connections import lean_connections
 from .read_ops import text
-from .timed_writes import timed_writes
 
 log = logging.getLogger(__name__)
 Address = tuple[str, int]
@@ -127,7 +127,7 @@ class SlotMap:
         """The client of the node at ``address``, with a bounded pool that waits up to ``pool_timeout``."""
         client = self._clients.get(address)
         if client is None:
-            pool = timed_writes(aioredis.BlockingConnectionPool(host=address[0], port=address[1],
+            pool = lean_connections(aioredis.BlockingConnectionPool(host=address[0], port=address[1],
                                                                 max_connections=self.max_connections,
                                                                 timeout=self.pool_timeout, **self.options))
             client = self._clients[address] = aioredis.Redis.from_pool(pool)

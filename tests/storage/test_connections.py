@@ -1,6 +1,7 @@
-"""Command writes bounded by a timer (bot/storage/timed_writes.py): no task per command, and a write that cannot
-finish (the server stopped, its socket full) still ends at the socket timeout, drops its connection and leaves the
-store usable once the server is back."""
+"""redis-py connections with less work per command (bot/storage/connections.py): commands packed by hiredis, byte
+for byte as redis-py packs them; writes bounded by a timer (no task per command), and a write that cannot finish
+(the server stopped, its socket full) still ends at the socket timeout, drops its connection and leaves the store
+usable once the server is back."""
 
 from __future__ import annotations
 
@@ -11,11 +12,37 @@ import time
 from typing import Any
 
 import pytest
+import redis.asyncio as aioredis
+from redis.asyncio.connection import Connection
+from redis.exceptions import DataError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from bot.storage import LocalRedis, RedisStore
 from bot.storage.base import Commit
-from bot.storage.timed_writes import TimedWrites
+from bot.storage.connections import LeanConnection, lean_connections
+
+COMMANDS: list[tuple[Any, ...]] = [
+    ("SET", "k", b"v"),
+    ("EVALSHA", "a" * 40, 2, "fevga:{b1}:g:x", "k2", b"\x00\xff" * 5000, 1, 2.5, 1e-7, -3, "Γειά 漢字"),
+    ("SCRIPT LOAD", "return 1"),
+    (b"CLIENT SETNAME", b"x"),
+    ("XADD", "s", "*", "k", bytearray(b"board"), "blob", memoryview(b"\x01\x02")),
+    ("ZRANGEBYSCORE", "fevga:{b0}:due", "-inf", 1_800_000_000.123, "LIMIT", 0, 100),
+]
+
+
+def test_commands_are_packed_as_redis_py_packs_them() -> None:
+    lean = lean_connections(aioredis.ConnectionPool()).connection_class()
+    plain = Connection()
+    for command in COMMANDS:
+        assert b"".join(lean.pack_command(*command)) == b"".join(plain.pack_command(*command)), command
+    pipeline = [("SET", "a", 1), ("GET", "a"), ("HGETALL", "h")]
+    assert b"".join(lean.pack_commands(pipeline)) == b"".join(plain.pack_commands(pipeline))
+    for bad in (("SET", "k", None), ("SET", "k", object())):
+        with pytest.raises(DataError):
+            lean.pack_command(*bad)
+        with pytest.raises(DataError):
+            plain.pack_command(*bad)
 
 
 async def test_reads_and_commits_start_no_wait_for_task(own_redis: LocalRedis, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -29,7 +56,7 @@ async def test_reads_and_commits_start_no_wait_for_task(own_redis: LocalRedis, m
         return await wait_for(*args, **kwargs)
 
     try:
-        assert issubclass(store.client.connection_pool.connection_class, TimedWrites)
+        assert issubclass(store.client.connection_pool.connection_class, LeanConnection)
         assert await store.commit(Commit().put_versioned("g", 1, b"one"))  # connect and load the script first
         monkeypatch.setattr(asyncio, "wait_for", counted)
         for version in range(2, 12):
