@@ -33,6 +33,10 @@ class LeanConnection:
             args = (*args[0].encode().split(), *args[1:])  # "SCRIPT LOAD" and the like: one argument a word
         elif b" " in args[0]:
             args = (*args[0].split(), *args[1:])
+        try:
+            return [hiredis_pack(args)]
+        except TypeError:  # a bytearray or memoryview (copied to bytes, as redis-py does), or a bad argument
+            pass
         args = tuple(bytes(arg) if isinstance(arg, bytearray | memoryview) else arg for arg in args)
         try:
             return [hiredis_pack(args)]
