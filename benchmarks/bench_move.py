@@ -31,6 +31,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the load's helpe
 
 import scale_load
 
+import bot.chat.draw_pool
 import bot.chat.presenter
 import renderers.board_png
 from bot import event_loop
@@ -87,8 +88,8 @@ def instrument() -> None:
     bot.chat.presenter.render_text = timed_sync("present: text board", bot.chat.presenter.render_text)
     renderers.board_png.render_board_image = timed_sync("render: draw (worker thread)",
                                                         renderers.board_png.render_board_image)
-    bot.chat.presenter.render_board = timed_sync("render: draw + PNG encode (worker thread)",
-                                                 bot.chat.presenter.render_board)
+    bot.chat.draw_pool.render_board = timed_sync("render: draw + PNG encode (worker thread)",
+                                                 bot.chat.draw_pool.render_board)
     OutboxConsumer._handle_and_ack = timed_async(  # type: ignore[method-assign]
         "outbox consumer: an entry handled (background)", OutboxConsumer._handle_and_ack)
 
@@ -165,6 +166,8 @@ def main() -> None:
     if args.smoke:
         args.games, args.moves = 5, 10
     instrument()
+    event_loop.tune_gc()  # as the bot does after its imports
+    event_loop.tune_threads()  # the loop waits at most ~1 ms for the GIL (FEVGA_SWITCH_MS)
     event_loop.run(run(args.games, args.moves))  # the bot's loop: uvloop when installed
 
 

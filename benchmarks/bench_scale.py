@@ -55,6 +55,8 @@ class Step:
     redis_cpu: float  # CPU seconds of the Redis servers per wall second
     loop_cpu: float = 0.0  # the part of bot_cpu spent on the event loops' threads (the rest: drawing threads)
     load: float = 0.0  # the host's 1-minute load average at the end of the step
+    gc_full: int = 0  # full (generation 2) garbage collections in all the processes during the step
+    gc_max_ms: float = 0.0  # the longest garbage collection pause of any process (ms)
 
     @property
     def passed(self) -> bool:
@@ -133,7 +135,9 @@ class Fleet:
         return Step(rate, len(ms), percentile(ms, 0.5), percentile(ms, 0.99),
                     sum(int(a["errors"]) for a in answers), sum(int(a["skipped"]) for a in answers),  # type: ignore[call-overload]
                     sum(float(a["cpu"]) for a in answers) / wall, redis_used / wall,  # type: ignore[arg-type]
-                    sum(float(a["loop_cpu"]) for a in answers) / wall, os.getloadavg()[0])  # type: ignore[arg-type]
+                    sum(float(a["loop_cpu"]) for a in answers) / wall, os.getloadavg()[0],  # type: ignore[arg-type]
+                    sum(a["gc"]["count"][2] for a in answers),  # type: ignore[index]
+                    max(max(a["gc"]["max_ms"]) for a in answers))  # type: ignore[index]
 
     async def stop(self) -> None:
         """Ask every process to quit; kill one that does not within 30 s."""
@@ -159,7 +163,7 @@ async def ramp(
         print(f"  {label} {'draw' if draw else 'no draw'} {rate:>5} moves/s: p50 {step.p50:6.2f} ms  "
               f"p99 {step.p99:7.2f} ms  errors {step.errors}  skipped {step.skipped}  "
               f"CPU bot {step.bot_cpu:.2f} (event loops {step.loop_cpu:.2f}) + redis {step.redis_cpu:.2f} cores  "
-              f"load {step.load:.1f}  "
+              f"gc full {step.gc_full} longest {step.gc_max_ms:.0f} ms  load {step.load:.1f}  "
               f"-> {'ok' if step.passed else 'OVER'}", flush=True)
         await asyncio.sleep(1.0)
         if step.passed:
@@ -213,7 +217,7 @@ async def run(args: argparse.Namespace) -> None:
                         print(f"{label}: {args.games} live games set up in {setup:.0f} s ({fleet.loop} event loop, "
                               f"load {os.getloadavg()[0]:.1f})", flush=True)
                         await fleet.step(rates[0], warm_up, True, nodes)  # warm up: first drawings, caches
-                        for draw in (False, True):
+                        for draw in {"no": (False,), "yes": (True,), "both": (False, True)}[args.drawing]:
                             results.append((backend, procs, draw, await ramp(fleet, draw, args.step_seconds,
                                                                             nodes, label, rates)))
                     finally:
@@ -238,6 +242,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=10_000, help="live games (split over the processes)")
     parser.add_argument("--step-seconds", type=float, default=6.0, help="seconds at each rate")
     parser.add_argument("--rates", default="", help="moves/s steps, comma-separated (default: 50 up to 2,000)")
+    parser.add_argument("--drawing", choices=("no", "yes", "both"), default="both",
+                        help="ramp without drawing, with it, or both (the default)")
     parser.add_argument("--profile", default="", help="a folder: each load process writes a cProfile of its "
                         "event loop's thread (CPU time, the measured steps) there")
     parser.add_argument("--smoke", action="store_true", help="the smallest run: single Redis, 1 process, "

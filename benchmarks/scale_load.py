@@ -19,6 +19,7 @@ import argparse
 import asyncio
 import contextlib
 import cProfile
+import gc
 import json
 import logging
 import os
@@ -58,6 +59,32 @@ def dump_tasks() -> None:
             awaited = getattr(awaited, "cr_await", None)
         print("task:", " > ".join(chain), repr(awaited)[:80], file=sys.stderr)
     sys.stderr.flush()
+
+
+class GcPauses:
+    """The garbage collector's pauses (``gc.callbacks``): how many of each generation, and the longest (ms),
+    since the last :meth:`take`; a full collection over 10,000 cached games is one cause of a latency tail."""
+
+    def __init__(self) -> None:
+        self.began = 0.0
+        self.counts = [0, 0, 0]
+        self.longest = [0.0, 0.0, 0.0]
+        gc.callbacks.append(self._on_gc)
+
+    def _on_gc(self, phase: str, info: dict[str, int]) -> None:
+        """Time each collection from its start to its stop."""
+        if phase == "start":
+            self.began = time.perf_counter()
+            return
+        generation = info["generation"]
+        self.counts[generation] += 1
+        self.longest[generation] = max(self.longest[generation], (time.perf_counter() - self.began) * 1000)
+
+    def take(self) -> dict[str, object]:
+        """The counts and longest pauses so far, then start again."""
+        out = {"count": list(self.counts), "max_ms": [round(x, 2) for x in self.longest]}
+        self.counts, self.longest = [0, 0, 0], [0.0, 0.0, 0.0]
+        return out
 
 
 @dataclass
@@ -196,6 +223,7 @@ async def main(args: argparse.Namespace) -> None:
     await load.setup()
     print(json.dumps({"ready": len(load.slots), "setup_s": round(time.monotonic() - began, 1),
                       "loop": event_loop.loop_name()}), flush=True)
+    pauses = GcPauses()
     profile = cProfile.Profile(time.thread_time) if args.profile else None
     while True:
         line = await asyncio.to_thread(sys.stdin.readline)
@@ -206,9 +234,11 @@ async def main(args: argparse.Namespace) -> None:
             break
         if profile is not None:
             profile.enable()
+        pauses.take()
         answer = await load.step(float(order["rate"]), float(order["seconds"]), bool(order["draw"]))
         if profile is not None:
             profile.disable()
+        answer["gc"] = pauses.take()
         print(json.dumps(answer), flush=True)
     if profile is not None:
         profile.dump_stats(args.profile)
@@ -228,4 +258,6 @@ if __name__ == "__main__":
     parser.add_argument("--games", required=True, help="first:last (last excluded)")
     parser.add_argument("--profile", default="", help="write a cProfile of the event loop's thread here")
     logging.basicConfig(level=logging.CRITICAL)
+    event_loop.tune_gc()  # as the bot does after its imports (FEVGA_GC=default: Python's own settings)
+    event_loop.tune_threads()  # the loop waits at most ~1 ms for the GIL (FEVGA_SWITCH_MS)
     event_loop.run(main(parser.parse_args()))  # the bot's loop: uvloop when installed

@@ -9,6 +9,7 @@ counted on the middle line and in each player's line.
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 from fevga.play import format_steps
@@ -159,13 +160,19 @@ def _name(scene: BoardScene, player: int) -> str:
 
 
 def columns(text: str) -> int:
-    """Terminal columns ``text`` takes: wide East Asian characters count two, combining marks none."""
-    width = 0
-    for ch in text:
-        if unicodedata.combining(ch):
-            continue
-        width += 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
-    return width
+    """Terminal columns ``text`` takes: wide East Asian characters count two, combining marks none (ASCII text,
+    the usual case, is one column a character; other characters' widths are looked up once and remembered)."""
+    if text.isascii():
+        return len(text)
+    return sum(map(_char_columns, text))
+
+
+@functools.cache
+def _char_columns(ch: str) -> int:
+    """Columns of one character (0, 1 or 2), from ``unicodedata``."""
+    if unicodedata.combining(ch):
+        return 0
+    return 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
 
 
 def _player_line(scene: BoardScene, player: int, perspective: int) -> str:
@@ -230,12 +237,13 @@ def _status_parts(scene: BoardScene, perspective: int) -> list[str]:
 
 def _wrap(text: str, width: int = 80) -> str:
     """Wrap a long status line on spaces so no line passes ``width`` columns."""
-    words, lines, line = text.split(" "), [], ""
+    words, lines, line, used = text.split(" "), [], "", 0  # used: columns(line), kept as the line grows
     for word in words:
-        if line and columns(line) + 1 + columns(word) > width:
+        size = columns(word)
+        if line and used + 1 + size > width:
             lines.append(line)
-            line = "  " + word
+            line, used = "  " + word, 2 + size
         else:
-            line = f"{line} {word}" if line else word
+            line, used = (f"{line} {word}", used + 1 + size) if line else (word, size)
     lines.append(line)
     return "\n".join(lines)

@@ -152,3 +152,18 @@ def test_alt_text_lists_every_stack_of_both_players(seed: int, perspective: int)
                 found[int(point)] = (player, int(count))
     assert found == _expected(position, perspective)
     assert "Maria to play 6-6." in text
+
+
+def test_columns_agrees_with_unicodedata_for_every_kind_of_character():
+    """The ASCII fast path and the remembered widths count as the per-character rule does."""
+    import unicodedata
+
+    def reference(text: str) -> int:
+        return sum(0 if unicodedata.combining(ch) else 2 if unicodedata.east_asian_width(ch) in ("W", "F") else 1
+                   for ch in text)
+
+    samples = ["plain ascii 1/7 7/12", "", "Γιώργος ○ ●", "漢字かな", "e\u0301a\u0308", "ｆｕｌｌ",
+               "mix 漢 ○ e\u0301 ok"]
+    for text in samples * 2:  # the second time from the remembered widths
+        assert columns(text) == reference(text), text
+    assert columns("漢字") == 4 and columns("e\u0301") == 1 and columns("abc") == 3

@@ -4,6 +4,11 @@ turned off), and redis-py parses replies with hiredis."""
 from __future__ import annotations
 
 import asyncio
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -27,7 +32,37 @@ def test_asyncio_loop_when_turned_off(monkeypatch: pytest.MonkeyPatch) -> None:
     assert event_loop.run(_loop_class()).startswith("asyncio")
 
 
+def _gc_after_tuning(setting: str) -> dict[str, object]:
+    """In a fresh interpreter (the collector's settings are process-wide): tune_gc, then the collector's state."""
+    code = ("import gc, json; from bot import event_loop; tuned = event_loop.tune_gc(); "
+            "print(json.dumps({'tuned': tuned, 'threshold': gc.get_threshold(), 'frozen': gc.get_freeze_count()}))")
+    env = {**os.environ, "FEVGA_GC": setting, "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True, timeout=60)
+    answer: dict[str, object] = json.loads(out.stdout)
+    return answer
+
+
+def test_tune_gc_freezes_start_up_and_collects_less_often_unless_turned_off() -> None:
+    tuned = _gc_after_tuning("")
+    assert tuned["tuned"] is True and tuned["threshold"] == list(event_loop.GC_THRESHOLDS)
+    assert isinstance(tuned["frozen"], int) and tuned["frozen"] > 1000  # the modules imported so far
+    default = _gc_after_tuning("default")
+    assert default == {"tuned": False, "threshold": [700, 10, 10], "frozen": 0}
+
+
 def test_redis_py_parses_replies_with_hiredis() -> None:
     import redis.connection
 
     assert redis.connection.DefaultParser.__name__ == "_HiredisParser"
+
+
+def test_tune_threads_shortens_the_gil_switch_interval(monkeypatch: pytest.MonkeyPatch) -> None:
+    before = sys.getswitchinterval()
+    try:
+        monkeypatch.delenv("FEVGA_SWITCH_MS", raising=False)
+        assert event_loop.tune_threads() == event_loop.SWITCH_MS
+        assert sys.getswitchinterval() == pytest.approx(event_loop.SWITCH_MS / 1000)
+        monkeypatch.setenv("FEVGA_SWITCH_MS", "2.5")
+        assert event_loop.tune_threads() == 2.5 and sys.getswitchinterval() == pytest.approx(0.0025)
+    finally:
+        sys.setswitchinterval(before)

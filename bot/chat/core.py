@@ -15,6 +15,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from bot.chat import draw_pool
 from bot.chat.audience import is_private, is_shared
 from bot.chat.buttons import decode
 from bot.chat.pingplan import between_people, ping_plan
@@ -115,6 +116,7 @@ class BotCore:
             task.cancel()
         await asyncio.gather(*self._follow_ups, return_exceptions=True)
         self.service.close()
+        draw_pool.shut_down()  # drawing processes, if any (FEVGA_DRAW_PROCESSES)
         await self.store.close()
         if self.local is not None:
             await asyncio.to_thread(self.local.stop)

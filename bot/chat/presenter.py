@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from bot.chat.analysis_reply import analysis_reply
 from bot.chat.buttons import encode, encode_puzzle
+from bot.chat.draw_pool import draw_board
 from bot.chat.puzzle_reply import PUZZLE_KEYS, puzzle_reply
 from bot.chat.standings_reply import standings_picture
 from bot.delivery.replies import Button, Reply
@@ -16,7 +17,7 @@ from bot.service.button_kinds import ButtonKind
 from bot.service.models import Action, GameView, Msg, PlayerRef, Result
 from fevga.rules import OFF
 from fevga.variants import any_position_from_id
-from renderers import BoardScene, render_board, render_text
+from renderers import BoardScene, render_text
 from renderers.labels import DEFAULT_LABELS
 
 log = logging.getLogger(__name__)
@@ -200,7 +201,7 @@ async def present(result: Result, lang: str, actor: PlayerRef | None = None, *, 
         return replies
     scene = scene_for(view, lang, you)
     seat = perspective_for(view, actor)
-    image = await asyncio.to_thread(render_board, scene, seat) if draw else None
+    image = await draw_board(scene, seat) if draw else None  # a thread, or a drawing process (draw_pool.py)
     board = Reply(
         text=text,
         image=image,

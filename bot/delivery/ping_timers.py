@@ -19,7 +19,7 @@ import time
 from collections.abc import Awaitable, Callable
 
 from bot.service import keys
-from bot.storage.base import Commit, DamagedKey, Store
+from bot.storage.base import Commit, Store
 
 log = logging.getLogger(__name__)
 CLAIM_LEASE = 5.0  # seconds a claimed ping timer is left to its claimer before another instance takes it
@@ -72,12 +72,8 @@ class PingTimers:
         fired = 0
         now = self.clock()
         suffix = f":{self.platform}"
-        for zset in keys.ALL_PING_TIMERS:
-            try:
-                due = await self.store.due(zset, now, BATCH)
-            except DamagedKey:
-                log.error("the ping timer set %s is damaged", zset)
-                continue
+        homes = list(keys.ALL_PING_TIMERS)
+        for due in await self.store.due_many(homes, now, BATCH):  # one round trip (a damaged set is logged, skipped)
             for member in due:
                 kind, _, rest = member.partition(":")
                 game_id, _, platform = rest.partition(":")

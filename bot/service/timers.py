@@ -15,7 +15,7 @@ from __future__ import annotations
 import logging
 import secrets
 
-from bot.storage.base import Commit, DamagedKey, Store
+from bot.storage.base import Commit, Store
 
 from . import keys
 from .challenges import Challenges
@@ -58,18 +58,15 @@ class Timers:
         except Exception:  # never blocks the timers
             log.exception("sweeping pending writes failed")
         start = self._turn = (self._turn + 1) % keys.TIMER_BUCKETS  # instances start at different buckets
-        for bucket in range(keys.TIMER_BUCKETS):
-            out += await self._tick_bucket(keys.timers_bucket((start + bucket) % keys.TIMER_BUCKETS), now, platform)
+        zsets = [keys.timers_bucket((start + bucket) % keys.TIMER_BUCKETS) for bucket in range(keys.TIMER_BUCKETS)]
+        for zset, due in zip(zsets, await self.store.due_many(zsets, now, BATCH), strict=True):
+            if due:
+                out += await self._tick_bucket(zset, due, now, platform)
         return out
 
-    async def _tick_bucket(self, zset: str, now: float, platform: str | None) -> list[Result]:
-        """Claim and act on the due timers of one bucket."""
+    async def _tick_bucket(self, zset: str, due: list[str], now: float, platform: str | None) -> list[Result]:
+        """Claim and act on the due timers ``due`` of one bucket."""
         out: list[Result] = []
-        try:
-            due = await self.store.due(zset, now, BATCH)
-        except DamagedKey:  # the timer set is damaged: moves still work (their timer writes are skipped)
-            log.error("the timer set %s is damaged: no timer can fire until it is repaired", zset)
-            return out
         for member in due:
             if platform is not None and member.rpartition(":")[2] != platform:
                 continue

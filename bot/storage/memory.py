@@ -124,6 +124,8 @@ class MemoryStore(Store):
                 out.append([found, None if found is None else self._get(target)])
             elif kind == "zcard":
                 out.append(len(self.zsets[key].scores) if key in self.zsets else 0)
+            elif kind == "due":
+                out.append(self.zsets[key].due(req[2], req[3]) if key in self.zsets else [])
             else:
                 raise ValueError(f"unknown read {kind!r}")
         return out
@@ -248,6 +250,7 @@ class MemoryStore(Store):
         return sorted(k for k in every if fnmatch.fnmatchcase(k, pattern) and self._type(k) != "none")
 
     async def due(self, key: str, now: float, limit: int) -> list[str]:
+        self._need(key, "zset")  # a damaged set answers as Redis's WRONGTYPE does
         return self.zsets[key].due(now, limit) if key in self.zsets else []
 
     async def claim(self, key: str, member: str, now: float, lease: float) -> bool:

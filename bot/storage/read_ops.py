@@ -34,6 +34,8 @@ def queue_read(pipe: Any, req: Read) -> bool:
         pipe.zscore(key, req[2])
     elif kind == "zcard":
         pipe.zcard(key)
+    elif kind == "due":
+        pipe.zrangebyscore(key, "-inf", req[2], start=0, num=req[3])
     else:
         return False
     return True
@@ -59,6 +61,8 @@ def decode_read(kind: str, value: Any) -> Any:
         return {text(k): text(v) for k, v in value.items()}
     if kind == "ztop":
         return [(text(m), float(s)) for m, s in value]
+    if kind == "due":
+        return [text(m) for m in value]
     if kind == "zscore":
         return None if value is None else float(value)
     if kind in ("via", "via_lua"):  # [id found in the index, the value it points to]

@@ -122,3 +122,29 @@ async def test_each_platform_claims_only_its_own_timers(service: GameService, cl
     discord = await service.tick("discord")
     assert [r.place for r in discord] == [HERE]
     assert await service.tick() == []
+
+
+async def test_a_tick_reads_every_homes_timer_sets_in_one_round_trip_each_kind(redis_store: RedisStore,
+                                                                              clock: FakeClock) -> None:
+    """A tick looks at 64 homes for game timers, tournaments, daily puzzles and seasons: one batch each (it was
+    one round trip per home and kind, ~190 a second per instance), and a due timer still fires from it."""
+    service = make_service(redis_store, clock)
+    assert (await service.challenge(ALICE, HERE, BOB)).ok
+    calls = {"read": 0, "due": 0}
+    read, due = redis_store.read, redis_store.due
+
+    async def counted_read(requests: object) -> object:
+        calls["read"] += 1
+        return await read(requests)  # type: ignore[arg-type]
+
+    async def counted_due(key: str, now: float, limit: int) -> list[str]:
+        calls["due"] += 1
+        return await due(key, now, limit)
+
+    redis_store.read = counted_read  # type: ignore[assignment,method-assign]
+    redis_store.due = counted_due  # type: ignore[method-assign]
+    assert await service.tick() == []
+    assert calls == {"read": 5, "due": 0}  # the appliers' sweep, then game timers, tournaments, puzzles, seasons
+    clock.advance(601)
+    fired = await service.tick()
+    assert [r.messages[0].key for r in fired] == ["challenge_expired"]

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-import bot.chat.presenter
+import bot.chat.draw_pool
 from bot.chat.core import BotCore
 from bot.i18n import translate
 from bot.service.ai import RandomAI
@@ -29,7 +29,7 @@ async def test_a_drawing_failure_after_a_move_still_says_it_was_played(monkeypat
     def broken(*args: object) -> bytes:
         raise RuntimeError("renderer exploded")
 
-    monkeypatch.setattr(bot.chat.presenter, "render_board", broken)
+    monkeypatch.setattr(bot.chat.draw_pool, "render_board", broken)  # drawn in a thread (no pool here)
     handled = await core.handle_text(view.players[view.turn], HERE, text)
     unchanged = translate("internal_error_unchanged", "en")
     assert handled.replies and all(unchanged not in r.text for r in handled.replies)

@@ -114,8 +114,9 @@ class Seasons:
         if now < self._next_look:  # a season ends once a month: its 64 due sets need no look every tick
             return out
         self._next_look = now + LOOK
-        for bucket in range(service_keys.BUCKETS):
-            for member in await self.store.due(keys.due(bucket), now, limit):
+        homes = [keys.due(bucket) for bucket in range(service_keys.BUCKETS)]
+        for bucket, due in enumerate(await self.store.due_many(homes, now, limit)):  # one round trip
+            for member in due:
                 parsed = keys.parse_member(member)
                 if parsed is not None and platform is not None and parsed[1] != platform:
                     continue

@@ -214,8 +214,9 @@ class Tournaments:
         close rounds, start matches. A failing event is logged and left for the next tick."""
         out: list[Result] = []
         now = self.clock()
-        for bucket in range(keys.BUCKETS):
-            for member in await self.store.due(due_key(bucket), now, limit):
+        homes = [due_key(bucket) for bucket in range(keys.BUCKETS)]
+        for bucket, due in enumerate(await self.store.due_many(homes, now, limit)):  # one round trip a tick
+            for member in due:
                 tid, _sep, where = member.partition(":")
                 if platform is not None and where != platform:
                     continue

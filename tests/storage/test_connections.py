@@ -1,0 +1,93 @@
+"""redis-py connections with less work per command (bot/storage/connections.py): commands packed by hiredis, byte
+for byte as redis-py packs them; writes bounded by a timer (no task per command), and a write that cannot finish
+(the server stopped, its socket full) still ends at the socket timeout, drops its connection and leaves the store
+usable once the server is back."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from typing import Any
+
+import pytest
+import redis.asyncio as aioredis
+from redis.asyncio.connection import Connection
+from redis.exceptions import DataError
+from redis.exceptions import TimeoutError as RedisTimeoutError
+
+from bot.storage import LocalRedis, RedisStore
+from bot.storage.base import Commit
+from bot.storage.connections import LeanConnection, lean_connections
+
+COMMANDS: list[tuple[Any, ...]] = [
+    ("SET", "k", b"v"),
+    ("EVALSHA", "a" * 40, 2, "fevga:{b1}:g:x", "k2", b"\x00\xff" * 5000, 1, 2.5, 1e-7, -3, "Γειά 漢字"),
+    ("SCRIPT LOAD", "return 1"),
+    (b"CLIENT SETNAME", b"x"),
+    ("XADD", "s", "*", "k", bytearray(b"board"), "blob", memoryview(b"\x01\x02")),
+    ("ZRANGEBYSCORE", "fevga:{b0}:due", "-inf", 1_800_000_000.123, "LIMIT", 0, 100),
+]
+
+
+def test_commands_are_packed_as_redis_py_packs_them() -> None:
+    lean = lean_connections(aioredis.ConnectionPool()).connection_class()
+    plain = Connection()
+    for command in COMMANDS:
+        assert b"".join(lean.pack_command(*command)) == b"".join(plain.pack_command(*command)), command
+    pipeline = [("SET", "a", 1), ("GET", "a"), ("HGETALL", "h")]
+    assert b"".join(lean.pack_commands(pipeline)) == b"".join(plain.pack_commands(pipeline))
+    for bad in (("SET", "k", None), ("SET", "k", object())):
+        with pytest.raises(DataError):
+            lean.pack_command(*bad)
+        with pytest.raises(DataError):
+            plain.pack_command(*bad)
+
+
+async def test_reads_and_commits_start_no_wait_for_task(own_redis: LocalRedis, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = RedisStore.from_url(own_redis.url)
+    calls = 0
+    wait_for = asyncio.wait_for
+
+    async def counted(*args: Any, **kwargs: Any) -> Any:
+        nonlocal calls
+        calls += 1
+        return await wait_for(*args, **kwargs)
+
+    try:
+        assert issubclass(store.client.connection_pool.connection_class, LeanConnection)
+        assert await store.commit(Commit().put_versioned("g", 1, b"one"))  # connect and load the script first
+        monkeypatch.setattr(asyncio, "wait_for", counted)
+        for version in range(2, 12):
+            assert await store.commit(Commit().expect("g", version - 1).put_versioned("g", version, b"x"))
+            assert (await store.read([("get", "g"), ("hgetall", "h")]))[0] == f"{version}:x".encode()
+        assert calls == 0
+    finally:
+        await store.close()
+
+
+@pytest.mark.timeout(30)
+async def test_a_write_stuck_on_a_stopped_server_times_out_and_drops_its_connection(own_redis: LocalRedis) -> None:
+    store = RedisStore.from_url(own_redis.url, socket_timeout=0.5, max_connections=2)
+    assert own_redis.server_pid is not None
+    big = b"x" * (64 << 20)  # more than the socket buffers hold: the write itself must wait for the server
+    try:
+        assert await store.commit(Commit().put("small", b"1"))
+        os.kill(own_redis.server_pid, signal.SIGSTOP)
+        try:
+            pool = store.client.connection_pool
+            conn = await pool.get_connection()
+            began = time.monotonic()
+            with pytest.raises(RedisTimeoutError, match="writing"):
+                await conn.send_packed_command(conn.pack_command("SET", "big", big))
+            assert 0.4 < time.monotonic() - began < 5
+            assert not conn.is_connected  # dropped: half a command must never be followed by another
+            await pool.release(conn)
+            assert store.pool_stats()["in_use"] == 0
+        finally:
+            os.kill(own_redis.server_pid, signal.SIGCONT)
+        assert await store.commit(Commit().put("after", b"2"))
+        assert await store.read([("get", "small"), ("get", "after"), ("get", "big")]) == [b"1", b"2", None]
+    finally:
+        await store.close()
