@@ -7,6 +7,7 @@ import io
 import json
 import random
 import re
+import string
 from pathlib import Path
 
 import pytest
@@ -234,3 +235,22 @@ def test_analysis_words_agree_with_their_numbers() -> None:
         "Ann: 1 decision (0 forced), error rate 2.0 (expert), 1 error, 2 blunders"
     assert words("el")["player"].format(**{**args, "n": 5, "errors": 3, "blunders": 1}) == \
         "Ann: 5 αποφάσεις (0 αναγκαστικές), ποσοστό λάθους 2.0 (expert), 3 λάθη, 1 χοντρό λάθος"
+
+
+@pytest.mark.parametrize("lang", ["en", "el"])
+def test_the_fast_path_fills_every_template_as_the_full_formatter_does(lang: str) -> None:
+    """Templates without ``@``/``?``/``#`` fields go to ``str.format_map``: every catalogue entry, filled with
+    a number, a word or nothing for each of its fields, reads the same as through ``string.Formatter``."""
+    fast_ones = 0
+    for template in bot.i18n.catalogue(lang).values():
+        names = {n.split(".")[0].split("[")[0] for _, n, _, _ in string.Formatter().parse(template) if n}
+        fast_ones += bot.i18n._plain(template)
+        for value in (3, "Zoë", None):
+            args = {name: value for name in names if value is not None}
+            try:
+                slow = bot.i18n._Formatter(lang).vformat(template, (), bot.i18n._Args(args, lang))
+            except (ValueError, IndexError, KeyError, AttributeError, TypeError):
+                slow = template
+            assert bot.i18n.render(template, lang, **args) == slow, template
+    assert fast_ones > 100  # most messages take the fast path
+    assert not bot.i18n._plain("{n:@matches}") and not bot.i18n._plain("{x:?mark}") and bot.i18n._plain("{x:>4}")
