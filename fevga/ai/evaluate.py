@@ -30,7 +30,7 @@ def terminal_points(result: Position) -> float | None:
 def afterstate_outputs(net: Network, results: Sequence[Position]) -> tuple[FloatArray, FloatArray]:
     """(inputs, outputs) for the opponent on roll after each result; outputs are his estimates."""
     tavli = kind_of(results[0]) if len(results) else None
-    x = tavli.afterstates(results)[0] if tavli is not None else encode_afterstates(results)
+    x = tavli.afterstates(results)[0] if tavli is not None else encode_afterstates(results, net.n_inputs)
     return x, net.forward(x)
 
 

@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 from numpy.typing import NDArray
 
-from .encoding import N_INPUTS
+from .encoding import FEVGA_ENCODINGS, N_INPUTS
 
 FloatArray = NDArray[np.float64]
 WEIGHTS_PATH = Path(__file__).with_name("weights.npz")
@@ -59,6 +59,11 @@ class Network:
     def hidden(self) -> int:
         return int(self.w1.shape[0])
 
+    @property
+    def n_inputs(self) -> int:
+        """The input count, which names the encoding (Fevga: 209 base or 221 v3; Portes, Plakoto)."""
+        return int(self.w1.shape[1])
+
     def forward(self, x: FloatArray) -> FloatArray:
         """Outputs (n, 3) for inputs (n, N_INPUTS)."""
         h = sigmoid(x @ self.w1.T + self.b1)
@@ -94,10 +99,11 @@ class Network:
         tmp.replace(path)
 
     @classmethod
-    def load(cls, path: Path | str = WEIGHTS_PATH, n_inputs: int = N_INPUTS) -> Network:
-        """Read weights written by :meth:`save` (no pickles) for a network of ``n_inputs`` inputs
-        (Fevga's by default); :class:`WeightsError` says clearly what is wrong with a corrupt,
-        truncated or foreign file (FileNotFoundError if it is missing)."""
+    def load(cls, path: Path | str = WEIGHTS_PATH, n_inputs: int | tuple[int, ...] = FEVGA_ENCODINGS) -> Network:
+        """Read weights written by :meth:`save` (no pickles) for a network of ``n_inputs`` inputs (one
+        count or the counts allowed: any Fevga encoding by default); :class:`WeightsError` says
+        clearly what is wrong with a corrupt, truncated or foreign file (FileNotFoundError if it is
+        missing)."""
         path = Path(path)
         try:
             with np.load(path, allow_pickle=False) as data:
@@ -113,14 +119,29 @@ class Network:
             raise WeightsError(f"{path}: not a fevga weights file (missing array {exc})") from exc
         except (OSError, ValueError, EOFError, zipfile.BadZipFile) as exc:
             raise WeightsError(f"{path}: corrupt or unreadable weights file ({exc})") from exc
-        if net.w1.shape[1] != n_inputs:
-            raise WeightsError(f"{path}: weights expect {net.w1.shape[1]} inputs, the encoding has {n_inputs}")
+        allowed = (n_inputs,) if isinstance(n_inputs, int) else n_inputs
+        if net.w1.ndim != 2 or net.w1.shape[1] not in allowed:
+            shape = net.w1.shape[1] if net.w1.ndim == 2 else net.w1.shape
+            wanted = " or ".join(map(str, allowed))
+            raise WeightsError(f"{path}: weights expect {shape} inputs, the encoding has {wanted}")
         hidden = net.w1.shape[0]
         if net.b1.shape != (hidden,) or net.w2.shape != (3, hidden) or net.b2.shape != (3,):
             raise WeightsError(f"{path}: inconsistent array shapes for a network of {hidden} hidden units")
         if not all(np.isfinite(a).all() for a in (net.w1, net.b1, net.w2, net.b2)):
             raise WeightsError(f"{path}: weights contain NaN or infinity")
         return net
+
+
+def extend_inputs(net: Network, n_inputs: int) -> Network:
+    """A copy of ``net`` for a wider encoding whose first inputs are ``net``'s: the new inputs get
+    zero weights, so the copy computes exactly the same outputs (training starts from the old player)."""
+    if n_inputs < net.n_inputs:
+        raise ValueError(f"cannot narrow a network of {net.n_inputs} inputs to {n_inputs}")
+    wide = Network.__new__(Network)
+    wide.w1 = np.hstack([net.w1, np.zeros((net.hidden, n_inputs - net.n_inputs))])
+    wide.b1, wide.w2, wide.b2 = net.b1.copy(), net.w2.copy(), net.b2.copy()
+    wide.meta = dict(net.meta)
+    return wide
 
 
 _DEFAULT: Network | None = None
@@ -140,7 +161,7 @@ def v1_network() -> Network:
     """The first trained network (80 hidden units, 34,000 games), kept as the ``hard-v1`` yardstick."""
     global _V1
     if _V1 is None:
-        _V1 = Network.load(V1_PATH)
+        _V1 = Network.load(V1_PATH, N_INPUTS)
     return _V1
 
 
@@ -149,5 +170,5 @@ def v2_network() -> Network:
     so that the next generation is measured against it."""
     global _V2
     if _V2 is None:
-        _V2 = Network.load(V2_PATH)
+        _V2 = Network.load(V2_PATH, N_INPUTS)
     return _V2

@@ -34,7 +34,7 @@ def self_play_game(
         raise ValueError("training against another player is for Portes and Plakoto")
     rng = random.Random(seed)
     position = Position.start()
-    rows: list[FloatArray] = [encode([position])[0]]
+    rows: list[FloatArray] = [encode([position], net.n_inputs)[0]]
     next_values: list[FloatArray] = []
     for _ in range(MAX_TURNS):
         dice = (rng.randint(1, 6), rng.randint(1, 6))

@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from .arena import duplicate_match
-from .encoding import N_INPUTS
+from .encoding import N_INPUTS, N_INPUTS_V3
 from .games import kind
-from .network import V1_PATH, Network
+from .network import V1_PATH, V2_PATH, Network, extend_inputs
 from .parallel import Block, mapper, schedule, train_round, widen
 from .players import RandomPlayer, heuristic_player
 from .search import NeuralPlayer
@@ -35,9 +35,10 @@ __all__ = ["MAX_TURNS", "evaluate", "lambda_returns", "learning_rate", "main", "
 
 def evaluate(net: Network, games: int, seed: int, opponent: str = "heuristic", game: str = "fevga") -> dict[str, float]:
     """Duplicate-dice match of the network at 0-ply against a fixed opponent: the game's heuristic
-    player, ``random``, or ``v1`` (Fevga's hard-v1 network at 0-ply)."""
-    if opponent == "v1":
-        other: Any = NeuralPlayer(Network.load(V1_PATH), ply=0, name="v1-0ply")
+    player, ``random``, ``v1`` or ``v2`` (Fevga's hard-v1 or hard-v2 network at 0-ply)."""
+    if opponent in ("v1", "v2"):
+        path = V1_PATH if opponent == "v1" else V2_PATH
+        other: Any = NeuralPlayer(Network.load(path), ply=0, name=f"{opponent}-0ply")
     elif opponent == "random":
         other = RandomPlayer(seed=seed)
     elif game != "fevga":
@@ -74,6 +75,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--init", type=Path, default=None, help="start from these weights (widened to --hidden)")
     parser.add_argument("--eval-random", type=int, default=0, help="games per evaluation vs random")
     parser.add_argument("--eval-v1", type=int, default=0, help="games per evaluation vs hard-v1 at 0-ply")
+    parser.add_argument("--eval-v2", type=int, default=0, help="games per evaluation vs hard-v2 at 0-ply")
+    parser.add_argument(
+        "--encoding", choices=("base", "v3"), default="base",
+        help="Fevga inputs: base (209, hard-v1/v2) or v3 (+ Fevga-specific; --init weights get zero weights for them)",
+    )
     parser.add_argument(
         "--mix", type=float, default=0.0, help="share of games played against the heuristic (Portes, Plakoto)"
     )
@@ -83,12 +89,16 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--mix is a share from 0 to 1, for --game portes or plakoto")
 
     args.out.parent.mkdir(parents=True, exist_ok=True)
-    n_inputs = N_INPUTS if args.game == "fevga" else kind(args.game).n_inputs
+    if args.game == "fevga":
+        n_inputs = N_INPUTS_V3 if args.encoding == "v3" else N_INPUTS
+    else:
+        n_inputs = kind(args.game).n_inputs
     if args.resume and args.out.exists():
         net = Network.load(args.out, n_inputs)
         print(f"resuming from {args.out} at game {net.meta.get('games', 0)}", flush=True)
     elif args.init is not None:
-        net = widen(Network.load(args.init, n_inputs), args.hidden, args.seed)
+        start = Network.load(args.init, (N_INPUTS, n_inputs) if args.game == "fevga" else n_inputs)
+        net = widen(extend_inputs(start, n_inputs), args.hidden, args.seed)
         net.meta = {"games": 0, "seconds": 0.0, "curve": [], "init": str(args.init)}
     else:
         net = Network(hidden=args.hidden, seed=args.seed, n_inputs=n_inputs)
@@ -136,6 +146,8 @@ def _checkpoint(net: Network, args: argparse.Namespace, done: int, elapsed: floa
         point["vs_random_0ply"] = evaluate(net, args.eval_random, seed=80_000 + done, opponent="random", game=args.game)
     if args.eval_v1 > 0:
         point["vs_v1_0ply"] = evaluate(net, args.eval_v1, seed=70_000 + done, opponent="v1")
+    if args.eval_v2 > 0:
+        point["vs_v2_0ply"] = evaluate(net, args.eval_v2, seed=60_000 + done, opponent="v2")
     net.meta["games"] = done
     net.meta["seconds"] = elapsed
     net.meta["curve"].append(point)

@@ -15,7 +15,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fevga import DiceError, Position, Rules, accel
-from fevga.ai.encoding import encode, encode_afterstates, encode_afterstates_reference, encode_reference
+from fevga.ai.encoding import (
+    FEVGA_ENCODINGS,
+    encode,
+    encode_afterstates,
+    encode_afterstates_reference,
+    encode_reference,
+)
 from fevga.movegen import legal_plays, legal_plays_reference
 from fevga.play import apply_steps
 
@@ -108,22 +114,31 @@ def test_dice_as_a_list_work_like_a_tuple() -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(positions(), min_size=1, max_size=12))
-def test_compiled_encoding_equals_numpy_exactly(sample: list[Position]) -> None:
+@given(st.lists(positions(), min_size=1, max_size=12), st.sampled_from(FEVGA_ENCODINGS))
+def test_compiled_encoding_equals_numpy_exactly(sample: list[Position], n_inputs: int) -> None:
+    """Both Fevga encodings: the base 209 inputs and v3 (with the Fevga-specific inputs)."""
     with accel.pure_python():
-        want, want_after = encode(sample), encode_afterstates(sample)
-    assert np.array_equal(want, encode_reference(sample))
-    assert np.array_equal(want_after, encode_afterstates_reference(sample))
+        want, want_after = encode(sample, n_inputs), encode_afterstates(sample, n_inputs)
+    assert np.array_equal(want, encode_reference(sample, n_inputs))
+    assert np.array_equal(want_after, encode_afterstates_reference(sample, n_inputs))
     with accel.compiled_path():
         assert accel.enabled()
-        got, got_after = encode(sample), encode_afterstates(sample)
-    assert got.dtype == np.float64 and got.shape == want.shape
+        got, got_after = encode(sample, n_inputs), encode_afterstates(sample, n_inputs)
+    assert got.dtype == np.float64 and got.shape == want.shape == (len(sample), n_inputs)
     assert np.array_equal(got, want) and np.array_equal(got_after, want_after)
     got[0, 0] = 5.0  # the rows are a writable array of their own
 
 
-def test_encoding_of_no_positions() -> None:
-    assert encode([]).shape == encode_reference([]).shape
+@pytest.mark.parametrize("n_inputs", FEVGA_ENCODINGS)
+def test_encoding_of_no_positions(n_inputs: int) -> None:
+    assert encode([], n_inputs).shape == encode_reference([], n_inputs).shape == (0, n_inputs)
+
+
+def test_compiled_encoder_refuses_a_buffer_of_another_size() -> None:
+    with pytest.raises(ValueError, match="float64 values"):
+        accel.compiled().encode([Position.start()], False, np.empty(100))
+    with pytest.raises(ValueError, match="no Fevga encoding has 100 inputs"):
+        encode([Position.start()], 100)
 
 
 def test_pure_python_context_switches_the_path() -> None:
