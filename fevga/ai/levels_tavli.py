@@ -1,7 +1,8 @@
 """The levels and hints of Portes and Plakoto: ``easy`` and ``medium`` (the hand-made players of
-``tavli_heuristic``: race, heuristic), ``hard`` (the game's network, see HARD) and ``expert`` (the
-network searched wider and deeper, see EXPERT), plus ``random``, ``greedy``, ``heuristic`` and
-``neural0/1/2``. Without the game's weights file the neural levels fall back to the heuristic."""
+``tavli_heuristic``: easy the race player in Plakoto, the heuristic with errors in Portes; medium
+the heuristic), ``hard`` (the game's network, see HARD) and ``expert`` (the
+network searched wider and deeper, see EXPERT), plus ``random``, ``greedy``, ``heuristic``,
+``noisy`` and ``neural0/1/2``. Without the game's weights file the neural levels fall back to the heuristic."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from fevga import DEFAULT_RULES, Play, Position
 from .games import game_network, has_game_weights
 from .players import Player
 from .search import NeuralPlayer
+from .tavli_heuristic import EASY
 from .tavli_heuristic import tavli_player as hand_made_player
 
 # The search of each level (NeuralPlayer settings), chosen by move time (docs/ai-training.md): hard is
@@ -19,7 +21,7 @@ from .tavli_heuristic import tavli_player as hand_made_player
 # expert is 2-ply over the 2 best of the 8 best plays at 1-ply (~200 ms a move).
 HARD: dict[str, Any] = {"ply": 1, "keep1": 3, "margin": 0.12, "max_work": 1500}
 EXPERT: dict[str, Any] = {"ply": 2, "keep1": 8, "margin": 0.25, "keep2": 2, "max_work": 4000, "max_work2": 20000}
-TAVLI_NAMES = ("random", "greedy", "heuristic", "neural", "neural0", "neural1", "neural2", "hard", "expert")
+TAVLI_NAMES = ("random", "greedy", "heuristic", "noisy", "neural", "neural0", "neural1", "neural2", "hard", "expert")
 
 
 def tavli_player(name: str, game: str, level: object) -> Player:
@@ -27,7 +29,9 @@ def tavli_player(name: str, game: str, level: object) -> Player:
     as given, for the error message); ValueError for an unknown one."""
     if name == "neural":
         name = "hard"
-    if name in ("random", "greedy", "heuristic"):
+    if isinstance(level, str) and level.strip().lower() == "easy":
+        name = EASY[game]
+    if name in ("random", "greedy", "heuristic", "noisy"):
         return hand_made_player(game, name)
     if name in ("neural0", "neural1", "neural2", "hard", "expert"):
         if not has_game_weights(game):

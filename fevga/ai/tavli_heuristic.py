@@ -9,7 +9,10 @@ networks of the AI helper will be measured against.
 
 from __future__ import annotations
 
-from fevga import Position
+import zlib
+from collections.abc import Callable
+
+from fevga import Play, Position, Rules, legal_plays
 from fevga.variants import TavliPosition
 from fevga.variants.plakoto import mothers
 
@@ -93,24 +96,58 @@ def tavli_race_score(position: TavliPosition) -> float:
     return float(theirs - mine) + 2.0 * (position.me_off - position.opp_off)
 
 
-def _scored(name: str, game: str) -> ScorePlayer:
+def _judge(game: str) -> Callable[[Position], float]:
+    """The heuristic score of ``game`` as a function of any position (a TavliPosition)."""
     score = portes_score if game == "portes" else plakoto_score
 
     def judge(position: Position) -> float:
         assert isinstance(position, TavliPosition)
         return score(position)
 
-    return ScorePlayer(name, judge)
+    return judge
 
 
+def _scored(name: str, game: str) -> ScorePlayer:
+    return ScorePlayer(name, _judge(game))
+
+
+class NoisyScorePlayer(ScorePlayer):
+    """A ScorePlayer that misjudges: each play's score gets an error of up to ``noise`` either way,
+    fixed by the play's result (a hash of its id), so that the player errs like a weak human, mostly
+    between near plays, and a seeded match replays exactly. Portes' ``easy`` (docs/ai-training.md)."""
+
+    def __init__(self, name: str, score: Callable[[Position], float], noise: float) -> None:
+        super().__init__(name, score)
+        self.noise = noise
+
+    def _noisy(self, result: Position) -> float:
+        """The result's score plus its fixed error in [-noise, noise]."""
+        error = zlib.crc32(str(result.id()).encode()) / 0xFFFFFFFF * 2.0 - 1.0
+        return self._score(result) + self.noise * error
+
+    def rank(self, position: Position, dice: tuple[int, int], rules: Rules) -> list[tuple[Play, float]]:
+        scored = [(p, self._noisy(p.result)) for p in legal_plays(position, dice, rules)]
+        scored.sort(key=lambda item: -item[1])
+        return scored
+
+    def choose(self, position: Position, dice: tuple[int, int], rules: Rules) -> Play:
+        plays = legal_plays(position, dice, rules)
+        return plays[0] if len(plays) == 1 else max(plays, key=lambda p: self._noisy(p.result))
+
+
+# Portes' easy: the heuristic with errors of up to EASY_NOISE points (about as many pips). The race
+# player that Plakoto's easy is plays worse than random in Portes (it hits whatever it can and
+# leaves blots everywhere), so Portes' easy is the noisy heuristic instead.
+EASY_NOISE = 50.0
 TAVLI_LEVELS = {"easy": "greedy", "medium": "heuristic", "hard": "heuristic", "expert": "heuristic"}
+EASY = {"portes": "noisy", "plakoto": "greedy"}
 
 
 def tavli_player(game: str, level: str) -> Player:
     """A Portes/Plakoto player for a level or name (random, greedy, heuristic); ValueError otherwise.
     The hard levels are the heuristic until networks for these games exist."""
     key = level.strip().lower() if isinstance(level, str) else ""
-    name = TAVLI_LEVELS.get(key, key)
+    name = EASY.get(game, "greedy") if key == "easy" else TAVLI_LEVELS.get(key, key)
     if name == "random":
         return RandomPlayer()
     if name == "greedy":
@@ -122,5 +159,7 @@ def tavli_player(game: str, level: str) -> Player:
         return ScorePlayer("greedy", race)
     if name == "heuristic":
         return _scored("heuristic", game)
-    choices = ", ".join((*TAVLI_LEVELS, "random", "greedy", "heuristic"))
+    if name == "noisy":
+        return NoisyScorePlayer("noisy", _judge(game), EASY_NOISE)
+    choices = ", ".join((*TAVLI_LEVELS, "random", "greedy", "heuristic", "noisy"))
     raise ValueError(f"unknown AI level {level!r} for {game}: use one of {choices}")
