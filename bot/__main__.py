@@ -130,8 +130,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"fevga-bot: invalid configuration\n{exc}", file=sys.stderr)
         return 2
     configure_logging(settings.log_level, settings.log_format, secrets=settings.secret_values())
-    event_loop.tune_gc()  # start-up's objects frozen, fewer young collections (FEVGA_GC=default: Python's own)
-    event_loop.tune_threads()  # the loop waits at most ~1 ms for the GIL (FEVGA_SWITCH_MS)
+    from bot.chat import draw_pool  # Pillow and the renderers: after the settings are known to be good
+
+    event_loop.tune_gc(settings.fevga_gc)  # start-up's objects frozen, fewer young collections (or Python's own)
+    event_loop.tune_threads(settings.fevga_switch_ms)  # the loop waits at most ~1 ms for the GIL
+    draw_pool.set_processes(settings.fevga_draw_processes)  # 0: boards drawn in a thread
     try:
         event_loop.run(serve(settings), settings.fevga_event_loop)  # uvloop when installed (bot/event_loop.py)
     except KeyboardInterrupt:

@@ -65,6 +65,9 @@ EXPECTS: dict[str, str] = {
     "log_level": "one of: DEBUG, INFO, WARNING, ERROR, CRITICAL",
     "log_format": "one of: json, console",
     "fevga_event_loop": "one of: uvloop, asyncio",
+    "fevga_gc": "one of: tuned, default",
+    "fevga_switch_ms": "a number of milliseconds greater than 0 (at most 100)",
+    "fevga_draw_processes": "a whole number from 0 to 32",
     "health_port": "a port number from 1 to 65535",
     "discord_prefix_commands": "true or false",
     "discord_member_events": "true or false",
@@ -154,6 +157,9 @@ class Settings(BaseSettings):
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"] = "INFO"
     log_format: Literal["json", "console"] = "console"
     fevga_event_loop: Literal["uvloop", "asyncio"] = "uvloop"  # asyncio's own loop where uvloop is missing anyway
+    fevga_gc: Literal["tuned", "default"] = "tuned"  # default: Python's garbage collector settings (event_loop.tune_gc)
+    fevga_switch_ms: Annotated[float, Field(gt=0, le=100, allow_inf_nan=False)] = 1.0  # the GIL's switch interval
+    fevga_draw_processes: Annotated[int, Field(ge=0, le=32)] = 0  # 0: boards drawn in a thread (bot/chat/draw_pool.py)
     health_port: Port | None = None
     fevga_instance_id: Annotated[str, Field(min_length=1, max_length=100)] | None = None  # outbox consumer name
 
@@ -261,7 +267,7 @@ class Settings(BaseSettings):
             raise ValueError("bad webhook secret")
         return value
 
-    @field_validator("fevga_language", "fevga_ai_level", "log_format", "fevga_event_loop", mode="before")
+    @field_validator("fevga_language", "fevga_ai_level", "log_format", "fevga_event_loop", "fevga_gc", mode="before")
     @classmethod
     def _lower_enums(cls, value: Any) -> Any:
         return _lower(value)

@@ -23,10 +23,20 @@ from renderers.scene import BoardScene
 log = logging.getLogger(__name__)
 
 _pool: ProcessPoolExecutor | None = None
+_configured: int | None = None  # from the checked settings (``python -m bot``), else the environment is read
+
+
+def set_processes(count: int) -> None:
+    """The number of drawing processes from the bot's settings (``FEVGA_DRAW_PROCESSES``, checked at start-up)."""
+    global _configured
+    _configured = count
 
 
 def draw_processes() -> int:
-    """How many drawing processes the environment asks for (``FEVGA_DRAW_PROCESSES``; 0: draw in threads)."""
+    """How many drawing processes to use: the settings' number, else the environment's ``FEVGA_DRAW_PROCESSES``
+    (for embedders and benchmarks; 0: draw in threads)."""
+    if _configured is not None:
+        return _configured
     raw = os.environ.get("FEVGA_DRAW_PROCESSES", "").strip()
     try:
         return max(0, int(raw or 0))

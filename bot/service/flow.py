@@ -85,14 +85,13 @@ class MatchFlow:
         assert outcome is not None
         now = self.clock()
         before = list(s.score)
+        s.previous_drawn = outcome.winner is None  # the group's next-game line names a draw
         if outcome.winner is None:  # a drawn Plakoto game (both mothers pinned): no points, the next game
             change.messages.append(Msg("game_drawn", {"score": f"{s.score[0]}-{s.score[1]}", "game_no": s.game_no}))
             record = make_record(s, s.game, s.game_no, before, now)
             change.extra.put(keys.game_record(s.id, s.game_no), pack(record), keys.RECORD_KEEP)
             self._next_game(s, change, None, now)
-            s.previous_drawn = True
             return
-        s.previous_drawn = False
         s.score[outcome.winner] += outcome.points
         if outcome.mars and not outcome.resigned and not by_mother(s.game, outcome):  # a pinned mother is no mars
             s.mars_wins[outcome.winner] += 1
@@ -117,7 +116,6 @@ class MatchFlow:
         """Start the match's next game (of its kind, or the next of the tavli rotation): ``first`` starts,
         after a draw (None) the opening roll decides."""
         s.plies_before += sum(1 for r in s.game.history if not r.is_pass)
-        s.previous_drawn = False
         s.game_no += 1
         s.game = Game.new(s.rules_of(s.game_no), FairDice(), first=first, at=now)
         change.kind = "next_game"

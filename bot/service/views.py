@@ -64,7 +64,7 @@ def build_view(s: Session, version: int) -> GameView:
         kind=s.kind,
         last_hits=last.hits if last else (),
         drawn=bool(outcome and outcome.is_draw),
-        previous_drawn=s.previous_drawn and s.game_no > 1,
+        previous_drawn=s.previous_drawn,
     )
 
 
