@@ -38,6 +38,26 @@ async def until(check: Callable[[], Any], timeout: float, what: str) -> Any:
         await asyncio.sleep(0.05)
 
 
+async def webhooks_set_and_listening(fake: FakeTelegram, urls: list[str], timeout: float = 40) -> None:
+    """Every pod set its webhook AND listens on it: python-telegram-bot calls setWebhook before its webhook server
+    accepts connections, so a delivery right after setWebhook could find the port still closed."""
+    await until(lambda: len([c for c in fake.calls_of("setWebhook") if c.ok]) >= len(urls), timeout,
+                "every pod to set its webhook")
+    deadline = time.monotonic() + timeout
+    for url in urls:
+        port = int(url.split(":")[2].split("/")[0])
+        while True:
+            try:
+                _reader, writer = await asyncio.open_connection("127.0.0.1", port)
+            except OSError:
+                assert time.monotonic() < deadline, f"timed out waiting for the webhook server at {url}"
+                await asyncio.sleep(0.05)
+                continue
+            writer.close()
+            await writer.wait_closed()
+            break
+
+
 class BotProcess:
     """One ``python -m bot`` child polling the fake, with its own instance id."""
 

@@ -21,7 +21,7 @@ from tests.fakes.telegram import FakeTelegram
 
 from .harness import actor_ref, game_view, group_place, make_core
 from .scenes import a_legal_play
-from .test_process import BotProcess, group_game_on, photos, until, world
+from .test_process import BotProcess, group_game_on, photos, until, webhooks_set_and_listening, world
 from .test_process_two_webhooks import SECRET, free_port
 
 __all__ = ["world"]  # the fixture: a Redis, the fake Bot API and a bot process
@@ -107,8 +107,7 @@ async def two_pods(tmp_path: Path) -> AsyncIterator[tuple[FakeTelegram, list[Bot
             try:
                 for pod, name in zip(pods, ("pod-a", "pod-b"), strict=True):
                     await pod.start(name)
-                await until(lambda: len([c for c in fake.calls_of("setWebhook") if c.ok]) >= 2, 40,
-                            "both pods to set their webhook")
+                await webhooks_set_and_listening(fake, urls)
                 fake.webhook = None  # the test delivers each update to one pod
                 yield fake, pods, urls, core
             finally:

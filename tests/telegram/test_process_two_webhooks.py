@@ -23,7 +23,7 @@ from tests.fakes.telegram import FakeTelegram
 
 from .harness import actor_ref, game_view, group_place, make_core
 from .scenes import a_legal_play
-from .test_process import BotProcess, until
+from .test_process import BotProcess, until, webhooks_set_and_listening
 
 pytestmark = pytest.mark.timeout(120)
 MOVES = 30
@@ -81,8 +81,7 @@ async def world(tmp_path: Path) -> AsyncIterator[tuple[FakeTelegram, Balancer, A
             try:
                 for pod, name in zip(pods, ("pod-a", "pod-b"), strict=True):
                     await pod.start(name)
-                await until(lambda: len([c for c in fake.calls_of("setWebhook") if c.ok]) >= 2, 40,
-                            "both pods to set their webhook")
+                await webhooks_set_and_listening(fake, urls)
                 fake.webhook = None  # the balancer below delivers, not the stand-in's single-webhook pump
                 yield fake, Balancer(fake, urls), core, client
             finally:
