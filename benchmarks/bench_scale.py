@@ -56,7 +56,8 @@ class Step:
     loop_cpu: float = 0.0  # the part of bot_cpu spent on the event loops' threads (the rest: drawing threads)
     load: float = 0.0  # the host's 1-minute load average at the end of the step
     gc_full: int = 0  # full (generation 2) garbage collections in all the processes during the step
-    gc_max_ms: float = 0.0  # the longest garbage collection pause of any process (ms)
+    gc_max_ms: tuple[float, float, float] = (0.0, 0.0, 0.0)  # the longest pause of each generation, any process (ms)
+    gc_share: float = 0.0  # the share of the event loops' CPU that went to garbage collection
 
     @property
     def passed(self) -> bool:
@@ -137,7 +138,9 @@ class Fleet:
                     sum(float(a["cpu"]) for a in answers) / wall, redis_used / wall,  # type: ignore[arg-type]
                     sum(float(a["loop_cpu"]) for a in answers) / wall, os.getloadavg()[0],  # type: ignore[arg-type]
                     sum(a["gc"]["count"][2] for a in answers),  # type: ignore[index]
-                    max(max(a["gc"]["max_ms"]) for a in answers))  # type: ignore[index]
+                    tuple(max(a["gc"]["max_ms"][g] for a in answers) for g in range(3)),  # type: ignore[index]
+                    sum(sum(a["gc"]["total_ms"]) for a in answers) / 1000  # type: ignore[index]
+                    / max(sum(float(a["loop_cpu"]) for a in answers), 1e-9))  # type: ignore[arg-type]
 
     async def stop(self) -> None:
         """Ask every process to quit; kill one that does not within 30 s."""
@@ -160,10 +163,12 @@ async def ramp(
     best, misses = None, 0
     for rate in rates:
         step = await fleet.step(rate, seconds, draw, nodes)
+        gc_longest = "/".join(f"{x:.0f}" for x in step.gc_max_ms)  # generations 0/1/2
         print(f"  {label} {'draw' if draw else 'no draw'} {rate:>5} moves/s: p50 {step.p50:6.2f} ms  "
               f"p99 {step.p99:7.2f} ms  errors {step.errors}  skipped {step.skipped}  "
               f"CPU bot {step.bot_cpu:.2f} (event loops {step.loop_cpu:.2f}) + redis {step.redis_cpu:.2f} cores  "
-              f"gc full {step.gc_full} longest {step.gc_max_ms:.0f} ms  load {step.load:.1f}  "
+              f"gc full {step.gc_full} longest {gc_longest} ms ({step.gc_share:.0%} of the loops)  "
+              f"load {step.load:.1f}  "
               f"-> {'ok' if step.passed else 'OVER'}", flush=True)
         await asyncio.sleep(1.0)
         if step.passed:

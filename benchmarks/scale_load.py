@@ -62,13 +62,14 @@ def dump_tasks() -> None:
 
 
 class GcPauses:
-    """The garbage collector's pauses (``gc.callbacks``): how many of each generation, and the longest (ms),
+    """The garbage collector's pauses (``gc.callbacks``): how many of each generation, the longest and their sum (ms),
     since the last :meth:`take`; a full collection over 10,000 cached games is one cause of a latency tail."""
 
     def __init__(self) -> None:
         self.began = 0.0
         self.counts = [0, 0, 0]
         self.longest = [0.0, 0.0, 0.0]
+        self.total = [0.0, 0.0, 0.0]
         gc.callbacks.append(self._on_gc)
 
     def _on_gc(self, phase: str, info: dict[str, int]) -> None:
@@ -77,13 +78,16 @@ class GcPauses:
             self.began = time.perf_counter()
             return
         generation = info["generation"]
+        pause = (time.perf_counter() - self.began) * 1000
         self.counts[generation] += 1
-        self.longest[generation] = max(self.longest[generation], (time.perf_counter() - self.began) * 1000)
+        self.longest[generation] = max(self.longest[generation], pause)
+        self.total[generation] += pause
 
     def take(self) -> dict[str, object]:
         """The counts and longest pauses so far, then start again."""
-        out = {"count": list(self.counts), "max_ms": [round(x, 2) for x in self.longest]}
-        self.counts, self.longest = [0, 0, 0], [0.0, 0.0, 0.0]
+        out = {"count": list(self.counts), "max_ms": [round(x, 2) for x in self.longest],
+               "total_ms": [round(x, 1) for x in self.total]}
+        self.counts, self.longest, self.total = [0, 0, 0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]
         return out
 
 
@@ -154,7 +158,7 @@ class Load:
     async def show(self, result: Result, place: Place, actor: PlayerRef) -> None:
         """Present ``result`` and show its board through the tracker, as a frontend does after a command."""
         lang = await self.core.language(actor, place)
-        replies = await present_safely(result, lang, actor, draw=self.core.draw)
+        replies = await present_safely(result, lang, actor, draw=self.core.draw, text_board=False)  # as the chats
         board = next((r for r in replies if r.game_id and r.version), None)
         if board is not None and board.game_id and board.version:
             await self.consumer.tracker.show(board.game_id, board.version, hint=board, place=place, budget=0.0)

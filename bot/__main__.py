@@ -54,6 +54,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
             frontends.append(serve_web(core, config_from(settings), settings.web_port))
         try:
             if frontends:
+                core.text_boards = False  # the chats and the web page show the picture, never the text board
                 log.info("starting", discord=settings.has_discord, telegram=settings.has_telegram)
                 await run_until_signal(core, frontends, stop)
             else:

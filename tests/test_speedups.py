@@ -66,3 +66,36 @@ def test_tune_threads_shortens_the_gil_switch_interval(monkeypatch: pytest.Monke
         assert event_loop.tune_threads() == 2.5 and sys.getswitchinterval() == pytest.approx(0.0025)
     finally:
         sys.setswitchinterval(before)
+
+
+def test_young_collections_age_their_survivors_and_a_full_collection_frees_their_cycles() -> None:
+    """After tune_gc, objects that survive a generation-1 collection are frozen (the automatic collections never walk
+    the live games again), and full_collection still frees a cycle among them that died later."""
+    code = (
+        "import gc, json, weakref\n"
+        "from bot import event_loop\n"
+        "event_loop.tune_gc(full_every=0)\n"
+        "class Node:\n"
+        "    pass\n"
+        "live = [Node() for _ in range(20000)]\n"  # many young collections, some of generation 1: aged
+        "a, b = Node(), Node()\n"
+        "a.other, b.other = b, a\n"
+        "gone = weakref.ref(a)\n"
+        "frozen_before = gc.get_freeze_count()\n"
+        "junk = [[i] for i in range(20000)]\n"  # enough allocations for generation-1 collections to run
+        "del a, b\n"  # the cycle dies after it was aged: only a full collection frees it
+        "gc.collect(1)\n"
+        "kept = gone() is not None\n"
+        "pause = event_loop.full_collection()\n"
+        "print(json.dumps({'before': frozen_before, 'after': gc.get_freeze_count(), 'kept': kept,\n"
+        "                  'freed': gone() is None, 'pause': pause,\n"
+        "                  'aging': event_loop._age_survivors in gc.callbacks}))\n"
+    )
+    env = {**os.environ, "FEVGA_GC": "", "PYTHONPATH": str(Path(__file__).resolve().parents[1])}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True, timeout=60)
+    state = json.loads(out.stdout)
+    assert state["aging"] is True
+    assert state["before"] > 20000  # the live objects were frozen by the young collections' callback
+    assert state["kept"] is True  # a young collection does not look at aged objects
+    assert state["freed"] is True and state["pause"] >= 0  # the full collection did
+    assert state["after"] > 20000  # and froze the survivors again

@@ -64,6 +64,7 @@ class BotCore:
         self.sinks: dict[str, NoticeSink] = {}  # per platform: where follow-ups (a game's analysis) are posted
         self._follow_ups: set[asyncio.Task[None]] = set()
         self.you: PlayerRef | None = None  # the terminal's own player, addressed as "you" ("You start")
+        self.text_boards = True  # boards also as text (the terminal); the chats' frontends turn it off
         self.ping_after = PING_AFTER  # seconds a player is idle before his turn ping, where no place says
 
     # --- construction ------------------------------------------------------------------------
@@ -207,7 +208,8 @@ class BotCore:
             await self.service.tournaments.nudge(result.place)  # a match ended: its round may close now
         # The result may be saved already: drawing it must never turn it into an error reply.
         you = self.you.name if self.you is not None and self.you.platform == place.platform else None
-        replies = await present_safely(result, lang, actor, draw=self.draw, you=you)
+        replies = await present_safely(result, lang, actor, draw=self.draw, you=you,
+                                       text_board=self.text_boards)
         if isinstance(intent, intents.Stats) and intent.versus is None and result.ok and self.draw:
             named = mentions or {}
             who = actor if intent.target is None else named.get(intent.target) or named.get(intent.target.lower())
@@ -241,7 +243,7 @@ class BotCore:
             if not result.ok or not result.messages or result.place is None:
                 return
             lang = await self.place_language(result.place)
-            for reply in await present(result, lang, draw=self.draw):
+            for reply in await present(result, lang, draw=self.draw, text_board=self.text_boards):
                 await sink.deliver_notice(Notice(result.place, reply))
         except asyncio.CancelledError:
             raise
@@ -354,7 +356,7 @@ class BotCore:
         if messages and for_version is not None and result.view.version == for_version:
             result = replace(result, messages=list(messages))
         lang = await self.place_language(place)
-        for reply in await present(result, lang, draw=self.draw):
+        for reply in await present(result, lang, draw=self.draw, text_board=self.text_boards):
             if reply.game_id == game_id:
                 return place, reply
         return None

@@ -172,9 +172,10 @@ def button(action: Action, lang: str) -> Button:
 
 
 async def present(result: Result, lang: str, actor: PlayerRef | None = None, *, draw: bool = True,
-                  you: str | None = None) -> list[Reply]:
+                  you: str | None = None, text_board: bool = True) -> list[Reply]:
     """The replies for one result. Errors are private; a result with a game view becomes its board.
-    ``you``: the name addressed in the second person (the terminal's player)."""
+    ``you``: the name addressed in the second person (the terminal's player); ``text_board``: also write the
+    board as text (the terminal shows it; the chats, which post the picture, need not pay for it)."""
     text = texts(result, lang, actor, you)
     buttons = tuple(button(a, lang) for a in result.actions)
     if not result.ok:
@@ -210,7 +211,7 @@ async def present(result: Result, lang: str, actor: PlayerRef | None = None, *, 
         game_id=view.game_id,
         version=view.version,
         caption=caption(view, lang, you),
-        board_text=render_text(scene, seat),
+        board_text=render_text(scene, seat) if text_board else None,
         mention=tuple(result.to_notify),
         lang=lang,
     )
@@ -218,12 +219,12 @@ async def present(result: Result, lang: str, actor: PlayerRef | None = None, *, 
 
 
 async def present_safely(result: Result, lang: str, actor: PlayerRef | None = None, *,
-                         draw: bool = True, you: str | None = None) -> list[Reply]:
+                         draw: bool = True, you: str | None = None, text_board: bool = True) -> list[Reply]:
     """Like :func:`present`, but drawing a result that is already saved can never turn it into an error
     reply: on a failure the result's text is sent without the picture, and failing that a plain "saved;
     the board will be shown shortly"."""
     try:
-        return await present(result, lang, actor, draw=draw, you=you)
+        return await present(result, lang, actor, draw=draw, you=you, text_board=text_board)
     except Exception:
         log.exception("presenting a result failed; sending its text only")
     try:

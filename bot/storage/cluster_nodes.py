@@ -21,7 +21,7 @@ import redis.asyncio as aioredis
 from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 from redis.exceptions import ClusterDownError, ResponseError
 
-from .connections import lean_connections
+from .connections import LeanPool, lean_connections
 from .read_ops import text
 
 log = logging.getLogger(__name__)
@@ -127,9 +127,8 @@ class SlotMap:
         """The client of the node at ``address``, with a bounded pool that waits up to ``pool_timeout``."""
         client = self._clients.get(address)
         if client is None:
-            pool = lean_connections(aioredis.BlockingConnectionPool(host=address[0], port=address[1],
-                                                                max_connections=self.max_connections,
-                                                                timeout=self.pool_timeout, **self.options))
+            pool = lean_connections(LeanPool(host=address[0], port=address[1], max_connections=self.max_connections,
+                                             timeout=self.pool_timeout, **self.options))
             client = self._clients[address] = aioredis.Redis.from_pool(pool)
         return client
 

@@ -24,7 +24,7 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from . import durability
 from .base import Commit, CommitOutcomeUnknown, DamagedKey, Entry, Read, Store
-from .connections import lean_connections
+from .connections import LeanPool, lean_connections
 from .read_ops import check_answer, decode_read, queue_read
 from .read_ops import text as _text
 from .scripts import CLAIM_LUA, COMMIT_LUA, VIA_LUA, VIA_SHA
@@ -108,8 +108,8 @@ class RedisStore(Store):
         seconds for a free connection; a commit whose answer takes over ``socket_timeout`` seconds raises
         :class:`CommitOutcomeUnknown`. Pub/sub uses a pool of its own (a subscription holds a connection)."""
         options = command_options(socket_timeout, socket_connect_timeout, health_check_interval)
-        pool = lean_connections(aioredis.BlockingConnectionPool.from_url(url, max_connections=max_connections,
-                                                                     timeout=pool_timeout, **options))
+        pool = lean_connections(LeanPool.from_url(url, max_connections=max_connections, timeout=pool_timeout,
+                                                    **options))
         sub_options = dict(options, retry=Retry(ExponentialBackoff(cap=1.0, base=0.05), 5), socket_timeout=None)
         sub_client = aioredis.Redis.from_pool(aioredis.ConnectionPool.from_url(url, **sub_options))
         return cls(aioredis.Redis.from_pool(pool), read_retries=read_retries, sub_client=sub_client,

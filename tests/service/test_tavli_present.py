@@ -40,3 +40,15 @@ async def test_every_board_of_a_game_is_presented(service: GameService, kind: st
         assert result.ok, result.messages
     assert result.view is not None and result.view.status == "done"
     assert marks > 0  # boards with checkers on the bar (Portes) or pinned (Plakoto) were among them
+
+
+async def test_the_chats_boards_skip_the_text_board_the_terminal_shows(service: GameService) -> None:
+    """The text board is written for the terminal (``text_board``, on by default); the chats post the picture."""
+    assert (await service.challenge(ALICE, HERE, BOB, length=1, kind="portes")).ok
+    started = await service.accept(BOB, HERE)
+    assert started.view is not None
+    gid = started.view.game_id
+    (chat,) = [r for r in await present(started, "en", text_board=False) if r.game_id == gid]
+    assert chat.image is not None and chat.board_text is None
+    (terminal,) = [r for r in await present(started, "en") if r.game_id == gid]
+    assert terminal.board_text and "Portes" in terminal.board_text

@@ -14,12 +14,13 @@ from typing import Any
 import pytest
 import redis.asyncio as aioredis
 from redis.asyncio.connection import Connection
+from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import DataError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from bot.storage import LocalRedis, RedisStore
 from bot.storage.base import Commit
-from bot.storage.connections import LeanConnection, lean_connections
+from bot.storage.connections import LeanConnection, LeanPool, lean_connections
 
 COMMANDS: list[tuple[Any, ...]] = [
     ("SET", "k", b"v"),
@@ -89,5 +90,39 @@ async def test_a_write_stuck_on_a_stopped_server_times_out_and_drops_its_connect
             os.kill(own_redis.server_pid, signal.SIGCONT)
         assert await store.commit(Commit().put("after", b"2"))
         assert await store.read([("get", "small"), ("get", "after"), ("get", "big")]) == [b"1", b"2", None]
+    finally:
+        await store.close()
+
+
+async def test_the_lean_pool_hands_out_free_connections_directly_and_queues_commands_when_none_is_free(
+    own_redis: LocalRedis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store = RedisStore.from_url(own_redis.url, max_connections=2, pool_timeout=0.5)
+    pool = store.client.connection_pool
+    assert isinstance(pool, LeanPool)
+    waits = 0
+    slow_path = aioredis.BlockingConnectionPool.get_connection
+
+    async def counted(self: Any, *args: Any, **kwargs: Any) -> Any:
+        nonlocal waits
+        waits += 1
+        return await slow_path(self, *args, **kwargs)
+
+    monkeypatch.setattr(aioredis.BlockingConnectionPool, "get_connection", counted)
+    try:
+        assert await store.commit(Commit().put("k", b"v"))
+        first = waits
+        for _ in range(20):  # one command at a time: a free connection every time, no condition, no wait
+            assert (await store.read([("get", "k")]))[0] == b"v"
+        assert waits == first
+        answers = await asyncio.gather(*(store.read([("get", "k")]) for _ in range(40)))  # 40 on 2 connections
+        assert all(a == [b"v"] for a in answers) and waits > first
+        assert store.pool_stats()["in_use"] == 0 and len(pool._available_connections) <= 2
+        held = [await pool.get_connection(), await pool.get_connection()]
+        with pytest.raises(RedisConnectionError, match="No connection available"):
+            await pool.get_connection()  # the bound holds on the fast path too
+        for conn in held:
+            await pool.release(conn)
+        assert (await store.read([("get", "k")]))[0] == b"v"  # the released connections work
     finally:
         await store.close()
