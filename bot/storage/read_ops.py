@@ -41,6 +41,44 @@ def queue_read(pipe: Any, req: Read) -> bool:
     return True
 
 
+def read_command(req: Read) -> tuple[Any, ...] | None:
+    """The Redis command of one of the common reads, as :func:`queue_read` queues it (answered raw, then shaped
+    by :func:`shaped`); None when ``req`` is a kind the caller handles itself."""
+    kind, key = req[0], req[1]
+    if kind == "get":
+        return ("GET", key)
+    if kind == "head":
+        return ("GETRANGE", key, 0, MAX_VERSION_DIGITS)
+    if kind == "hget":
+        return ("HGET", key, req[2])
+    if kind == "hgetall":
+        return ("HGETALL", key)
+    if kind == "ztop":
+        return ("ZREVRANGE", key, 0, req[2] - 1, "WITHSCORES")
+    if kind == "zrank":
+        return ("ZREVRANK", key, req[2])
+    if kind == "zscore":
+        return ("ZSCORE", key, req[2])
+    if kind == "zcard":
+        return ("ZCARD", key)
+    if kind == "due":
+        return ("ZRANGEBYSCORE", key, "-inf", req[2], "LIMIT", 0, req[3])
+    return None
+
+
+def shaped(kind: str, raw: Any) -> Any:
+    """A raw answer to :func:`read_command` shaped as redis-py's reply callbacks shape it: a hash as a dict, members
+    with scores as (member, score) pairs, whether the connection speaks RESP3 (maps, nested pairs: redis-py's
+    default) or RESP2 (flat arrays); errors and the rest as they are."""
+    if kind == "hgetall" and isinstance(raw, list):
+        return dict(zip(raw[::2], raw[1::2], strict=True))
+    if kind == "ztop" and isinstance(raw, list):
+        if raw and isinstance(raw[0], list):
+            return [(member, score) for member, score in raw]
+        return list(zip(raw[::2], raw[1::2], strict=True))
+    return raw
+
+
 def check_answer(req: Read, value: Any) -> None:
     """Raise what a pipeline answered instead of a value: a WRONGTYPE as :class:`DamagedKey`, else as is."""
     if isinstance(value, ResponseError):

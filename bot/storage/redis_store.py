@@ -24,8 +24,8 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from . import durability
 from .base import Commit, CommitOutcomeUnknown, DamagedKey, Entry, Read, Store
-from .connections import LeanPool, lean_connections
-from .read_ops import check_answer, decode_read, queue_read
+from .connections import LeanPool, exchange, lean_connections
+from .read_ops import check_answer, decode_read, read_command, shaped
 from .read_ops import text as _text
 from .scripts import CLAIM_LUA, COMMIT_LUA, VIA_LUA, VIA_SHA
 
@@ -213,15 +213,17 @@ class RedisStore(Store):
         return out
 
     async def _pipeline_once(self, requests: Sequence[Read]) -> list[Any]:
-        """The answers (errors as values) of one pipeline of ``requests``."""
-        async with self.client.pipeline(transaction=False) as pipe:  # the connection always goes back
-            for req in requests:
-                if queue_read(pipe, req):
-                    continue
+        """The answers (errors as values) of one pipeline of ``requests``, shaped as redis-py's would be."""
+        commands: list[tuple[Any, ...]] = []
+        for req in requests:
+            command = read_command(req)
+            if command is None:
                 if req[0] != "via":
                     raise ValueError(f"unknown read {req[0]!r}")
-                pipe.execute_command("EVALSHA", VIA_SHA, 1, req[1], req[2], req[3], req[4])
-            return await pipe.execute(raise_on_error=False)
+                command = ("EVALSHA", VIA_SHA, 1, req[1], req[2], req[3], req[4])
+            commands.append(command)
+        raw = await exchange(self.client.connection_pool, commands)
+        return [shaped(req[0], value) for req, value in zip(requests, raw, strict=True)]
 
     # --- commit -------------------------------------------------------------------------------------
     async def commit(self, commit: Commit) -> bool:

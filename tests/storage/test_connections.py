@@ -20,7 +20,8 @@ from redis.exceptions import TimeoutError as RedisTimeoutError
 
 from bot.storage import LocalRedis, RedisStore
 from bot.storage.base import Commit
-from bot.storage.connections import LeanConnection, LeanPool, lean_connections
+from bot.storage.connections import LeanConnection, LeanPool, exchange, lean_connections
+from bot.storage.read_ops import decode_read, queue_read, read_command, shaped
 
 COMMANDS: list[tuple[Any, ...]] = [
     ("SET", "k", b"v"),
@@ -124,5 +125,84 @@ async def test_the_lean_pool_hands_out_free_connections_directly_and_queues_comm
         for conn in held:
             await pool.release(conn)
         assert (await store.read([("get", "k")]))[0] == b"v"  # the released connections work
+    finally:
+        await store.close()
+
+
+async def test_reads_without_redis_pys_pipeline_answer_as_its_pipeline_does(own_redis: LocalRedis) -> None:
+    """Every common read, sent raw by ``exchange`` and shaped, decodes to what redis-py's pipeline (with its reply
+    callbacks) decodes to; an error answer in the middle is a value, and the reads after it are still answered."""
+    store = RedisStore.from_url(own_redis.url)
+    client = store.client
+    try:
+        await client.set("s", b"12:value")
+        await client.hset("h", mapping={"a": "1", "b": "two"})
+        await client.zadd("z", {"m1": 1.5, "m2": -3.0, "m3": 7.25})
+        reads: list[Any] = [("get", "s"), ("get", "none"), ("head", "s"), ("head", "none"), ("hget", "h", "b"),
+                            ("hget", "h", "x"), ("hgetall", "h"), ("hgetall", "none"), ("ztop", "z", 2),
+                            ("zrank", "z", "m2"), ("zrank", "z", "x"), ("zscore", "z", "m3"), ("zscore", "z", "x"),
+                            ("zcard", "z"), ("due", "z", 2.0, 10), ("hgetall", "s"), ("get", "s")]
+        async with client.pipeline(transaction=False) as pipe:
+            for req in reads:
+                assert queue_read(pipe, req)
+            old = await pipe.execute(raise_on_error=False)
+        commands = [read_command(req) for req in reads]
+        raw = await exchange(client.connection_pool, [c for c in commands if c is not None])
+        new = [shaped(req[0], value) for req, value in zip(reads, raw, strict=True)]
+        for req, a, b in zip(reads, old, new, strict=True):
+            if isinstance(a, Exception):
+                assert type(a) is type(b) and "WRONGTYPE" in str(b), req  # hgetall of a string
+                continue
+            assert decode_read(req[0], a) == decode_read(req[0], b), req
+        assert new[-1] == b"12:value"  # answered after the error
+        assert await store.read([("ztop", "z", 3)]) == [[("m3", 7.25), ("m1", 1.5), ("m2", -3.0)]]
+    finally:
+        await store.close()
+
+
+async def test_a_read_cancelled_midway_drops_its_connection_and_the_pool_goes_on(own_redis: LocalRedis) -> None:
+    store = RedisStore.from_url(own_redis.url, max_connections=1)
+    pool = store.client.connection_pool
+    assert own_redis.server_pid is not None
+    try:
+        assert await store.commit(Commit().put("k", b"v"))
+        os.kill(own_redis.server_pid, signal.SIGSTOP)  # the answer will not come: the read waits
+        try:
+            task = asyncio.create_task(exchange(pool, [("GET", "k")]))
+            await asyncio.sleep(0.2)
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+        finally:
+            os.kill(own_redis.server_pid, signal.SIGCONT)
+        assert store.pool_stats()["in_use"] == 0
+        assert all(not c.is_connected for c in pool._available_connections)  # its answer may still come: dropped
+        assert await store.read([("get", "k"), ("get", "none")]) == [b"v", None]
+    finally:
+        await store.close()
+
+
+def test_raw_answers_are_shaped_alike_from_resp2_and_resp3() -> None:
+    assert shaped("hgetall", [b"a", b"1", b"b", b"2"]) == shaped("hgetall", {b"a": b"1", b"b": b"2"})
+    assert shaped("ztop", [b"m", b"1.5", b"n", b"-2"]) == [(b"m", b"1.5"), (b"n", b"-2")]
+    assert shaped("ztop", [[b"m", 1.5], [b"n", -2.0]]) == [(b"m", 1.5), (b"n", -2.0)]
+    assert decode_read("ztop", shaped("ztop", [b"m", b"1.5"])) == decode_read("ztop", shaped("ztop", [[b"m", 1.5]]))
+    assert shaped("ztop", []) == [] and shaped("get", None) is None
+
+
+async def test_a_write_on_a_closing_connection_says_nothing_was_sent(own_redis: LocalRedis) -> None:
+    """A write the socket takes at once waits for nothing, but one on a closing connection still raises before
+    anything is sent (a commit can then be sent again safely), and the pool reconnects."""
+    store = RedisStore.from_url(own_redis.url, max_connections=1)
+    pool = store.client.connection_pool
+    try:
+        assert await store.commit(Commit().put("k", b"v"))
+        conn = await pool.get_connection()
+        conn._writer.transport.close()
+        with pytest.raises(RedisConnectionError, match="writing"):
+            await conn.send_packed_command(conn.pack_command("SET", "k", b"other"))
+        assert not conn.is_connected
+        await pool.release(conn)
+        assert await store.read([("get", "k")]) == [b"v"]
     finally:
         await store.close()
