@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import string
+from functools import lru_cache
 from typing import Any
 
 DEFAULT_LABELS: dict[str, str] = {
@@ -39,6 +39,12 @@ DEFAULT_LABELS: dict[str, str] = {
 }
 
 
+@lru_cache(maxsize=32)
+def _as_dict(labels: tuple[tuple[str, str], ...]) -> dict[str, str]:
+    """``labels`` as a dict, made once per set of labels (a board reads ten or so; read-only)."""
+    return dict(labels)
+
+
 class _Args(dict[str, Any]):
     def __missing__(self, key: str) -> str:
         return "?"
@@ -46,8 +52,8 @@ class _Args(dict[str, Any]):
 
 def label(labels: tuple[tuple[str, str], ...], key: str, **args: Any) -> str:
     """The label ``key`` from ``labels`` (else the English default) with ``args`` filled in."""
-    template = dict(labels).get(key) or DEFAULT_LABELS[key]
+    template = _as_dict(labels).get(key) or DEFAULT_LABELS[key]
     try:
-        return string.Formatter().vformat(template, (), _Args(args))
+        return template.format_map(_Args(args))
     except (ValueError, IndexError, KeyError, AttributeError, TypeError):
         return DEFAULT_LABELS[key].format_map(_Args(args))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from dataclasses import replace
+from functools import lru_cache
 
 from bot.chat.analysis_reply import analysis_reply
 from bot.chat.buttons import encode, encode_puzzle
@@ -12,7 +13,7 @@ from bot.chat.draw_pool import draw_board
 from bot.chat.puzzle_reply import PUZZLE_KEYS, puzzle_reply
 from bot.chat.standings_reply import standings_picture
 from bot.delivery.replies import Button, Reply
-from bot.i18n import PLATFORM_WORDS, catalogue, has, translate
+from bot.i18n import PLATFORM_WORDS, catalogue, generation, has, translate
 from bot.service.button_kinds import ButtonKind
 from bot.service.models import Action, GameView, Msg, PlayerRef, Result
 from fevga.rules import OFF
@@ -81,7 +82,13 @@ def perspective_for(view: GameView, actor: PlayerRef | None) -> int:
 
 def board_labels(lang: str, you_won: bool = False) -> tuple[tuple[str, str], ...]:
     """The words drawn on the board, from the catalogue of ``lang``; ``you_won``: the winner is the terminal's
-    own player, so the result reads in the second person ("You win")."""
+    own player, so the result reads in the second person ("You win"). Looked up once per catalogue version."""
+    return _board_labels(lang, you_won, generation())
+
+
+@lru_cache(maxsize=16)
+def _board_labels(lang: str, you_won: bool, _generation: int) -> tuple[tuple[str, str], ...]:
+    """:func:`board_labels` for one version of the catalogues."""
     own, english = catalogue(lang), catalogue("en")
     forms = ["board_{}_you", "board_{}"] if you_won else ["board_{}"]
     return tuple(

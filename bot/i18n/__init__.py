@@ -34,6 +34,7 @@ DEFAULT = "en"
 PLURAL_FORMS = ("zero", "one", "two", "few", "many", "other")
 _HERE = Path(__file__).parent
 _extra: dict[str, dict[str, str]] = {}
+_generation = 0  # bumped by register (see generation)
 
 
 PLATFORM_WORDS = ("here", "elsewhere", "scope", "slash")  # "in this chat" / "in this channel"...: see the presenter
@@ -82,8 +83,15 @@ def plurals(lang: str) -> dict[str, dict[str, str]]:
 
 def register(lang: str, messages: dict[str, str]) -> None:
     """Add (or override) messages of a language, e.g. from another part of the bot."""
+    global _generation
     _extra.setdefault(lang, {}).update(messages)
     _load.cache_clear()
+    _generation += 1
+
+
+def generation() -> int:
+    """A number that changes whenever a catalogue does (:func:`register`): what caches of translated words key on."""
+    return _generation
 
 
 def has(key: str, lang: str = DEFAULT) -> bool:

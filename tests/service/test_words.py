@@ -254,3 +254,15 @@ def test_the_fast_path_fills_every_template_as_the_full_formatter_does(lang: str
             assert bot.i18n.render(template, lang, **args) == slow, template
     assert fast_ones > 100  # most messages take the fast path
     assert not bot.i18n._plain("{n:@matches}") and not bot.i18n._plain("{x:?mark}") and bot.i18n._plain("{x:>4}")
+
+
+def test_the_boards_words_are_looked_up_once_and_again_after_a_catalogue_changes() -> None:
+    from bot.chat.presenter import board_labels
+    from bot.i18n import register
+
+    before = board_labels("xq")  # a language with no catalogue: the English words
+    assert board_labels("xq") is before  # the same tuple: looked up once
+    assert dict(before)["wins"] == dict(board_labels("en"))["wins"]
+    register("xq", {"board_wins": "gagne"})
+    after = board_labels("xq")
+    assert after is not before and dict(after)["wins"] == "gagne"
