@@ -19,7 +19,7 @@ from . import fallback, sprites, textrun
 from .arrows import endpoints, paint_arrows
 from .background import start_points
 from .fonts import font
-from .layers import Kit, kit
+from .layers import Kit, kit, put
 from .layout import DEFAULT_SIZE, VISIBLE_STACK, Box, Geometry, checker_centre, label_box
 from .png import encode_png
 from .scene import BoardScene
@@ -86,7 +86,7 @@ def _checkers(
         if signed or point in froms:
             key = ("stack", point, signed, point in froms, point in tos)
             for tile, xy in k.cached(key, partial(_stack, k, point, signed, point in froms, point in tos)):
-                img.paste(tile, xy)
+                put(img, tile, xy)
 
 
 def _stack(k: Kit, point: int, signed: int, left: bool, reached: bool) -> list[tuple[Image.Image, tuple[int, int]]]:
@@ -202,12 +202,12 @@ def _strips(img: Image.Image, k: Kit, scene: BoardScene, perspective: int) -> No
         ground = theme.strip_active if active else theme.strip
         if active:
             band = k.cached(("strip", side), partial(_band, k, x1 - x0, y1 - y0))
-            img.paste(band, (x0, y0))
+            put(img, band, (x0, y0))
         h = y1 - y0
         disc_d = int(u * 0.62)
         disc = k.sprite_on_colour(("disc", owner, disc_d), ground, partial(sprites.disc, disc_d, theme.checkers[owner]))
         x = x0 + int(u * 0.35)
-        img.paste(disc, (x, y0 + (h - disc_d) // 2))
+        put(img, disc, (x, y0 + (h - disc_d) // 2))
         x += disc_d + int(u * 0.25)
         big, small = max(12, int(u * 0.44)), max(10, int(u * 0.33))
         pips = pips_by_viewer[side]
@@ -258,7 +258,7 @@ def _put_parts(
     for token, width in zip(tokens, widths, strict=True):
         quarters = round(x * 4)  # the token's start to a quarter pixel, as the whole line would place it
         tile = k.text(token, size, fg, bg, shift=quarters % 4 / 4)
-        img.paste(tile, (left + quarters // 4, y0 + (h - tile.height) // 2))
+        put(img, tile, (left + quarters // 4, y0 + (h - tile.height) // 2))
         x += width
     return left
 
@@ -267,7 +267,7 @@ def _put_text(
     img: Image.Image, k: Kit, text: str, size: int, fg: RGB, bg: RGB, x: int, y0: int, h: int, bold: bool = False
 ) -> int:
     tile = k.text(text, size, fg, bg, bold=bold)
-    img.paste(tile, (x, y0 + (h - tile.height) // 2))
+    put(img, tile, (x, y0 + (h - tile.height) // 2))
     return x + tile.width
 
 

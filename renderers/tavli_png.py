@@ -18,7 +18,7 @@ from fevga.variants import TavliPosition
 from . import sprites, tavli_sprites
 from .arrows import Point, _short_of, paint_arrows
 from .fonts import font
-from .layers import Kit
+from .layers import Kit, put
 from .layout import Box, checker_centre
 from .scene import BoardScene
 from .tavli_layout import PINNED_SLOT, bar_centre, bar_slots, stack_slots
@@ -52,7 +52,7 @@ def _checkers(img: Image.Image, k: Kit, shown: TavliPosition, perspective: int, 
             ringed = point in tos
             plan = k.cached(("stack", point, signed, pin, ringed), partial(_stack, k, point, signed, pin, ringed))
             for tile, xy in plan:
-                img.paste(tile, xy)
+                put(img, tile, xy)
 
 
 def _stack(k: Kit, point: int, signed: int, pin: int, ringed: bool) -> list[tuple[Image.Image, tuple[int, int]]]:
@@ -89,7 +89,7 @@ def _bar(img: Image.Image, k: Kit, shown: TavliPosition, perspective: int) -> No
             x, y = int(cx - tile / 2), int(cy - tile / 2)
             box = (x, y, x + tile, y + tile)
             make = partial(tavli_sprites.bar_checker, k.theme.checkers[owner], tile, number)
-            img.paste(k.sprite_on(("bar", owner, number), box, make), box[:2])
+            put(img, k.sprite_on(("bar", owner, number), box, make), (x, y))
 
 
 def slot_box(k: Kit, point: int, slot: int) -> Box:
