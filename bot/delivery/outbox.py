@@ -41,6 +41,8 @@ GRACE_SECONDS = 3.0  # a new entry is left this long to the instance whose comma
 LATE_SECONDS = 10.0  # a board entry delivered this late also pings the player to move
 RETRY_PAUSE = (0.5, 8.0)  # first and longest pause before an undelivered entry is tried again
 REPAIR_SECONDS = 60.0
+GATHER_SECONDS = 0.025  # after a read that was not full, entries are left to gather this long before the next one
+READ_COUNT = 20  # entries one read takes at most
 REPAIR_BATCH = 50  # live games whose boards a repair reads in one round trip (a short pause of the loop each)
 
 
@@ -317,7 +319,8 @@ class OutboxConsumer:
                 if loop.time() >= next_repair:
                     await self.repair()
                     next_repair = loop.time() + REPAIR_SECONDS
-                entries = await self.store.consume_many(self.streams, self.group, self.consumer, 20, block_ms)
+                entries = await self.store.consume_many(self.streams, self.group, self.consumer, READ_COUNT,
+                                                        block_ms)
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -328,6 +331,11 @@ class OutboxConsumer:
                 task = asyncio.create_task(self._handle_and_ack(stream, entry, persist=True))
                 self._tasks.add(task)
                 task.add_done_callback(self._tasks.discard)
+            if entries and len(entries) < READ_COUNT and not self.stopping.is_set():
+                # Entries come one a move under load; a read over every home stream each time costs the loop and
+                # Redis more than the entry (each waits GRACE_SECONDS for its own instance anyway): gather a few.
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self.stopping.wait(), GATHER_SECONDS)
 
     async def stop(self, timeout: float = 10.0) -> None:
         """Stop reading; let deliveries in flight finish (bounded); unfinished ones stay pending."""
