@@ -1,5 +1,5 @@
 """Benchmark capacity: the highest move rate at which p99 latency stays <= 25 ms, with 10,000 live games,
-for 1, 2 and 4 bot processes, without and with drawing the board, on a single Redis and on a Redis Cluster.
+for 1, 2, 3 and 4 bot processes, without and with drawing the board, on a single Redis and on a Redis Cluster.
 
 Each process (``scale_load.py``) is a bot instance (BotCore with its outbox consumer and timer tick) owning
 its share of the games. The coordinator steps an open-loop arrival rate up (moves due at fixed intervals,
@@ -7,7 +7,7 @@ latency counted from when a move was due) until p99 > 25 ms (twice in a row, or 
 fails, and prints every step and the
 best passing rate, with moves/s per core (the rate divided by the CPU the bot processes and Redis used).
 
-    python benchmarks/bench_scale.py                          # single Redis and cluster, 1, 2 and 4 processes
+    python benchmarks/bench_scale.py                          # single Redis and cluster, 1, 2, 3 and 4 processes
     python benchmarks/bench_scale.py --backends single --procs 1 --games 2000 --step-seconds 3   # quick
     python benchmarks/bench_scale.py --smoke      # seconds: 20 games, one short step each way (it still runs)
     python benchmarks/bench_scale.py ... --profile DIR   # each load process writes a cProfile of its event loop
@@ -38,7 +38,7 @@ from bot.storage import LocalRedis  # noqa: E402  (after the path above, as benc
 from tests.redis_cluster import LocalCluster  # noqa: E402
 
 P99_TARGET_MS = 25.0
-RATES = (50, 100, 150, 200, 300, 400, 500, 650, 800, 1000, 1250, 1600, 2000)
+RATES = (50, 100, 150, 200, 250, 300, 350, 400, 500, 650, 800, 1000, 1250, 1600, 2000)
 
 
 @dataclass
@@ -243,7 +243,7 @@ def main() -> None:
     """Parse the command line and run."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--backends", default=",".join(BACKENDS), help=f"comma-separated: {', '.join(BACKENDS)}")
-    parser.add_argument("--procs", default="1,2,4", help="bot process counts to run, comma-separated")
+    parser.add_argument("--procs", default="1,2,3,4", help="bot process counts to run, comma-separated")
     parser.add_argument("--games", type=int, default=10_000, help="live games (split over the processes)")
     parser.add_argument("--step-seconds", type=float, default=6.0, help="seconds at each rate")
     parser.add_argument("--rates", default="", help="moves/s steps, comma-separated (default: 50 up to 2,000)")
