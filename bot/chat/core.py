@@ -375,7 +375,7 @@ class BotCore:
 
     async def live_games(self, platform: str, limit: int = 1000) -> list[str]:
         """Ids of running games of ``platform`` (those with a timer), for the start-up repair."""
-        members = [m for bucket in keys.ALL_TIMERS for m in await self.store.due(bucket, 1e18, limit)]
+        members = [m for found in await self.store.due_many(keys.ALL_TIMERS, 1e18, limit) for m in found]
         return [m.split(":")[1] for m in members if m.startswith("g:") and m.endswith(f":{platform}")]
 
     async def ping_plan(self, game_id: str) -> PingPlan | None:

@@ -17,7 +17,9 @@ import asyncio
 import contextlib
 import json
 import logging
+import math
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Protocol
 
@@ -90,6 +92,9 @@ class OutboxConsumer:
         self._tasks: set[asyncio.Task[None]] = set()
         self._in_hand: dict[str, set[str]] = {}  # stream -> ids of entries being handled here (touched)
         self._busy: set[str] = set()  # games a repair found busy (another drawer, maybe dead): retried soon
+        self._sweep: deque[str] = deque()  # live games the periodic repair has yet to look at in this pass
+        self._next_pass = 0.0  # when the periodic repair lists the live games again (loop time)
+        self._slice = 1  # live games looked at per upkeep in this pass
         self._ready = False
         self._stop: asyncio.Future[None] | None = None  # see _stopped
         self.acker = Acker(store, group)
@@ -261,6 +266,17 @@ class OutboxConsumer:
             fixed += await self._repair_batch(games[start : start + REPAIR_BATCH])
         return fixed
 
+    async def _repair_slice(self, now: float) -> int:
+        """The periodic repair spread over its period: the live games are listed every ``REPAIR_SECONDS`` and a
+        share of them repaired at each upkeep, so that 10,000 live games never stop the loop for a scan of all."""
+        if not self._sweep:
+            if now < self._next_pass or self.live_games is None:
+                return 0
+            self._sweep = deque(await self.live_games())
+            self._next_pass = now + REPAIR_SECONDS
+            self._slice = max(1, math.ceil(len(self._sweep) * UPKEEP_SECONDS / REPAIR_SECONDS))
+        return await self.repair([self._sweep.popleft() for _ in range(min(self._slice, len(self._sweep)))])
+
     async def _repair_batch(self, games: list[str]) -> int:
         """:meth:`repair` of a few games: their boards and versions read in one round trip; the boards fixed."""
         try:
@@ -305,7 +321,7 @@ class OutboxConsumer:
     async def _consume(self, block_ms: int, reclaim_idle_ms: int) -> None:
         """The loop of :meth:`run`: reclaim and retry busy boards every upkeep, repair, read new entries."""
         loop = asyncio.get_running_loop()
-        next_upkeep = next_repair = loop.time()
+        next_upkeep, repaired = loop.time(), False
         idle_ms = START_IDLE_MS
         while not self.stopping.is_set():
             try:
@@ -316,9 +332,11 @@ class OutboxConsumer:
                     if self.pinger is not None:  # ping timers whose instance is gone (bot/delivery/ping_timers.py)
                         await self.pinger.sweep(self.platform)
                     idle_ms, next_upkeep = reclaim_idle_ms, loop.time() + UPKEEP_SECONDS
-                if loop.time() >= next_repair:
+                    if repaired:  # then a slice of the live games each upkeep: never a burst over all of them
+                        await self._repair_slice(loop.time())
+                if not repaired:  # at start, every live game at once (after a crash or a rollout)
                     await self.repair()
-                    next_repair = loop.time() + REPAIR_SECONDS
+                    repaired, self._next_pass = True, loop.time() + REPAIR_SECONDS
                 entries = await self.store.consume_many(self.streams, self.group, self.consumer, READ_COUNT,
                                                         block_ms)
             except asyncio.CancelledError:

@@ -108,3 +108,37 @@ async def test_a_timer_notice_survives_the_death_of_the_instance_that_committed_
     assert await alive.reclaim(min_idle_ms=0) == 0 and await alive.drain() == 0
     assert len([n for n in sink.notices if n.reply.text]) == 1  # arrives once
     assert (await alive.tracker.shown(game))[0] == await stored_version(core, game)
+
+
+async def test_the_periodic_repair_looks_at_a_slice_of_the_live_games_each_upkeep(core: BotCore) -> None:
+    """After the start-up repair, the live games are listed once a period and repaired a share per upkeep, so that
+    thousands of live games never stop the event loop for a scan of them all at once."""
+    from bot.delivery import outbox
+
+    surface = FakeSurface()
+    consumer = core.delivery("telegram", surface, surface, group="telegram:slices", consumer="c1")
+    games = [f"g{n}" for n in range(125)]
+    listed: list[float] = []
+    repaired: list[list[str]] = []
+
+    async def live_games() -> list[str]:
+        listed.append(now)
+        return games
+
+    async def repair(chosen: list[str] | None = None) -> int:
+        assert chosen is not None  # never a scan of every live game
+        repaired.append(chosen)
+        return 0
+
+    consumer.live_games, consumer.repair = live_games, repair  # type: ignore[method-assign]
+    now = 1000.0
+    per_upkeep = -(-len(games) * outbox.UPKEEP_SECONDS // outbox.REPAIR_SECONDS)  # 3 of 125 over 60 upkeeps
+    for _ in range(int(outbox.REPAIR_SECONDS / outbox.UPKEEP_SECONDS)):
+        await consumer._repair_slice(now)
+        now += outbox.UPKEEP_SECONDS
+    assert listed == [1000.0]  # listed once for the pass
+    assert max(len(chunk) for chunk in repaired) == per_upkeep == 3
+    assert sorted(g for chunk in repaired for g in chunk) == sorted(games)  # each live game once in the pass
+    assert await consumer._repair_slice(now - 0.5) == 0 and listed == [1000.0]  # the pass is over, the next not due
+    await consumer._repair_slice(now + 1)
+    assert len(listed) == 2 and repaired[-1] == games[:3]  # the next pass starts over
