@@ -352,8 +352,7 @@ class OutboxConsumer:
             if entries and len(entries) < READ_COUNT and not self.stopping.is_set():
                 # Entries come one a move under load; a read over every home stream each time costs the loop and
                 # Redis more than the entry (each waits GRACE_SECONDS for its own instance anyway): gather a few.
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(self.stopping.wait(), GATHER_SECONDS)
+                await asyncio.wait((self._stopped(),), timeout=GATHER_SECONDS)  # no task per wait; a stop ends it
 
     async def stop(self, timeout: float = 10.0) -> None:
         """Stop reading; let deliveries in flight finish (bounded); unfinished ones stay pending."""

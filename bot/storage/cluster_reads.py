@@ -11,7 +11,7 @@ from redis.exceptions import AskError, ClusterDownError, MovedError
 
 from .base import Read
 from .cluster_nodes import Address, SlotMap
-from .read_ops import check_answer, decode_read, queue_read, text
+from .read_ops import check_answer, decode_read, read_command, shaped, text
 
 NO_KEY = "fevga:{none}"  # routes a placeholder command (an index lookup that found nothing)
 
@@ -58,9 +58,10 @@ async def read_once(nodes: SlotMap, requests: Sequence[Read]) -> list[Any]:
     def queue(pipe: Any, i: int) -> None:
         req = requests[i]
         kind, key = req[0], req[1]
-        if queue_read(pipe, req):
-            return
-        if kind == "via_get":
+        command = read_command(req)
+        if command is not None:
+            pipe.execute_command(*command)
+        elif kind == "via_get":
             pipe.get(key) if key is not None else pipe.exists(NO_KEY)
         elif kind == "via_lua":  # (kind, index key, field, prefix, suffix, sha): [id, GET(prefix + id + suffix)]
             pipe.execute_command("EVALSHA", req[5], 1, key, req[2], req[3], req[4])
@@ -76,5 +77,5 @@ async def read_once(nodes: SlotMap, requests: Sequence[Read]) -> list[Any]:
         if req[0] == "via_get":
             out.append([None if req[2] is None else text(req[2]), value if req[1] is not None else None])
         else:
-            out.append(decode_read(req[0], value))
+            out.append(decode_read(req[0], shaped(req[0], value)))
     return out

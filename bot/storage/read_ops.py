@@ -1,5 +1,5 @@
-"""The read requests both Redis stores share (see base.py's ``Read``): how each is queued on a pipeline and
-how its answer is decoded, so the single-node and the Cluster store read the same way."""
+"""The read requests both Redis stores share (see base.py's ``Read``): the command each sends and how its answer is
+shaped and decoded, so the single-node and the Cluster store read the same way."""
 
 from __future__ import annotations
 
@@ -15,35 +15,9 @@ def text(value: Any) -> str:
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-def queue_read(pipe: Any, req: Read) -> bool:
-    """Queue one of the common reads on ``pipe``; False when ``req`` is a kind the caller handles itself."""
-    kind, key = req[0], req[1]
-    if kind == "get":
-        pipe.get(key)
-    elif kind == "head":
-        pipe.getrange(key, 0, MAX_VERSION_DIGITS)
-    elif kind == "hget":
-        pipe.hget(key, req[2])
-    elif kind == "hgetall":
-        pipe.hgetall(key)
-    elif kind == "ztop":
-        pipe.zrevrange(key, 0, req[2] - 1, withscores=True)
-    elif kind == "zrank":
-        pipe.zrevrank(key, req[2])
-    elif kind == "zscore":
-        pipe.zscore(key, req[2])
-    elif kind == "zcard":
-        pipe.zcard(key)
-    elif kind == "due":
-        pipe.zrangebyscore(key, "-inf", req[2], start=0, num=req[3])
-    else:
-        return False
-    return True
-
-
 def read_command(req: Read) -> tuple[Any, ...] | None:
-    """The Redis command of one of the common reads, as :func:`queue_read` queues it (answered raw, then shaped
-    by :func:`shaped`); None when ``req`` is a kind the caller handles itself."""
+    """The Redis command of one of the common reads (its answer, raw or through redis-py's reply callbacks, then
+    shaped by :func:`shaped`); None when ``req`` is a kind the caller handles itself."""
     kind, key = req[0], req[1]
     if kind == "get":
         return ("GET", key)
