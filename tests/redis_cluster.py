@@ -98,9 +98,7 @@ class LocalCluster:
         """Start every server, create the cluster and wait until all nodes report ``cluster_state:ok``."""
         total = self.masters_count * (1 + self.replicas_count)
         for _ in range(total):
-            self._new_node()
-        for node in self.nodes:
-            self._spawn(node)
+            self._start_new_node()
         self.cli_cluster("create", *(n.address for n in self.nodes),
                          "--cluster-replicas", str(self.replicas_count), "--cluster-yes")
         self.wait_ok(timeout)
@@ -136,8 +134,24 @@ class LocalCluster:
         self.nodes.append(node)
         return node
 
+    def _start_new_node(self, tries: int = 5) -> ClusterNode:
+        """A node on a fresh port, started. A port free when picked may be taken before the server binds it (by
+        another test worker): the server then exits, and the node is tried again on another port."""
+        for attempt in range(tries):
+            node = self._new_node()
+            try:
+                self._spawn(node)
+                return node
+            except ClusterError:
+                self.nodes.remove(node)
+                self._stop_node(node)
+                if attempt == tries - 1:
+                    raise
+        raise AssertionError("unreachable")
+
     def _spawn(self, node: ClusterNode, timeout: float = 10.0) -> None:
-        """Start ``node``'s redis-server under the watchdog and wait until it answers PING."""
+        """Start ``node``'s redis-server under the watchdog and wait until it answers PING, checking that the
+        server answering on the port is this one (its process id), not another worker's that took the port."""
         args = [
             self.executable, "--bind", "127.0.0.1", "--port", str(node.port), "--dir", str(node.data_dir),
             "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
@@ -159,13 +173,18 @@ class LocalCluster:
         line = node.process.stdout.readline()
         node.pid = int(line) if line.strip().isdigit() else None
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and node.alive:
             with contextlib.suppress(subprocess.SubprocessError, OSError):
-                if self.cli(node, "PING", timeout=1.0) == "PONG":
+                if self.cli(node, "PING", timeout=1.0) == "PONG" and self._answered_by(node):
                     node.node_id = self.cli(node, "CLUSTER", "MYID")
                     return
             time.sleep(0.05)
         raise ClusterError(f"redis-server on {node.port} did not start; see {node.data_dir / 'redis.log'}")
+
+    def _answered_by(self, node: ClusterNode) -> bool:
+        """True when the server answering on ``node``'s port is ``node``'s own process."""
+        info = self.cli(node, "INFO", "server", timeout=1.0)
+        return f"process_id:{node.pid}" in info.replace("\r", "").split("\n")
 
     def _stop_node(self, node: ClusterNode) -> None:
         """Stop one server gracefully and forget its process handles."""
@@ -337,8 +356,7 @@ class LocalCluster:
     # ------------------------------------------------------------------------------------- growth
     def add_master(self, timeout: float = 30.0) -> ClusterNode:
         """Start a new empty master and join it to the cluster (``--cluster add-node``)."""
-        node = self._new_node()
-        self._spawn(node)
+        node = self._start_new_node()
         self.cli_cluster("add-node", node.address, self.masters()[0].address)
         self._wait_known(timeout)
         return node

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from bot.chat.core import BotCore
 from bot.delivery import RetryLater
 from bot.delivery.replies import Notice, Reply
+from bot.delivery.tracker import Undeliverable
 from bot.service import Place, PlayerRef
 
 ALICE = PlayerRef("telegram", "1", "alice")
@@ -18,9 +19,11 @@ GROUP = Place("telegram", "-100", "-100")
 
 @dataclass
 class FakeSurface:
-    """Records board edits/posts; ``outage`` makes every call fail with RetryLater(retry_after)."""
+    """Records board edits/posts; ``outage`` makes every call fail with RetryLater(retry_after); ``forbidden``
+    with Undeliverable (the platform refuses for good, e.g. the bot lost its permission in the chat)."""
 
     outage: bool = False
+    forbidden: bool = False
     retry_after: float | None = 0.05
     delay: float = 0.0
     gone: set[str] = field(default_factory=set)  # refs whose message was deleted
@@ -40,6 +43,9 @@ class FakeSurface:
             if self.outage:
                 self.refused += 1
                 raise RetryLater(self.retry_after)
+            if self.forbidden:
+                self.refused += 1
+                raise Undeliverable("403: missing permissions")
         finally:
             self.in_flight -= 1
 

@@ -5,10 +5,15 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Awaitable, Callable
+
+import pytest
+import redis.asyncio
 
 from bot.chat.core import BotCore
 from bot.delivery import OutboxConsumer
 from bot.service import keys
+from bot.storage.local_redis import LocalRedis
 
 from .conftest import Clock
 from .kit import ALICE, BOB, FakeSink, FakeSurface, play, start_game, stored_version
@@ -142,3 +147,53 @@ async def test_the_periodic_repair_looks_at_a_slice_of_the_live_games_each_upkee
     assert await consumer._repair_slice(now - 0.5) == 0 and listed == [1000.0]  # the pass is over, the next not due
     await consumer._repair_slice(now + 1)
     assert len(listed) == 2 and repaired[-1] == games[:3]  # the next pass starts over
+
+
+async def test_a_board_left_behind_is_caught_by_the_periodic_repair_alone(
+    core: BotCore, redis_server: LocalRedis, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Fault: the platform refuses a move's board for good (the bot lost its permission in the chat), so its
+    entry is done with the board behind. Once the permission is back, with no new move, no restart and nothing
+    pending, only the periodic repair can see it: the board catches up within a pass."""
+    from bot.delivery import outbox
+
+    monkeypatch.setattr(outbox, "REPAIR_SECONDS", 2.0)  # a pass every 2 s instead of every minute
+    surface = FakeSurface()
+    one = consumer(core, "a", surface)
+    one.grace = 0.05
+    await one.start()
+    game = await start_game(core)
+    run = asyncio.create_task(one.run(block_ms=50))
+
+    async def until(check: Callable[[], Awaitable[bool]], timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while not await check():
+            assert time.monotonic() < deadline
+            await asyncio.sleep(0.02)
+
+    async def shown_is_stored() -> bool:
+        return (await one.tracker.shown(game))[0] >= await stored_version(core, game)
+
+    try:
+        await until(shown_is_stored, 5)  # the start-up repair and the start's entry: the board is current
+        surface.forbidden = True
+        await play(core, 1)
+        target = await stored_version(core, game)
+        client = redis.asyncio.Redis.from_url(redis_server.url)
+
+        async def given_up() -> bool:  # refused, and its entry done (acked): nothing left for a reclaim to find
+            pending = [await client.xpending(stream, GROUP_NAME) for stream in keys.outboxes("telegram")]
+            return surface.refused > 0 and all(p["pending"] == 0 for p in pending)
+
+        try:
+            await until(given_up, 5)
+        finally:
+            await client.aclose()
+        assert (await one.tracker.shown(game))[0] < target  # the board is behind
+        surface.forbidden = False  # the permission is back; nobody moves
+        await until(shown_is_stored, outbox.REPAIR_SECONDS + 3)
+        assert surface.edits[-1][1] == target  # drawn by the periodic pass
+        assert [v for _, v in surface.edits].count(target) == 1  # once
+    finally:
+        await one.stop()
+        await run

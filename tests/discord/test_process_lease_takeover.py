@@ -59,6 +59,11 @@ class Processes:
                 proc.kill()
                 await proc.wait()
 
+    def print_logs(self) -> None:
+        """Each process's log (its warnings), shown by pytest beside a failure: what a slow takeover waited on."""
+        for log in sorted(self.workdir.glob("*-*/log")):
+            print(f"--- {log.parent.name}:\n{log.read_text(errors='replace')[-4000:]}")
+
 
 async def table_on(fake: FakeDiscord, shard: int | None = None) -> Table:
     """A server (on ``shard`` of two, if given) with a channel and two members."""
@@ -146,6 +151,7 @@ async def world(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator
                 yield fake, processes, core
             finally:
                 await processes.stop()
+                processes.print_logs()
                 await core.close()
 
 
