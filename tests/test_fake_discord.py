@@ -15,7 +15,15 @@ from discord import app_commands
 from discord.ext import commands
 from PIL import Image
 
-from tests.fakes.discord import FakeChannel, FakeDiscord, FakeGuild, FakeMember, point_discord_py_at, running_bot
+from tests.fakes.discord import (
+    FakeChannel,
+    FakeDiscord,
+    FakeGuild,
+    FakeMember,
+    modal_held,
+    point_discord_py_at,
+    running_bot,
+)
 
 pytestmark = pytest.mark.timeout(30)
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -297,6 +305,7 @@ async def test_autocomplete_select_modal_and_resume(fake: FakeDiscord) -> None:
         chosen = await fake.select(bob, picked, "demo:select", ["b"])
         modal = await chosen.response()
         assert modal.type == 9 and modal.data["custom_id"] == "demo:modal"
+        await modal_held(fake, bot, "demo:modal")
         submitted = await fake.submit_modal(bob, general, "demo:modal", {"demo:name": "Bobby"}, message=picked)
         assert (await submitted.original()).content == "b named Bobby"
         refresh = await fake.press_button(alice, picked, "demo:refresh")

@@ -12,7 +12,7 @@ import pytest
 from bot.discord.tournament_form import form_line
 from bot.i18n import translate
 from bot.service import Place
-from tests.fakes.discord import FakeDiscord
+from tests.fakes.discord import FakeDiscord, modal_held
 
 from .conftest import World
 
@@ -38,6 +38,7 @@ async def test_admin_form_creates_the_event(fake: FakeDiscord, bot: Any, core: A
     assert [i["custom_id"] for i in inputs] == ["tform:kind", "tform:rounds", "tform:points", "tform:deadline",
                                                 "tform:rated"]
     assert inputs[0]["label"] == "Είδος: swiss ή knockout" and inputs[0]["value"] == "swiss"
+    await modal_held(fake, bot, "fevga:tform")
 
     bad = await fake.submit_modal(w.alice, w.general, "fevga:tform", {
         "tform:kind": "swiss", "tform:rounds": "3", "tform:points": "3", "tform:deadline": "5m",
@@ -46,6 +47,7 @@ async def test_admin_form_creates_the_event(fake: FakeDiscord, bot: Any, core: A
     assert (await core.service.tournaments.current(place))[1] is None  # nothing was created
 
     assert (await (await fake.slash_command(w.alice, w.general, "tournament create")).response()).type == 9
+    await modal_held(fake, bot, "fevga:tform")
     good = await fake.submit_modal(w.alice, w.general, "fevga:tform", {
         "tform:kind": "knockout", "tform:rounds": "", "tform:points": "5", "tform:deadline": "2d",
         "tform:rated": "unrated"})  # fmt: skip

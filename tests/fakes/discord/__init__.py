@@ -29,7 +29,7 @@ from .models import (
     StoredMessage,
 )
 from .pointing import point_discord_py_at
-from .running import running_bot
+from .running import modal_held, running_bot
 from .server import FakeDiscord
 
 __all__ = [
@@ -44,6 +44,7 @@ __all__ = [
     "RestCall",
     "StoredAttachment",
     "StoredMessage",
+    "modal_held",
     "point_discord_py_at",
     "running_bot",
 ]

@@ -9,6 +9,8 @@ from typing import TypeVar
 
 import discord
 
+from .server import FakeDiscord
+
 ClientT = TypeVar("ClientT", bound=discord.Client)
 
 
@@ -34,3 +36,11 @@ async def running_bot(client: ClientT, token: str, *, timeout: float = 10.0) -> 
     finally:
         await client.close()
         await asyncio.wait_for(task, timeout)
+
+
+async def modal_held(fake: FakeDiscord, client: discord.Client, custom_id: str) -> None:
+    """Wait until ``client`` holds the modal ``custom_id`` it was asked to show: discord.py stores a modal (to
+    route its submit) only after its response call returned, which may be after the stand-in saw the call.
+    A person takes seconds to fill a form; a test submits at once, so it waits for this first."""
+    store = client._connection._view_store  # discord.py's own registry of views and modals
+    await fake.wait_for(lambda: custom_id in store._modals, what=f"discord.py to hold the modal {custom_id}")
