@@ -66,6 +66,7 @@ async def converged(fake: FakeTelegram, room: Any, board: Any, after: Any, start
     line = f"{mover} to play {after.dice[0]}-{after.dice[1]}"
     left = TAKEOVER_SECONDS - (time.monotonic() - started)
     await until(lambda: line in board.content.splitlines()[0], left, "the board to show the saved game")
+    print(f"board shown after {time.monotonic() - started:.2f} s")
     await until(lambda: told(fake, room, mover), TAKEOVER_SECONDS - (time.monotonic() - started),
                 "the player to move to be told")
     return time.monotonic() - started
