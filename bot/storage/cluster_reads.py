@@ -1,5 +1,5 @@
-"""Batches of commands on a Redis Cluster: one non-transactional pipeline per master, all in parallel, and
-read requests (see base.py) on top of that."""
+"""Batches of commands on a Redis Cluster: one raw exchange per master (the commands in one write on one pooled
+connection, as the single store reads), all in parallel, and read requests (see base.py) on top of that."""
 
 from __future__ import annotations
 
@@ -11,16 +11,17 @@ from redis.exceptions import AskError, ClusterDownError, MovedError
 
 from .base import Read
 from .cluster_nodes import Address, SlotMap
+from .connections import exchange
 from .read_ops import check_answer, decode_read, read_command, shaped, text
 
 NO_KEY = "fevga:{none}"  # routes a placeholder command (an index lookup that found nothing)
 
 
-async def per_master(nodes: SlotMap, keys: Sequence[str], queue: Callable[[Any, int], None]) -> list[Any]:
-    """Run command ``i`` (queued on a pipeline by ``queue(pipe, i)``) on the master of ``keys[i]``: one
-    pipeline per master, in parallel. Answers in order, errors as values; an ``ASK`` redirection is followed
-    once (``ASKING`` first); ``MOVED`` teaches ``nodes`` the slot's new master and is raised, as are lost
-    connections (the caller retries the batch: only idempotent commands come here)."""
+async def per_master(nodes: SlotMap, keys: Sequence[str], command: Callable[[int], tuple[Any, ...]]) -> list[Any]:
+    """Run ``command(i)`` on the master of ``keys[i]``: one exchange per master, in parallel. Raw answers in
+    order (shaped by the caller), errors as values; an ``ASK`` redirection is followed once (``ASKING`` first);
+    ``MOVED`` teaches ``nodes`` the slot's new master and is raised, as are lost connections (the caller retries
+    the batch: only idempotent commands come here)."""
     groups: dict[Address, list[int]] = {}
     for i, key in enumerate(keys):
         address = nodes.master_of(key)
@@ -30,12 +31,12 @@ async def per_master(nodes: SlotMap, keys: Sequence[str], queue: Callable[[Any, 
     out: list[Any] = [None] * len(keys)
 
     async def run(address: Address, indices: list[int], asking: bool = False) -> None:
-        async with nodes.client(address).pipeline(transaction=False) as pipe:  # the connection goes back
-            for i in indices:
-                if asking:
-                    pipe.execute_command("ASKING")
-                queue(pipe, i)
-            answers = await pipe.execute(raise_on_error=False)
+        commands: list[tuple[Any, ...]] = []
+        for i in indices:
+            if asking:
+                commands.append(("ASKING",))
+            commands.append(command(i))
+        answers = await exchange(nodes.client(address).connection_pool, commands)  # the connection goes back
         for i, answer in zip(indices, answers[1::2] if asking else answers, strict=True):
             out[i] = answer
 
@@ -55,22 +56,22 @@ async def read_once(nodes: SlotMap, requests: Sequence[Read]) -> list[Any]:
     """One attempt at a batch of reads; ``("via_get", key or None, value)`` is the second half of an index
     lookup (see ClusterStore.read)."""
 
-    def queue(pipe: Any, i: int) -> None:
+    def command_of(i: int) -> tuple[Any, ...]:
         req = requests[i]
         kind, key = req[0], req[1]
         command = read_command(req)
         if command is not None:
-            pipe.execute_command(*command)
-        elif kind == "via_get":
-            pipe.get(key) if key is not None else pipe.exists(NO_KEY)
-        elif kind == "via_lua":  # (kind, index key, field, prefix, suffix, sha): [id, GET(prefix + id + suffix)]
-            pipe.execute_command("EVALSHA", req[5], 1, key, req[2], req[3], req[4])
-        elif kind == "type":
-            pipe.type(key)
-        else:
-            raise ValueError(f"unknown read {kind!r}")
+            return command
+        if kind == "via_get":
+            return ("GET", key) if key is not None else ("EXISTS", NO_KEY)
+        if kind == "via_lua":  # (kind, index key, field, prefix, suffix, sha): [id, GET(prefix + id + suffix)]
+            return ("EVALSHA", req[5], 1, key, req[2], req[3], req[4])
+        if kind == "type":
+            return ("TYPE", key)
+        raise ValueError(f"unknown read {kind!r}")
 
-    raw = await per_master(nodes, [r[1] if r[1] is not None else NO_KEY for r in requests], queue)
+    commands = [command_of(i) for i in range(len(requests))]  # an unknown kind fails before anything is sent
+    raw = await per_master(nodes, [r[1] if r[1] is not None else NO_KEY for r in requests], commands.__getitem__)
     out: list[Any] = []
     for req, value in zip(requests, raw, strict=True):
         check_answer(req, value)

@@ -383,15 +383,15 @@ class ClusterStore(RedisStore):
 
     async def consume_many(self, streams: Sequence[str], group: str, consumer: str, count: int = 10,
                            block_ms: int = 0) -> list[tuple[str, Entry]]:
-        """Every stream in one cluster pipeline (one round trip per master; a stream per slot, so no
+        """Every stream in one exchange per master (one round trip each; a stream per slot, so no
         multi-stream command), polled until something comes or ``block_ms`` runs out."""
         deadline = time.monotonic() + block_ms / 1000
         pause = 0.01
+        words = read_group_args(group, consumer, count, 0)
         while True:
             await self._ready()
             try:
-                raw = await per_master(self.nodes, streams, lambda pipe, i: pipe.execute_command(
-                    *read_group_args(group, consumer, count, 0), "STREAMS", streams[i], ">"))
+                raw = await per_master(self.nodes, streams, lambda i: (*words, "STREAMS", streams[i], ">"))
                 for answer in raw:
                     if isinstance(answer, Exception):
                         raise answer
