@@ -4,7 +4,7 @@ connection, as the single store reads), all in parallel, and read requests (see 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from redis.exceptions import AskError, ClusterDownError, MovedError
@@ -17,8 +17,8 @@ from .read_ops import check_answer, decode_read, read_command, shaped, text
 NO_KEY = "fevga:{none}"  # routes a placeholder command (an index lookup that found nothing)
 
 
-async def per_master(nodes: SlotMap, keys: Sequence[str], command: Callable[[int], tuple[Any, ...]]) -> list[Any]:
-    """Run ``command(i)`` on the master of ``keys[i]``: one exchange per master, in parallel. Raw answers in
+async def per_master(nodes: SlotMap, keys: Sequence[str], commands: Sequence[tuple[Any, ...]]) -> list[Any]:
+    """Run ``commands[i]`` on the master of ``keys[i]``: one exchange per master, in parallel. Raw answers in
     order (shaped by the caller), errors as values; an ``ASK`` redirection is followed once (``ASKING`` first);
     ``MOVED`` teaches ``nodes`` the slot's new master and is raised, as are lost connections (the caller retries
     the batch: only idempotent commands come here)."""
@@ -31,12 +31,12 @@ async def per_master(nodes: SlotMap, keys: Sequence[str], command: Callable[[int
     out: list[Any] = [None] * len(keys)
 
     async def run(address: Address, indices: list[int], asking: bool = False) -> None:
-        commands: list[tuple[Any, ...]] = []
+        sent: list[tuple[Any, ...]] = []
         for i in indices:
             if asking:
-                commands.append(("ASKING",))
-            commands.append(command(i))
-        answers = await exchange(nodes.client(address).connection_pool, commands)  # the connection goes back
+                sent.append(("ASKING",))
+            sent.append(commands[i])
+        answers = await exchange(nodes.client(address).connection_pool, sent)  # the connection goes back
         for i, answer in zip(indices, answers[1::2] if asking else answers, strict=True):
             out[i] = answer
 
@@ -56,8 +56,7 @@ async def read_once(nodes: SlotMap, requests: Sequence[Read]) -> list[Any]:
     """One attempt at a batch of reads; ``("via_get", key or None, value)`` is the second half of an index
     lookup (see ClusterStore.read)."""
 
-    def command_of(i: int) -> tuple[Any, ...]:
-        req = requests[i]
+    def command_of(req: Read) -> tuple[Any, ...]:
         kind, key = req[0], req[1]
         command = read_command(req)
         if command is not None:
@@ -70,8 +69,8 @@ async def read_once(nodes: SlotMap, requests: Sequence[Read]) -> list[Any]:
             return ("TYPE", key)
         raise ValueError(f"unknown read {kind!r}")
 
-    commands = [command_of(i) for i in range(len(requests))]  # an unknown kind fails before anything is sent
-    raw = await per_master(nodes, [r[1] if r[1] is not None else NO_KEY for r in requests], commands.__getitem__)
+    commands = [command_of(req) for req in requests]  # an unknown kind fails before anything is sent
+    raw = await per_master(nodes, [r[1] if r[1] is not None else NO_KEY for r in requests], commands)
     out: list[Any] = []
     for req, value in zip(requests, raw, strict=True):
         check_answer(req, value)

@@ -388,10 +388,11 @@ class ClusterStore(RedisStore):
         deadline = time.monotonic() + block_ms / 1000
         pause = 0.01
         words = read_group_args(group, consumer, count, 0)
+        commands = [(*words, "STREAMS", stream, ">") for stream in streams]  # the same each poll
         while True:
             await self._ready()
             try:
-                raw = await per_master(self.nodes, streams, lambda i: (*words, "STREAMS", streams[i], ">"))
+                raw = await per_master(self.nodes, streams, commands)
                 for answer in raw:
                     if isinstance(answer, Exception):
                         raise answer
