@@ -1,5 +1,6 @@
 """``python -m fevga.puzzle_seed --games N [--limit K] [--start S] [--themes race,bear_off] [--out FILE] [--append]``:
-a seed set of puzzles from AI self-play.
+a seed set of puzzles from AI self-play; ``--recheck`` chooses the bank's own positions again instead (after the
+network changed: new equities, and the positions that are no longer puzzles dropped).
 
 Games between the ``medium`` and ``easy`` levels (fast, and varied) are looked at turn by turn; every turn
 where the 0-ply network's best play leads its second by at least ``PREFILTER`` is given to :func:`select`
@@ -22,7 +23,7 @@ from .ai.network import default_network
 from .movegen import legal_plays
 from .position import Position
 from .puzzle_select import PREFILTER, select
-from .puzzles import SEED_PATH, Puzzle, load_seed, themes
+from .puzzles import RETIRED_PATH, SEED_PATH, Puzzle, load_retired, load_seed, themes
 from .rules import DEFAULT_RULES
 
 MAX_TURNS = 400
@@ -66,6 +67,13 @@ def seed(games: int, limit: int, start: int = 0, wanted: frozenset[str] = frozen
     return list(found.values())
 
 
+def recheck(puzzles: list[Puzzle]) -> list[Puzzle]:
+    """The puzzles chosen again on their own positions and rolls with today's network, in the same order;
+    those that are no longer puzzles (the best play changed, or its lead fell under the margin) are left out."""
+    again = (select(p.start(), p.dice) for p in puzzles)
+    return [p for p in again if p is not None]
+
+
 def main(argv: list[str] | None = None) -> int:
     """The command line (see the module docstring)."""
     parser = argparse.ArgumentParser(prog="python -m fevga.puzzle_seed", description=__doc__)
@@ -75,8 +83,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=SEED_PATH)
     parser.add_argument("--themes", default="", help="only positions with one of these themes (race,bear_off)")
     parser.add_argument("--append", action="store_true", help="add to --out (new positions only)")
+    parser.add_argument("--recheck", action="store_true", help="choose --out's puzzles again with today's network")
     args = parser.parse_args(argv)
     began = time.perf_counter()
+    if args.recheck:
+        old = load_seed(args.out)
+        kept = recheck(old)
+        args.out.write_text("".join(p.encode() + "\n" for p in kept), encoding="utf-8")
+        dropped = sorted({p.id for p in old} - {p.id for p in kept})
+        if dropped and args.out == SEED_PATH:  # banks seeded from the shipped file drop them too
+            retired = sorted(load_retired() | set(dropped))
+            RETIRED_PATH.write_text("".join(pid + "\n" for pid in retired), encoding="utf-8")
+        seconds = time.perf_counter() - began
+        print(f"{len(kept)} of {len(old)} puzzles hold ({', '.join(dropped) or 'none'} dropped) in {seconds:.0f} s"
+              f" -> {args.out}", file=sys.stderr)
+        return 0
     puzzles = seed(args.games, args.limit, args.start, frozenset(t for t in args.themes.split(",") if t))
     kept = load_seed(args.out) if args.append else []
     new = [p for p in puzzles if p.id not in {k.id for k in kept}]

@@ -25,6 +25,7 @@ from .variants import any_position_from_id, default_rules, game_of
 MARGIN = 0.10  # the best play leads the second by at least this much equity
 THEMES = ("opening_runner", "blocks", "prime", "race", "bear_off")
 SEED_PATH = Path(__file__).with_name("puzzles-seed.json")
+RETIRED_PATH = Path(__file__).with_name("puzzles-retired.txt")  # seed puzzles a newer network no longer confirms
 START_RATING = 1500.0
 
 
@@ -208,5 +209,14 @@ def load_seed(path: Path = SEED_PATH) -> list[Puzzle]:
     return [Puzzle.decode(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-__all__ = ["MARGIN", "SEED_PATH", "THEMES", "Puzzle", "Verdict", "check", "in_contact", "judge_play",
-           "load_seed", "make", "ordered_plays", "themes"]
+def load_retired(path: Path = RETIRED_PATH) -> frozenset[str]:
+    """The ids of puzzles once shipped and since retired (one per line, ``#`` starts a comment): a bank
+    seeded before drops them."""
+    if not path.is_file():
+        return frozenset()
+    lines = (line.split("#", 1)[0].strip() for line in path.read_text(encoding="utf-8").splitlines())
+    return frozenset(line for line in lines if line)
+
+
+__all__ = ["MARGIN", "RETIRED_PATH", "SEED_PATH", "THEMES", "Puzzle", "Verdict", "check", "in_contact",
+           "judge_play", "load_retired", "load_seed", "make", "ordered_plays", "themes"]

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from fevga.ai import has_weights
-from fevga.ai.encoding import N_INPUTS
+from fevga.ai.encoding import N_INPUTS, N_INPUTS_V3
 from fevga.ai.network import WEIGHTS_PATH, Network
 
 
@@ -27,10 +27,10 @@ def test_weights_load_without_network(monkeypatch):
     monkeypatch.setattr(socket, "socket", refuse)
     monkeypatch.setattr(socket, "create_connection", refuse)
     net = Network.load(WEIGHTS_PATH)
-    assert net.w1.shape == (net.hidden, N_INPUTS)
+    assert net.w1.shape == (net.hidden, N_INPUTS_V3)  # hard's network reads the Fevga-specific (v3) inputs
     assert net.w2.shape == (3, net.hidden)
     assert net.meta["games"] > 0
-    out = net.forward(np.zeros((2, N_INPUTS)))
+    out = net.forward(np.zeros((2, N_INPUTS_V3)))
     assert out.shape == (2, 3)
     assert np.all((out > 0) & (out < 1))
 

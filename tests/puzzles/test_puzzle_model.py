@@ -97,3 +97,11 @@ def test_themes_read_off_the_position() -> None:
     opp[0] = 15
     found = themes(Position.from_lists(me, opp))
     assert "blocks" in found and "prime" in found
+
+
+def test_retired_puzzles_are_not_shipped() -> None:
+    from fevga.puzzles import load_retired
+
+    retired = load_retired()
+    assert retired and all(len(pid) == 10 for pid in retired)
+    assert not retired & {p.id for p in SEED}

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.service import GameService, Place, PlayerRef
 from bot.service.models import Result
 from bot.service.puzzles import keys
@@ -147,3 +149,27 @@ async def test_a_damaged_puzzle_record_is_refused_and_kept(service: GameService)
     for result in (await service.puzzle(ALICE, DM), await service.puzzle_answer(ALICE, DM, "1/7 7/12")):
         assert not result.ok and result.error_key == "store_damaged"
     assert await service.store.read([("get", key)]) == [b"3:{not json"]
+
+
+async def test_a_bank_seeded_before_drops_the_retired_puzzles_and_keeps_the_rest(
+    service: GameService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from bot.service.puzzles import bank as bank_module
+    from bot.service.puzzles.bank import Bank
+    from bot.service.ratings import Rating
+
+    bank = service.puzzles.bank
+    await bank.ensure_seeded()
+    shipped = sorted(p.id for p in load_seed())
+    assert await bank.ids() == shipped
+    first, second = shipped[0], shipped[1]
+    await bank.rate(second, Rating(1720.0))
+    await service.store.commit(Commit().put(keys.SEEDED, b"44"))  # the marker of an older seed file
+    monkeypatch.setattr(bank_module, "load_retired", lambda: frozenset({first, "0000000000"}))
+    again = Bank(service.store)  # another instance, or the bot after an upgrade
+    await again.ensure_seeded()
+    assert await again.ids() == shipped[1:]
+    assert await again.get(first) is None
+    kept = await again.get(second)
+    assert kept is not None and kept[1].rating == 1720.0  # the others keep their ratings
+    assert await again.retire([first]) == 0  # done once

@@ -11,7 +11,7 @@ from bot.service.ratings import Rating
 from bot.service.reads import Reads, read_one
 from bot.storage.base import Commit, Store
 from fevga.errors import SerializationError
-from fevga.puzzles import Puzzle, load_seed
+from fevga.puzzles import Puzzle, load_retired, load_seed
 
 from . import keys
 
@@ -42,15 +42,32 @@ class Bank:
         self._seeded = False
 
     async def ensure_seeded(self) -> None:
-        """Copy the shipped seed puzzles into the bank once (again when the file has more than were copied)."""
+        """Copy the shipped seed puzzles into the bank once, and again when the shipped files change (new
+        puzzles added, retired ones dropped: a new network may no longer confirm a puzzle's answer)."""
         if self._seeded:
             return
-        seed = load_seed()
+        seed, retired = load_seed(), load_retired()
+        marker = f"{len(seed)}:{len(retired)}".encode()
         done = await read_one(self.store, lambda r: r.get(keys.SEEDED))
-        if done is None or int(done or 0) < len(seed):
-            await self.add(seed)
-            await self.store.commit(Commit().put(keys.SEEDED, str(len(seed)).encode()))
+        if done != marker:
+            await self.add(p for p in seed if p.id not in retired)
+            await self.retire(retired)
+            await self.store.commit(Commit().put(keys.SEEDED, marker))
         self._seeded = True
+
+    async def retire(self, ids: Iterable[str]) -> int:
+        """Take these puzzles out of the bank (those it holds); how many were there."""
+        ratings = await read_one(self.store, lambda r: r.hgetall(keys.BANK_RATINGS))
+        there = sorted(pid for pid in set(ids) if pid in ratings)
+        if not there:
+            return 0
+        commit = Commit()
+        for pid in there:
+            commit.hdel(keys.BANK, pid)
+            commit.hdel(keys.BANK_RATINGS, pid)
+        await self.store.commit(commit)
+        log.info("retired %d puzzles from the bank: %s", len(there), ", ".join(there))
+        return len(there)
 
     async def add(self, puzzles: Iterable[Puzzle]) -> int:
         """Add puzzles not yet in the bank (each keeps its rating if it is there); how many were new."""
