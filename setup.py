@@ -33,6 +33,7 @@ setup(
             depends=[
                 "fevga/_answer.h",
                 "fevga/_encode.h",
+                "fevga/_replies.h",
                 "fevga/_walk.h",
                 "fevga/_tavli_walk.h",
                 "fevga/_tavli_core.h",

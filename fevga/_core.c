@@ -390,6 +390,7 @@ static PyObject *core_init(PyObject *self, PyObject *args) {
 }
 
 #include "_encode.h"
+#include "_replies.h"
 #include "_answer.h"
 #include "_tavli_core.h"
 #include "_tavli_encode.h"
@@ -405,7 +406,10 @@ static PyMethodDef core_methods[] = {
     {"encode_tavli", core_encode_tavli, METH_VARARGS,
      "encode_tavli(positions, flip, out): Portes or Plakoto network inputs, as encode does for Fevga."},
     {"encode", core_encode, METH_VARARGS,
-     "encode(positions, flip, out): float64 network inputs into a writable buffer (flip: the other's view)."},
+     "encode(positions, flip, out): float64 or float32 network inputs into a writable buffer (flip: the other's view)."},
+    {"reply_inputs", core_reply_inputs, METH_VARARGS,
+     "reply_inputs(positions, unlock_point, strict, extended) -> (bytes, bytes): float32 inputs of every "
+     "legal play's result for each of the 21 rolls, and int32 row counts per (position, roll)."},
     {"plays_answer", core_plays_answer, METH_O,
      "plays_answer(request) -> str | None: the answer line of `python -m fevga plays`; None: not plain Fevga input."},
     {NULL, NULL, 0, NULL},

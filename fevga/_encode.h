@@ -128,10 +128,11 @@ static void encode_one(const int *board, int me_off, int opp_off, int extended, 
     out[N_INPUTS_V3 - 1] = race ? lead : 0.0;
 }
 
-/* encode(positions, flip, out): write float64 rows of N_INPUTS (or N_INPUTS_V3: the encoding is read
- * off the buffer's size) into ``out`` (a writable C-contiguous buffer of len(positions) * N_INPUTS
- * doubles, e.g. a numpy array); with flip, each position is first seen by the other player (a
- * play's result as the opponent on roll sees it). */
+/* encode(positions, flip, out): write rows of N_INPUTS (or N_INPUTS_V3: the encoding is read off
+ * the buffer's size) into ``out``, a writable C-contiguous buffer of len(positions) * width float64
+ * or float32 values (numpy arrays; float32 feeds the network's forward pass without a copy); with
+ * flip, each position is first seen by the other player (a play's result as the opponent on roll
+ * sees it). */
 static PyObject *core_encode(PyObject *self, PyObject *args) {
     PyObject *seq, *target;
     int flip;
@@ -140,19 +141,28 @@ static PyObject *core_encode(PyObject *self, PyObject *args) {
     if (fast == NULL) return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
     Py_buffer view;
-    if (PyObject_GetBuffer(target, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS) < 0) {
+    if (PyObject_GetBuffer(target, &view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) {
         Py_DECREF(fast);
         return NULL;
     }
-    int extended = n > 0 && view.len == n * N_INPUTS_V3 * (Py_ssize_t)sizeof(double);
-    Py_ssize_t width = extended ? N_INPUTS_V3 : N_INPUTS;
-    if (view.len != n * width * (Py_ssize_t)sizeof(double)) {
+    const char *format = view.format == NULL ? "B" : view.format;
+    int single = strcmp(format, "f") == 0;
+    if (!single && strcmp(format, "d") != 0) {
         PyBuffer_Release(&view);
         Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "out must hold %zd (or %zd) float64 values", n * N_INPUTS, n * N_INPUTS_V3);
+        PyErr_SetString(PyExc_ValueError, "out must hold float64 or float32 values");
         return NULL;
     }
-    double *out = (double *)view.buf;
+    Py_ssize_t item = single ? (Py_ssize_t)sizeof(float) : (Py_ssize_t)sizeof(double);
+    int extended = n > 0 && view.len == n * N_INPUTS_V3 * item;
+    Py_ssize_t width = extended ? N_INPUTS_V3 : N_INPUTS;
+    if (view.len != n * width * item) {
+        PyBuffer_Release(&view);
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "out must hold %zd (or %zd) values", n * N_INPUTS, n * N_INPUTS_V3);
+        return NULL;
+    }
+    double row[N_INPUTS_V3];
     int board[POINTS], turned[POINTS];
     for (Py_ssize_t k = 0; k < n; k++) {
         int me_off, opp_off;
@@ -161,11 +171,16 @@ static PyObject *core_encode(PyObject *self, PyObject *args) {
             Py_DECREF(fast);
             return NULL;
         }
+        double *dest = single ? row : (double *)view.buf + k * width;
         if (flip) {
             for (int i = 0; i < POINTS; i++) turned[i] = -board[(i + 12) % POINTS];
-            encode_one(turned, opp_off, me_off, extended, out + k * width);
+            encode_one(turned, opp_off, me_off, extended, dest);
         } else {
-            encode_one(board, me_off, opp_off, extended, out + k * width);
+            encode_one(board, me_off, opp_off, extended, dest);
+        }
+        if (single) {
+            float *to = (float *)view.buf + k * width;
+            for (Py_ssize_t i = 0; i < width; i++) to[i] = (float)row[i];
         }
     }
     PyBuffer_Release(&view);

@@ -5,7 +5,7 @@ Portes and Plakoto (``game=``) have the same levels and ``hint``, with their own
 
 ``get_player(level)`` accepts the levels ``easy`` (greedy race play), ``medium`` (the hand-made
 heuristic), ``hard`` (the network searched within a 300 ms budget) and ``expert`` (a deeper, wider
-search, about 2 s), and the player names ``random``, ``greedy``, ``heuristic``, ``neural`` (= hard),
+search, up to about 1 s), and the player names ``random``, ``greedy``, ``heuristic``, ``neural`` (= hard),
 ``neural0``, ``neural1``, ``neural2`` (the network at 0, 1 or 2 ply), ``hard-v1`` (the first
 trained network at 1-ply, exactly as it shipped: the fixed yardstick) and ``hard-v2`` (the second
 network, searched as ``hard`` is: ``hard`` moves to each new network, ``hard-v2`` stays). Every player

@@ -179,6 +179,17 @@ def encode_afterstates(results: Sequence[Position], n_inputs: int = N_INPUTS) ->
     return encode_afterstates_reference(results, n_inputs)
 
 
+def encode_afterstates_single(results: Sequence[Position], n_inputs: int = N_INPUTS) -> NDArray[np.float32]:
+    """:func:`encode_afterstates` as float32, the network's forward pass's own type (no copy)."""
+    core = accel.core
+    if core is None:
+        return encode_afterstates_reference(results, n_inputs).astype(np.float32)
+    _check_inputs(n_inputs)
+    out = np.empty((len(results), n_inputs), dtype=np.float32)
+    core.encode(results, True, out)
+    return out
+
+
 def encode_reference(positions: Sequence[Position], n_inputs: int = N_INPUTS) -> FloatArray:
     """:func:`encode` in numpy (the reference the compiled encoder is checked against)."""
     return encode_boards(*boards_of(positions), n_inputs=n_inputs)

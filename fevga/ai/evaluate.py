@@ -4,12 +4,14 @@ Portes and Plakoto results go through their game's inputs and ends (``fevga.ai.g
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from fevga import Play, Position
 
-from .encoding import PER_SIDE, FloatArray, encode_afterstates
+from .encoding import PER_SIDE, FloatArray, encode_afterstates, encode_afterstates_single
 from .games import kind_of, result_points
 from .network import Network, equity
 
@@ -56,8 +58,12 @@ def _result_equities(net: Network, results: Sequence[Position]) -> FloatArray:
     if tavli is not None:
         xt, points = tavli.afterstates(results)
         return np.asarray(np.where(np.isnan(points), -equity(net.forward(xt)), points), dtype=np.float64)
-    x, out = afterstate_outputs(net, results)
-    eq = -equity(out)
+    return input_equities(net, encode_afterstates_single(results, net.n_inputs))
+
+
+def input_equities(net: Network, x: NDArray[np.floating[Any]]) -> FloatArray:
+    """The mover's 0-ply equity of Fevga play results given by their afterstate inputs ``x``."""
+    eq = -equity(net.forward(x))
     ended = x[:, PER_SIDE + 96] == 1.0
     if ended.any():
         eq = np.where(ended, np.where(x[:, 96] == 0.0, 2.0, 1.0), eq)

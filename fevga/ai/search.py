@@ -14,11 +14,7 @@ from fevga import Play, Position, Rules, legal_plays
 from .encoding import FloatArray
 from .evaluate import play_equities, result_equities, terminal_points
 from .network import Network, default_network
-
-ROLLS: list[tuple[tuple[int, int], float]] = [
-    ((a, b), (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7)
-]
-_ROLL_WEIGHTS = np.array([w for _, w in ROLLS])
+from .replies import ROLLS, collect_replies, group_values, roll_values
 
 
 def one_ply(
@@ -44,33 +40,14 @@ def one_ply(
             eq[k] = points
             continue
         before = len(results)
-        _collect_replies(play.result.flip(), rules, len(searched), results, owners)
+        collect_replies(play.result.flip(), rules, len(searched), results, owners)
         searched.append(k)
         work += len(results) - before
     if searched:
-        values = _roll_values(net, results, owners, len(searched))
+        values = group_values(net, results, owners, len(searched))
         for n, k in enumerate(searched):
             eq[k] = -values[n]
     return eq
-
-
-def _collect_replies(position: Position, rules: Rules, group: int, results: list[Position], owners: list[int]) -> None:
-    """Append the results of every legal play of ``position`` for each of the 21 rolls, and their
-    owner ``group * 21 + roll``, to ``results`` and ``owners``."""
-    base = group * len(ROLLS)
-    for r, (dice, _) in enumerate(ROLLS):
-        found = [play.result for play in legal_plays(position, dice, rules)]
-        results.extend(found)
-        owners.extend([base + r] * len(found))
-
-
-def _roll_values(net: Network, results: list[Position], owners: list[int], groups: int) -> list[float]:
-    """For each group of replies: the expected best 0-ply equity of the player on roll over the 21 rolls."""
-    eq = result_equities(net, results)
-    best = np.full(groups * len(ROLLS), -9.0)
-    np.maximum.at(best, np.asarray(owners, dtype=np.intp), eq)
-    table = best.reshape(groups, len(ROLLS))
-    return [float(table[g] @ _ROLL_WEIGHTS) for g in range(groups)]
 
 
 def two_ply(net: Network, plays: Sequence[Play], rules: Rules, max_work: int | None = None) -> FloatArray:
@@ -92,20 +69,16 @@ def two_ply(net: Network, plays: Sequence[Play], rules: Rules, max_work: int | N
             continue
         replies: list[Position] = []
         owners: list[int] = []
-        _collect_replies(play.result.flip(), rules, 0, replies, owners)
+        collect_replies(play.result.flip(), rules, 0, replies, owners)
         reply_eq = result_equities(net, replies)
         bests: list[Position] = []
         for r in range(len(ROLLS)):
             lo = owners.index(r)
             hi = lo + owners.count(r)
             bests.append(replies[lo + int(np.argmax(reply_eq[lo:hi]))])
-        ours: list[Position] = []
-        our_owners: list[int] = []
         open_rolls = [r for r, best in enumerate(bests) if terminal_points(best) is None]
-        for n, r in enumerate(open_rolls):
-            _collect_replies(bests[r].flip(), rules, n, ours, our_owners)
-        work += len(ours)
-        values = _roll_values(net, ours, our_owners, len(open_rolls)) if open_rolls else []
+        values, judged = roll_values(net, [bests[r].flip() for r in open_rolls], rules)
+        work += judged
         value_of = dict(zip(open_rolls, values, strict=True))
         total = 0.0
         for r, (_, w) in enumerate(ROLLS):

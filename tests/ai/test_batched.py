@@ -1,5 +1,6 @@
 """Batched search (all replies of all 21 rolls in one forward pass) gives today's answers: the same
-equities within 1e-9, so the same chosen plays, on a seeded sample of positions."""
+equities within 1e-6 (the forward pass runs in float32, whose last bits depend on the block size),
+so the same chosen plays, on a seeded sample of positions."""
 
 from __future__ import annotations
 
@@ -25,7 +26,7 @@ def assert_same(new: np.ndarray, old: np.ndarray) -> None:
     assert new.shape == old.shape
     assert np.array_equal(np.isnan(new), np.isnan(old))
     both = ~np.isnan(old)
-    assert np.allclose(new[both], old[both], rtol=0.0, atol=1e-9), (new, old)
+    assert np.allclose(new[both], old[both], rtol=0.0, atol=1e-6), (new, old)
     if both.any():
         assert int(np.nanargmax(new)) == int(np.nanargmax(old))
 

@@ -11,7 +11,8 @@ from fevga import Play, Position, Rules, legal_plays
 from fevga.ai.encoding import FloatArray
 from fevga.ai.evaluate import afterstate_outputs, terminal_points
 from fevga.ai.network import Network, equity
-from fevga.ai.search import _ROLL_WEIGHTS, ROLLS
+from fevga.ai.replies import ROLL_WEIGHTS as _ROLL_WEIGHTS
+from fevga.ai.replies import ROLLS
 
 
 def play_equities(net: Network, plays: Sequence[Play]) -> FloatArray:

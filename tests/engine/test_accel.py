@@ -135,8 +135,10 @@ def test_encoding_of_no_positions(n_inputs: int) -> None:
 
 
 def test_compiled_encoder_refuses_a_buffer_of_another_size() -> None:
-    with pytest.raises(ValueError, match="float64 values"):
+    with pytest.raises(ValueError, match=r"out must hold 209 \(or 221\) values"):
         accel.compiled().encode([Position.start()], False, np.empty(100))
+    with pytest.raises(ValueError, match="float64 or float32"):
+        accel.compiled().encode([Position.start()], False, np.empty(209, dtype=np.int64))
     with pytest.raises(ValueError, match="no Fevga encoding has 100 inputs"):
         encode([Position.start()], 100)
 

@@ -1,0 +1,62 @@
+"""The search's inner layer: for each position, the expected best 0-ply equity of the player on roll
+over the 21 rolls. With the compiled core, every reply of a Fevga position goes from the move walk
+straight to network inputs (no Play or Position objects, which cost more than judging them)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from fevga import Position, Rules, accel, legal_plays
+
+from .encoding import N_INPUTS_V3
+from .evaluate import CHUNK, input_equities, result_equities
+from .network import Network
+
+ROLLS: list[tuple[tuple[int, int], float]] = [
+    ((a, b), (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7)
+]
+ROLL_WEIGHTS = np.array([w for _, w in ROLLS])
+
+
+def roll_values(net: Network, positions: Sequence[Position], rules: Rules) -> tuple[list[float], int]:
+    """For each position: the expected best 0-ply equity of the player on roll over the 21 rolls;
+    and how many replies were judged."""
+    if not positions:
+        return [], 0
+    core = accel.core
+    if core is None or any(type(p) is not Position for p in positions):
+        results: list[Position] = []
+        owners: list[int] = []
+        for group, position in enumerate(positions):
+            collect_replies(position, rules, group, results, owners)
+        return group_values(net, results, owners, len(positions)), len(results)
+    data, sizes = core.reply_inputs(
+        positions, rules.unlock_point, rules.strict_start_quarter, net.n_inputs == N_INPUTS_V3
+    )
+    x = np.frombuffer(data, dtype=np.float32).reshape(-1, net.n_inputs)
+    counts = np.frombuffer(sizes, dtype=np.int32)
+    eq = np.concatenate([input_equities(net, x[i : i + CHUNK]) for i in range(0, len(x), CHUNK)])
+    starts = np.concatenate(([0], np.cumsum(counts[:-1])))  # every (position, roll) has a row: a pass is one
+    table = np.maximum.reduceat(eq, starts).reshape(len(positions), len(ROLLS))
+    return [float(v) for v in table @ ROLL_WEIGHTS], len(x)
+
+
+def collect_replies(position: Position, rules: Rules, group: int, results: list[Position], owners: list[int]) -> None:
+    """Append the results of every legal play of ``position`` for each of the 21 rolls, and their
+    owner ``group * 21 + roll``, to ``results`` and ``owners``."""
+    base = group * len(ROLLS)
+    for r, (dice, _) in enumerate(ROLLS):
+        found = [play.result for play in legal_plays(position, dice, rules)]
+        results.extend(found)
+        owners.extend([base + r] * len(found))
+
+
+def group_values(net: Network, results: list[Position], owners: list[int], groups: int) -> list[float]:
+    """For each group of replies: the expected best 0-ply equity of the player on roll over the 21 rolls."""
+    eq = result_equities(net, results)
+    best = np.full(groups * len(ROLLS), -9.0)
+    np.maximum.at(best, np.asarray(owners, dtype=np.intp), eq)
+    table = best.reshape(groups, len(ROLLS))
+    return [float(table[g] @ ROLL_WEIGHTS) for g in range(groups)]
