@@ -20,6 +20,7 @@ when the game is a race (else 0). Weight files carry their input count, which na
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 from numpy.typing import NDArray
@@ -170,22 +171,23 @@ def encode(positions: Sequence[Position], n_inputs: int = N_INPUTS) -> FloatArra
 
 def encode_afterstates(results: Sequence[Position], n_inputs: int = N_INPUTS) -> FloatArray:
     """Inputs for play results (mover's view) as the opponent, now on roll, sees them."""
-    core = accel.core
-    if core is not None:
-        _check_inputs(n_inputs)
-        out = np.empty((len(results), n_inputs), dtype=np.float64)
-        core.encode(results, True, out)
-        return out
-    return encode_afterstates_reference(results, n_inputs)
+    out: FloatArray = _compiled_afterstates(results, n_inputs, np.float64)
+    return out if out is not None else encode_afterstates_reference(results, n_inputs)
 
 
 def encode_afterstates_single(results: Sequence[Position], n_inputs: int = N_INPUTS) -> NDArray[np.float32]:
     """:func:`encode_afterstates` as float32, the network's forward pass's own type (no copy)."""
+    out: NDArray[np.float32] = _compiled_afterstates(results, n_inputs, np.float32)
+    return out if out is not None else encode_afterstates_reference(results, n_inputs).astype(np.float32)
+
+
+def _compiled_afterstates(results: Sequence[Position], n_inputs: int, dtype: type[np.floating[Any]]) -> Any:
+    """The compiled encoder's afterstate rows of ``dtype`` (float64 or float32); None without the core."""
     core = accel.core
     if core is None:
-        return encode_afterstates_reference(results, n_inputs).astype(np.float32)
+        return None
     _check_inputs(n_inputs)
-    out = np.empty((len(results), n_inputs), dtype=np.float32)
+    out = np.empty((len(results), n_inputs), dtype=dtype)
     core.encode(results, True, out)
     return out
 

@@ -18,8 +18,7 @@ from fevga.ai.replies import ROLLS, roll_values
 from fevga.movegen import legal_plays
 from tests.engine.positions import random_game_position, random_placement
 
-core = accel.core
-needs_core = pytest.mark.skipif(core is None, reason="the compiled core is not built (FEVGA_PURE_PYTHON)")
+core = accel.compiled()  # the compiled core itself, whatever FEVGA_PURE_PYTHON says (ImportError if unbuilt)
 
 
 @st.composite
@@ -30,7 +29,6 @@ def positions(draw: st.DrawFn) -> Position:
     return random_placement(rng)
 
 
-@needs_core
 @settings(max_examples=40, deadline=None)
 @given(
     st.lists(positions(), min_size=1, max_size=4),
@@ -40,7 +38,6 @@ def positions(draw: st.DrawFn) -> Position:
 )
 def test_reply_inputs_are_legal_plays_encoded(sample: list[Position], n_inputs: int, unlock: int, strict: bool) -> None:
     rules = Rules(unlock_point=unlock, strict_start_quarter=strict)
-    assert core is not None
     data, sizes = core.reply_inputs(sample, unlock, strict, n_inputs == N_INPUTS_V3)
     rows = np.frombuffer(data, dtype=np.float32).reshape(-1, n_inputs)
     counts = np.frombuffer(sizes, dtype=np.int32)
@@ -51,8 +48,6 @@ def test_reply_inputs_are_legal_plays_encoded(sample: list[Position], n_inputs: 
 
 
 def test_reply_inputs_checks_its_arguments() -> None:
-    if core is None:
-        pytest.skip("the compiled core is not built")
     with pytest.raises(TypeError, match="Position"):
         core.reply_inputs([object()], 13, False, True)  # type: ignore[list-item]
     with pytest.raises(ValueError, match="unlock_point"):
@@ -61,13 +56,13 @@ def test_reply_inputs_checks_its_arguments() -> None:
     assert data == b"" and sizes == b""
 
 
-@needs_core
 @settings(max_examples=15, deadline=None)
 @given(st.lists(positions(), min_size=1, max_size=3))
 def test_roll_values_match_the_pure_python_layer(sample: list[Position]) -> None:
     net = default_network()
     rules = Rules()
-    fast, judged = roll_values(net, sample, rules)
+    with accel.compiled_path():
+        fast, judged = roll_values(net, sample, rules)
     with accel.pure_python():
         slow, judged_slow = roll_values(net, sample, rules)
     assert judged == judged_slow > 0
