@@ -229,7 +229,11 @@ class OutboxConsumer:
         await self.start()
         before = self.handled
         for stream, entry in await self.store.reclaim_many(self.streams, self.group, self.consumer, min_idle_ms, 100):
+            started, handled = time.monotonic(), self.handled
             await self._handle_and_ack(stream, entry)
+            log.info("took over outbox entry %s (%s, %.1f s old): %s in %.2f s", entry[0],
+                     entry[1].get("k", b"?").decode(errors="replace"), age_seconds(entry[0]),
+                     "delivered" if self.handled > handled else "left pending", time.monotonic() - started)
         return self.handled - before
 
     async def touch(self) -> None:
@@ -299,6 +303,7 @@ class OutboxConsumer:
                     self._busy.add(game_id)
                 if outcome is Outcome.SHOWN:
                     fixed += 1
+                    log.info("repaired the board of %s: v%d shown, it showed v%d", game_id, stored, shown)
                     await self._tell_mover(game_id)
                     await self._ping(game_id, str(stored).encode(), 2.0)
             except Exception:

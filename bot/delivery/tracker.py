@@ -31,6 +31,7 @@ from .lease import Lease, hold
 log = logging.getLogger(__name__)
 REF_TTL = 60 * 60 * 24 * 30
 BUSY_PAUSE = 0.05  # seconds between looks while another drawer holds a board
+SLOW_WAIT = 1.0  # a wait for another drawer's board longer than this is logged (INFO): crashes and stalls
 BACKOFF = (0.5, 8.0)  # first and longest pause between attempts after a transient failure
 PACE_WAIT = 10.0  # longest wait for the place's budget before the board is left to the outbox (LATER)
 SEEN_MAX = 20_000  # games whose last shown version an instance remembers (see BoardTracker._saw)
@@ -205,9 +206,13 @@ class BoardTracker:
         if not fresh and state.shown >= version:
             self._saw(game_id, state.shown)
             return Outcome.CURRENT  # already shown (by the handler, or another instance): no lease, no drawing
+        started = loop.time()
         while True:
             outcome = await self._take(game_id, request, budget, state)
             if outcome is not Outcome.BUSY:
+                if loop.time() - started > SLOW_WAIT:  # a crashed or stalled drawer held it: say how long
+                    log.info("the board of %s was held by another drawer for %.1f s; then %s", game_id,
+                             loop.time() - started, outcome.name)
                 return outcome
             state = await self.state(game_id)  # also what the next try checks its lease taking against
             if not fresh and state.shown >= version:

@@ -4,6 +4,7 @@ reclaimed; timer notices come from the same commit as the timer's effect."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import Awaitable, Callable
 
@@ -67,7 +68,9 @@ async def test_two_instances_draw_each_change_exactly_once(core: BotCore) -> Non
     assert await late.drain() == 0 and await late.reclaim(min_idle_ms=0) == 0  # nothing left pending
 
 
-async def test_a_dead_consumers_entries_are_reclaimed_and_delivered(core: BotCore) -> None:
+async def test_a_dead_consumers_entries_are_reclaimed_and_delivered(
+        core: BotCore, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="bot.delivery.outbox")
     surface = FakeSurface()
     game = await start_game(core)
     dead = consumer(core, "dead", surface)
@@ -79,6 +82,8 @@ async def test_a_dead_consumers_entries_are_reclaimed_and_delivered(core: BotCor
     assert await alive.reclaim(min_idle_ms=0) == len(taken)
     assert (await alive.tracker.shown(game))[0] == await stored_version(core, game)
     assert len(surface.posts) == 1
+    took = [r.getMessage() for r in caplog.records if r.getMessage().startswith("took over outbox entry")]
+    assert len(took) == len(taken) and all(": delivered in " in m for m in took)  # each takeover timed in the log
 
 
 async def test_a_timer_notice_is_delivered_once_from_the_outbox(core: BotCore, clock: Clock) -> None:

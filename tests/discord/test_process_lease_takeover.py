@@ -38,7 +38,7 @@ class Processes:
         env.update(
             DISCORD_TOKEN=self.fake.token, DISCORD_API_BASE_URL=self.fake.api_base,
             DISCORD_GATEWAY_URL=self.fake.gateway_url, REDIS_URL=self.redis_url, FEVGA_INSTANCE_ID=instance,
-            FEVGA_DATA_DIR=str(self.workdir / "data"), LOG_LEVEL="WARNING", PYTHONPATH=str(Path.cwd()),
+            FEVGA_DATA_DIR=str(self.workdir / "data"), LOG_LEVEL="INFO", PYTHONPATH=str(Path.cwd()),
             FEVGA_PING_AFTER_SECONDS="0",  # the player to move is told at once (this test is about a crash)
         )  # fmt: skip
         if shard is not None:
@@ -60,7 +60,7 @@ class Processes:
                 await proc.wait()
 
     def print_logs(self) -> None:
-        """Each process's log (its warnings), shown by pytest beside a failure: what a slow takeover waited on."""
+        """Each process's log (INFO: its takeovers, timed), shown beside a failure: what a slow takeover waited on."""
         for log in sorted(self.workdir.glob("*-*/log")):
             print(f"--- {log.parent.name}:\n{log.read_text(errors='replace')[-4000:]}")
 
