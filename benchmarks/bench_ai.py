@@ -224,7 +224,7 @@ def run_training(games: int, workers: int, label: str) -> None:
     from fevga.ai.parallel import Block, get_weights, mapper, train_round
 
     net = Network.__new__(Network)
-    net.w1, net.b1, net.w2, net.b2 = get_weights(default_network() if GAME == "fevga" else game_network(GAME))
+    net.set_arrays(get_weights(default_network() if GAME == "fevga" else game_network(GAME)))
     net.meta = {}
     settings = Block(seed=11, lam=0.7, lr=0.01, lr_final=0.01, total=games, game=GAME)
     with mapper(workers) as run:

@@ -62,9 +62,9 @@ def plays_alike(a: Player, b: Player) -> bool:
     settings = {key: value for key, value in vars(a).items() if key not in ("net", "name")}
     if settings != {key: value for key, value in vars(b).items() if key not in ("net", "name")}:
         return False
-    arrays = ("w1", "b1", "w2", "b2")
-    return all(getattr(a.net, k).shape == getattr(b.net, k).shape for k in arrays) and all(
-        (getattr(a.net, k) == getattr(b.net, k)).all() for k in arrays
+    mine, theirs = a.net.arrays(), b.net.arrays()
+    return len(mine) == len(theirs) and all(
+        x.shape == y.shape and (x == y).all() for x, y in zip(mine, theirs, strict=True)
     )
 
 

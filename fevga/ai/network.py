@@ -1,5 +1,7 @@
 """A small numpy network: inputs -> sigmoid hidden layer -> 3 sigmoid outputs, for the player on
 roll: P(win), P(win with mars), P(lose to mars). Equity = expected points for the player on roll.
+Optionally a second sigmoid hidden layer on the first, feeding the outputs beside it (``deepen``: it
+starts with zero output weights, so a deepened network plays exactly as the one it grew from).
 
 Weights live in an ``.npz`` file (arrays plus a JSON ``meta`` string); the trained one ships as
 ``fevga/ai/weights.npz`` and loads without network.
@@ -58,6 +60,9 @@ class Network:
     """Weights and the forward/backward passes (plain gradient steps on squared error)."""
 
     _f32: tuple[tuple[FloatArray, ...], tuple[NDArray[np.float32], ...]] | None = None
+    w3: FloatArray | None = None  # the second hidden layer's weights (units, hidden), or None: one layer
+    b3: FloatArray | None = None
+    w4: FloatArray | None = None  # its output weights (3, units), beside w2's
 
     def __init__(self, hidden: int = 80, seed: int = 0, n_inputs: int = N_INPUTS) -> None:
         rng = np.random.default_rng(seed)
@@ -72,6 +77,27 @@ class Network:
         return int(self.w1.shape[0])
 
     @property
+    def deep_units(self) -> int:
+        """Units of the second hidden layer (0: the network has one hidden layer)."""
+        return 0 if self.w3 is None else int(self.w3.shape[0])
+
+    def arrays(self) -> tuple[FloatArray, ...]:
+        """The weight arrays in a fixed order (4 for one hidden layer, 7 for two): what training sends,
+        averages and saves."""
+        base = (self.w1, self.b1, self.w2, self.b2)
+        if self.w3 is None or self.b3 is None or self.w4 is None:
+            return base
+        return (*base, self.w3, self.b3, self.w4)
+
+    def set_arrays(self, arrays: tuple[FloatArray, ...] | list[FloatArray]) -> None:
+        """Put arrays in the order of :meth:`arrays` (4 or 7) into the network, as float64."""
+        if len(arrays) not in (4, 7):
+            raise ValueError(f"a network has 4 or 7 weight arrays, not {len(arrays)}")
+        own = [np.array(a, dtype=np.float64) for a in arrays]
+        self.w1, self.b1, self.w2, self.b2 = own[:4]
+        self.w3, self.b3, self.w4 = (own[4], own[5], own[6]) if len(own) == 7 else (None, None, None)
+
+    @property
     def n_inputs(self) -> int:
         """The input count, which names the encoding (Fevga: 209 base or 221 v3; Portes, Plakoto)."""
         return int(self.w1.shape[1])
@@ -79,22 +105,30 @@ class Network:
     def forward(self, x: NDArray[np.floating[Any]]) -> FloatArray:
         """Outputs (n, 3) for inputs (n, N_INPUTS), computed in float32: four to five times faster
         than float64 on a block of replies, and within 1e-6 of it (far below any equity margin)."""
-        w1, b1, w2, b2 = self._single()
+        w1, b1, w2, b2, *deep = self._single()
         z = np.asarray(x, dtype=np.float32) @ w1
         z += b1
         _sigmoid_in_place(z)
         out = z @ w2
         out += b2
+        if deep:
+            w3, b3, w4 = deep
+            g = z @ w3
+            g += b3
+            _sigmoid_in_place(g)
+            out += g @ w4
         _sigmoid_in_place(out)
         return out.astype(np.float64)
 
     def _single(self) -> tuple[NDArray[np.float32], ...]:
-        """float32 copies of the weights (transposed for the forward pass), made again whenever the
-        weights are replaced or stepped."""
-        source = (self.w1, self.b1, self.w2, self.b2)
+        """float32 copies of the weights (matrices transposed for the forward pass), made again whenever
+        the weights are replaced or stepped."""
+        source = self.arrays()
         cached = self._f32
-        if cached is None or any(a is not b for a, b in zip(cached[0], source, strict=True)):
-            copies = (self.w1.T, self.b1, self.w2.T, self.b2)
+        if cached is None or len(cached[0]) != len(source) or any(
+            a is not b for a, b in zip(cached[0], source, strict=True)
+        ):
+            copies = tuple(a.T if a.ndim == 2 else a for a in source)
             cached = (source, tuple(np.ascontiguousarray(a, dtype=np.float32) for a in copies))
             self._f32 = cached
         return cached[1]
@@ -103,11 +137,23 @@ class Network:
         """One gradient step moving outputs for ``x`` toward ``targets`` (summed over rows);
         returns the mean squared error before the step."""
         h = sigmoid(x @ self.w1.T + self.b1)
-        y = sigmoid(h @ self.w2.T + self.b2)
+        z = h @ self.w2.T + self.b2
+        g = None
+        if self.w3 is not None and self.b3 is not None and self.w4 is not None:
+            g = sigmoid(h @ self.w3.T + self.b3)
+            z += g @ self.w4.T
+        y = sigmoid(z)
         err = targets - y
         self._f32 = None  # the steps below change the weights in place
         d_out = err * y * (1.0 - y)
-        d_hid = (d_out @ self.w2) * h * (1.0 - h)
+        back = d_out @ self.w2
+        if g is not None and self.w3 is not None and self.b3 is not None and self.w4 is not None:
+            d_deep = (d_out @ self.w4) * g * (1.0 - g)
+            back += d_deep @ self.w3
+            self.w4 += lr * (d_out.T @ g)
+            self.w3 += lr * (d_deep.T @ h)
+            self.b3 += lr * d_deep.sum(axis=0)
+        d_hid = back * h * (1.0 - h)
         self.w2 += lr * (d_out.T @ h)
         self.b2 += lr * d_out.sum(axis=0)
         self.w1 += lr * (d_hid.T @ x)
@@ -119,14 +165,8 @@ class Network:
         """Write the weights and metadata to ``path`` (atomically, so a checkpoint is never half written)."""
         path = Path(path)
         tmp = path.with_name(path.name + ".tmp.npz")
-        np.savez_compressed(
-            tmp,
-            w1=self.w1,
-            b1=self.b1,
-            w2=self.w2,
-            b2=self.b2,
-            meta=np.array(json.dumps(self.meta)),
-        )
+        arrays: dict[str, Any] = dict(zip(("w1", "b1", "w2", "b2", "w3", "b3", "w4"), self.arrays(), strict=False))
+        np.savez_compressed(tmp, **arrays, meta=np.array(json.dumps(self.meta)))
         tmp.replace(path)
 
     @classmethod
@@ -143,6 +183,13 @@ class Network:
                 net.b1 = data["b1"].astype(np.float64)
                 net.w2 = data["w2"].astype(np.float64)
                 net.b2 = data["b2"].astype(np.float64)
+                deep = [name for name in ("w3", "b3", "w4") if name in data.files]
+                if deep and len(deep) < 3:
+                    raise WeightsError(f"{path}: a second hidden layer needs w3, b3 and w4 (has {', '.join(deep)})")
+                net.w3, net.b3, net.w4 = (
+                    (data["w3"].astype(np.float64), data["b3"].astype(np.float64), data["w4"].astype(np.float64))
+                    if deep else (None, None, None)
+                )
                 net.meta = json.loads(str(data["meta"])) if "meta" in data.files else {}
         except FileNotFoundError:
             raise
@@ -158,7 +205,11 @@ class Network:
         hidden = net.w1.shape[0]
         if net.b1.shape != (hidden,) or net.w2.shape != (3, hidden) or net.b2.shape != (3,):
             raise WeightsError(f"{path}: inconsistent array shapes for a network of {hidden} hidden units")
-        if not all(np.isfinite(a).all() for a in (net.w1, net.b1, net.w2, net.b2)):
+        if net.w3 is not None and net.b3 is not None and net.w4 is not None:
+            units = net.w3.shape[0] if net.w3.ndim == 2 else -1
+            if net.w3.shape != (units, hidden) or net.b3.shape != (units,) or net.w4.shape != (3, units):
+                raise WeightsError(f"{path}: inconsistent array shapes for the second hidden layer")
+        if not all(np.isfinite(a).all() for a in net.arrays()):
             raise WeightsError(f"{path}: weights contain NaN or infinity")
         return net
 
@@ -169,10 +220,25 @@ def extend_inputs(net: Network, n_inputs: int) -> Network:
     if n_inputs < net.n_inputs:
         raise ValueError(f"cannot narrow a network of {net.n_inputs} inputs to {n_inputs}")
     wide = Network.__new__(Network)
-    wide.w1 = np.hstack([net.w1, np.zeros((net.hidden, n_inputs - net.n_inputs))])
-    wide.b1, wide.w2, wide.b2 = net.b1.copy(), net.w2.copy(), net.b2.copy()
+    wide.set_arrays([np.hstack([net.w1, np.zeros((net.hidden, n_inputs - net.n_inputs))]), *net.arrays()[1:]])
     wide.meta = dict(net.meta)
     return wide
+
+
+def deepen(net: Network, units: int, seed: int) -> Network:
+    """A copy of ``net`` with a second hidden layer of ``units`` on its first, computing the same outputs:
+    the new layer gets small random weights from the first and zero weights to the outputs, so training
+    starts from the old player (the issue's "try a second hidden layer", without starting from nothing)."""
+    if net.deep_units:
+        raise ValueError(f"the network already has a second hidden layer ({net.deep_units} units)")
+    if units < 1:
+        raise ValueError("a second hidden layer needs at least one unit")
+    rng = np.random.default_rng(seed)
+    deep = Network.__new__(Network)
+    deep.set_arrays([*net.arrays(), rng.uniform(-0.1, 0.1, size=(units, net.hidden)), np.zeros(units),
+                     np.zeros((3, units))])
+    deep.meta = dict(net.meta)
+    return deep
 
 
 _DEFAULT: Network | None = None

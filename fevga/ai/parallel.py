@@ -23,7 +23,7 @@ from .players import Player
 from .selfplay import lambda_returns, self_play_game
 from .tavli_heuristic import tavli_player
 
-Weights = tuple[FloatArray, FloatArray, FloatArray, FloatArray]
+Weights = tuple[FloatArray, ...]  # the network's arrays (Network.arrays: 4, or 7 with a second hidden layer)
 
 
 @dataclass(frozen=True)
@@ -51,12 +51,12 @@ def schedule(lr: float, lr_final: float, total: int, game: int) -> float:
 
 def get_weights(net: Network) -> Weights:
     """Copies of the network's arrays (what is sent to a worker)."""
-    return (net.w1.copy(), net.b1.copy(), net.w2.copy(), net.b2.copy())
+    return tuple(a.copy() for a in net.arrays())
 
 
 def set_weights(net: Network, weights: Weights) -> None:
     """Put arrays into ``net`` (in place of its own)."""
-    net.w1, net.b1, net.w2, net.b2 = (np.array(a, dtype=np.float64) for a in weights)
+    net.set_arrays(weights)
 
 
 def run_block(block: Block) -> tuple[Weights, float]:
@@ -88,8 +88,7 @@ def opponent_of(seed: int, mix: float, other: Player | None) -> tuple[Player | N
 
 def average(results: list[Weights]) -> Weights:
     """The element-wise mean of the workers' weights."""
-    w1, b1, w2, b2 = (np.mean([r[i] for r in results], axis=0) for i in range(4))
-    return (w1, b1, w2, b2)
+    return tuple(np.mean([r[i] for r in results], axis=0) for i in range(len(results[0])))
 
 
 Mapper = Callable[[Callable[[Block], tuple[Weights, float]], list[Block]], list[tuple[Weights, float]]]
@@ -129,9 +128,14 @@ def widen(net: Network, hidden: int, seed: int) -> Network:
     rng = np.random.default_rng(seed)
     extra = hidden - net.hidden
     wide = Network.__new__(Network)
-    wide.w1 = np.vstack([net.w1, rng.uniform(-0.1, 0.1, size=(extra, net.w1.shape[1]))])
-    wide.b1 = np.concatenate([net.b1, np.zeros(extra)])
-    wide.w2 = np.hstack([net.w2, np.zeros((3, extra))])
-    wide.b2 = net.b2.copy()
+    arrays = [
+        np.vstack([net.w1, rng.uniform(-0.1, 0.1, size=(extra, net.w1.shape[1]))]),
+        np.concatenate([net.b1, np.zeros(extra)]),
+        np.hstack([net.w2, np.zeros((3, extra))]),
+        net.b2.copy(),
+    ]
+    if net.w3 is not None and net.b3 is not None and net.w4 is not None:  # the second layer ignores the new units
+        arrays += [np.hstack([net.w3, np.zeros((net.deep_units, extra))]), net.b3.copy(), net.w4.copy()]
+    wide.set_arrays(arrays)
     wide.meta = {}
     return wide

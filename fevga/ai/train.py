@@ -23,7 +23,7 @@ from typing import Any
 from .arena import duplicate_match
 from .encoding import N_INPUTS, N_INPUTS_V3
 from .games import kind
-from .network import V1_PATH, V2_PATH, Network, extend_inputs
+from .network import V1_PATH, V2_PATH, Network, deepen, extend_inputs
 from .parallel import Block, mapper, schedule, train_round, widen
 from .players import RandomPlayer, heuristic_player
 from .search import NeuralPlayer
@@ -83,6 +83,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--mix", type=float, default=0.0, help="share of games played against the heuristic (Portes, Plakoto)"
     )
+    parser.add_argument(
+        "--deep", type=int, default=0,
+        help="add a second hidden layer of N units (zero output weights: it starts as the network it grows from)",
+    )
     parser.add_argument("--no-progress", action="store_true")
     args = parser.parse_args(argv)
     if not 0.0 <= args.mix <= 1.0 or (args.mix > 0 and args.game == "fevga"):
@@ -103,6 +107,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         net = Network(hidden=args.hidden, seed=args.seed, n_inputs=n_inputs)
         net.meta = {"games": 0, "seconds": 0.0, "curve": []}
+    if args.deep > 0 and not net.deep_units:
+        net = deepen(net, args.deep, args.seed)
     settings: dict[str, Any] = {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()}
     net.meta["settings"] = settings
     start_game = int(net.meta.get("games", 0))
