@@ -227,15 +227,18 @@ def extend_inputs(net: Network, n_inputs: int) -> Network:
 
 def deepen(net: Network, units: int, seed: int) -> Network:
     """A copy of ``net`` with a second hidden layer of ``units`` on its first, computing the same outputs:
-    the new layer gets small random weights from the first and zero weights to the outputs, so training
-    starts from the old player (the issue's "try a second hidden layer", without starting from nothing)."""
+    the new layer gets zero weights to the outputs, so training starts from the old player (the issue's "try
+    a second hidden layer", without starting from nothing), and Glorot-uniform weights from the first layer
+    (sigmoid's scale: 4 sqrt(6 / (fan in + fan out))). Smaller ones leave every new unit near 0.5 for every
+    position, a second bias that the output weights cannot learn from (measured: they stayed ~0.005)."""
     if net.deep_units:
         raise ValueError(f"the network already has a second hidden layer ({net.deep_units} units)")
     if units < 1:
         raise ValueError("a second hidden layer needs at least one unit")
     rng = np.random.default_rng(seed)
     deep = Network.__new__(Network)
-    deep.set_arrays([*net.arrays(), rng.uniform(-0.1, 0.1, size=(units, net.hidden)), np.zeros(units),
+    limit = 4.0 * np.sqrt(6.0 / (net.hidden + units))
+    deep.set_arrays([*net.arrays(), rng.uniform(-limit, limit, size=(units, net.hidden)), np.zeros(units),
                      np.zeros((3, units))])
     deep.meta = dict(net.meta)
     return deep
