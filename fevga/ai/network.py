@@ -191,7 +191,7 @@ class Network:
                     if deep else (None, None, None)
                 )
                 net.meta = json.loads(str(data["meta"])) if "meta" in data.files else {}
-        except FileNotFoundError:
+        except (FileNotFoundError, WeightsError):
             raise
         except KeyError as exc:
             raise WeightsError(f"{path}: not a fevga weights file (missing array {exc})") from exc
