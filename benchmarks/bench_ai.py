@@ -221,10 +221,10 @@ def run_training(games: int, workers: int, label: str) -> None:
     """Games/s of the parallel training loop (self-play and learning) on ``workers`` processes,
     from the shipped network, in rounds of 250 games per worker."""
     from fevga.ai.network import Network
-    from fevga.ai.parallel import Block, get_weights, mapper, train_round
+    from fevga.ai.parallel import Block, get_weights, mapper, set_weights, train_round
 
     net = Network.__new__(Network)
-    net.set_arrays(get_weights(default_network() if GAME == "fevga" else game_network(GAME)))
+    set_weights(net, get_weights(default_network() if GAME == "fevga" else game_network(GAME)))
     net.meta = {}
     settings = Block(seed=11, lam=0.7, lr=0.01, lr_final=0.01, total=games, game=GAME)
     with mapper(workers) as run:

@@ -77,6 +77,13 @@ class Network:
         return int(self.w1.shape[0])
 
     @property
+    def deep_layer(self) -> tuple[FloatArray, FloatArray, FloatArray] | None:
+        """The second hidden layer's arrays (w3, b3, w4), or None when the network has one hidden layer."""
+        if self.w3 is None or self.b3 is None or self.w4 is None:
+            return None
+        return self.w3, self.b3, self.w4
+
+    @property
     def deep_units(self) -> int:
         """Units of the second hidden layer (0: the network has one hidden layer)."""
         return 0 if self.w3 is None else int(self.w3.shape[0])
@@ -85,9 +92,8 @@ class Network:
         """The weight arrays in a fixed order (4 for one hidden layer, 7 for two): what training sends,
         averages and saves."""
         base = (self.w1, self.b1, self.w2, self.b2)
-        if self.w3 is None or self.b3 is None or self.w4 is None:
-            return base
-        return (*base, self.w3, self.b3, self.w4)
+        deep = self.deep_layer
+        return base if deep is None else (*base, *deep)
 
     def set_arrays(self, arrays: tuple[FloatArray, ...] | list[FloatArray]) -> None:
         """Put arrays in the order of :meth:`arrays` (4 or 7) into the network, as float64."""
@@ -138,21 +144,22 @@ class Network:
         returns the mean squared error before the step."""
         h = sigmoid(x @ self.w1.T + self.b1)
         z = h @ self.w2.T + self.b2
-        g = None
-        if self.w3 is not None and self.b3 is not None and self.w4 is not None:
-            g = sigmoid(h @ self.w3.T + self.b3)
-            z += g @ self.w4.T
+        deep = self.deep_layer
+        if deep is not None:
+            w3, b3, w4 = deep
+            g = sigmoid(h @ w3.T + b3)
+            z += g @ w4.T
         y = sigmoid(z)
         err = targets - y
         self._f32 = None  # the steps below change the weights in place
         d_out = err * y * (1.0 - y)
         back = d_out @ self.w2
-        if g is not None and self.w3 is not None and self.b3 is not None and self.w4 is not None:
-            d_deep = (d_out @ self.w4) * g * (1.0 - g)
-            back += d_deep @ self.w3
-            self.w4 += lr * (d_out.T @ g)
-            self.w3 += lr * (d_deep.T @ h)
-            self.b3 += lr * d_deep.sum(axis=0)
+        if deep is not None:
+            d_deep = (d_out @ w4) * g * (1.0 - g)
+            back += d_deep @ w3
+            w4 += lr * (d_out.T @ g)
+            w3 += lr * (d_deep.T @ h)
+            b3 += lr * d_deep.sum(axis=0)
         d_hid = back * h * (1.0 - h)
         self.w2 += lr * (d_out.T @ h)
         self.b2 += lr * d_out.sum(axis=0)
@@ -205,9 +212,10 @@ class Network:
         hidden = net.w1.shape[0]
         if net.b1.shape != (hidden,) or net.w2.shape != (3, hidden) or net.b2.shape != (3,):
             raise WeightsError(f"{path}: inconsistent array shapes for a network of {hidden} hidden units")
-        if net.w3 is not None and net.b3 is not None and net.w4 is not None:
-            units = net.w3.shape[0] if net.w3.ndim == 2 else -1
-            if net.w3.shape != (units, hidden) or net.b3.shape != (units,) or net.w4.shape != (3, units):
+        if (layer := net.deep_layer) is not None:
+            w3, b3, w4 = layer
+            units = w3.shape[0] if w3.ndim == 2 else -1
+            if w3.shape != (units, hidden) or b3.shape != (units,) or w4.shape != (3, units):
                 raise WeightsError(f"{path}: inconsistent array shapes for the second hidden layer")
         if not all(np.isfinite(a).all() for a in net.arrays()):
             raise WeightsError(f"{path}: weights contain NaN or infinity")

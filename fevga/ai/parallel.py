@@ -134,8 +134,9 @@ def widen(net: Network, hidden: int, seed: int) -> Network:
         np.hstack([net.w2, np.zeros((3, extra))]),
         net.b2.copy(),
     ]
-    if net.w3 is not None and net.b3 is not None and net.w4 is not None:  # the second layer ignores the new units
-        arrays += [np.hstack([net.w3, np.zeros((net.deep_units, extra))]), net.b3.copy(), net.w4.copy()]
+    if (deep := net.deep_layer) is not None:  # the second layer ignores the new units
+        w3, b3, w4 = deep
+        arrays += [np.hstack([w3, np.zeros((net.deep_units, extra))]), b3.copy(), w4.copy()]
     wide.set_arrays(arrays)
     wide.meta = {}
     return wide
