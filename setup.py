@@ -38,6 +38,7 @@ setup(
                 "fevga/_tavli_walk.h",
                 "fevga/_tavli_core.h",
                 "fevga/_tavli_encode.h",
+                "fevga/_tavli_replies.h",
             ],
             extra_compile_args=["-O3"],
             optional=True,

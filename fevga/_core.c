@@ -394,6 +394,7 @@ static PyObject *core_init(PyObject *self, PyObject *args) {
 #include "_answer.h"
 #include "_tavli_core.h"
 #include "_tavli_encode.h"
+#include "_tavli_replies.h"
 
 static PyMethodDef core_methods[] = {
     {"init", core_init, METH_VARARGS, "init(Position, Play): the classes legal_plays builds."},
@@ -410,6 +411,11 @@ static PyMethodDef core_methods[] = {
     {"reply_inputs", core_reply_inputs, METH_VARARGS,
      "reply_inputs(positions, unlock_point, strict, extended) -> (bytes, bytes): float32 inputs of every "
      "legal play's result for each of the 21 rolls, and int32 row counts per (position, roll)."},
+    {"tavli_reply_inputs", core_tavli_reply_inputs, METH_O,
+     "tavli_reply_inputs(positions) -> (bytes, bytes, bytes): float32 inputs and float64 game-end points of every "
+     "legal play's result of Portes or Plakoto positions for each of the 21 rolls, and int32 row counts."},
+    {"tavli_outcomes", core_tavli_outcomes, METH_VARARGS,
+     "tavli_outcomes(positions, out): the points each Portes or Plakoto play result has won (NaN: not over)."},
     {"plays_answer", core_plays_answer, METH_O,
      "plays_answer(request) -> str | None: the answer line of `python -m fevga plays`; None: not plain Fevga input."},
     {NULL, NULL, 0, NULL},

@@ -193,6 +193,39 @@ static PyObject *core_tavli_legal_plays(PyObject *self, PyObject *const *args, P
     return plays;
 }
 
+/* The ends of the last tavli_search that are legal plays, copied out of the shared tables into a
+ * malloc'd *chosen (the caller frees it, even for 0): the most steps (rule 6), then the higher die
+ * when only one step can be played. Returns how many (0: the pass), or -1 out of memory. */
+static int tavli_choose(int a, int b, End **chosen) {
+    int best = 0, n_allowed = 0;
+    *chosen = NULL;
+    int *allowed = (int *)malloc(sizeof(int) * (size_t)(ends_len ? ends_len : 1));
+    if (allowed == NULL) return -1;
+    for (int k = 0; k < ends_len; k++) {
+        int n = ends[k].nsteps;
+        if (n > best) {
+            best = n;
+            n_allowed = 0;
+        }
+        if (n == best) allowed[n_allowed++] = k;
+    }
+    if (best == 1 && a != b) {
+        int high = 1 << (a > b ? a : b), j = 0;
+        for (int k = 0; k < n_allowed; k++)
+            if (ends[allowed[k]].mask & high) allowed[j++] = allowed[k];
+        if (j) n_allowed = j;
+    }
+    /* Copied out before any object is made (see generate()): making one may run Python code. */
+    *chosen = (End *)malloc(sizeof(End) * (size_t)(n_allowed > 0 ? n_allowed : 1));
+    if (*chosen == NULL) {
+        free(allowed);
+        return -1;
+    }
+    for (int k = 0; k < n_allowed; k++) (*chosen)[k] = ends[allowed[k]];
+    free(allowed);
+    return n_allowed;
+}
+
 static PyObject *tavli_generate(PyObject *position, PyObject *dice, int a, int b) {
     TavliWalk w, start;
     int opp_off, opp_bar;
@@ -202,36 +235,13 @@ static PyObject *tavli_generate(PyObject *position, PyObject *dice, int a, int b
     start = w;
     if (tavli_search(&w, a, b) < 0) return PyErr_NoMemory();
 
-    /* The most steps (rule 6), then the higher die when only one step can be played. */
-    int best = 0, n_allowed = 0;
-    int *allowed = (int *)malloc(sizeof(int) * (size_t)(ends_len ? ends_len : 1));
-    if (allowed == NULL) return PyErr_NoMemory();
-    for (int k = 0; k < ends_len; k++) {
-        int n = ends[k].nsteps;
-        if (n > best) {
-            best = n;
-            n_allowed = 0;
-        }
-        if (n == best) allowed[n_allowed++] = k;
-    }
+    End *chosen;
+    int n_allowed = tavli_choose(a, b, &chosen);
+    if (n_allowed < 0) return PyErr_NoMemory();
     if (n_allowed == 0) {
-        free(allowed);
+        free(chosen);
         return tavli_pass_list(position, dice, rule);
     }
-    if (best == 1 && a != b) {
-        int high = 1 << (a > b ? a : b), j = 0;
-        for (int k = 0; k < n_allowed; k++)
-            if (ends[allowed[k]].mask & high) allowed[j++] = allowed[k];
-        if (j) n_allowed = j;
-    }
-    /* Copy the chosen ends out of the shared tables before any object is made (see generate()). */
-    End *chosen = (End *)malloc(sizeof(End) * (size_t)(n_allowed > 0 ? n_allowed : 1));
-    if (chosen == NULL) {
-        free(allowed);
-        return PyErr_NoMemory();
-    }
-    for (int k = 0; k < n_allowed; k++) chosen[k] = ends[allowed[k]];
-    free(allowed);
     PyObject *list = PyList_New(n_allowed);
     if (list == NULL) goto fail;
     for (int k = 0; k < n_allowed; k++) {

@@ -48,9 +48,11 @@ class GameKind:
     def afterstates(self, results: Sequence[Position]) -> tuple[FloatArray, FloatArray]:
         """(inputs for the opponent, now on roll, after each play result; the points the mover has
         won with each result, NaN while the game goes on)."""
-        a = arrays_of(results)
         if accel.core is not None:
-            return self._compiled(results, True), self.outcomes(a)
+            points = np.empty(len(results), dtype=np.float64)
+            accel.core.tavli_outcomes(results, points)
+            return self._compiled(results, True), points
+        a = arrays_of(results)
         return self.encode_arrays(a.flipped()), self.outcomes(a)
 
     def _compiled(self, positions: Sequence[Position], flip: bool) -> FloatArray:
@@ -113,5 +115,10 @@ def result_points(result: Position) -> float | None:
     Portes/Plakoto game, else None."""
     k = kind_of(result)
     assert k is not None
-    value = float(k.outcomes(arrays_of([result]))[0])
+    if accel.core is not None:
+        out = np.empty(1, dtype=np.float64)
+        accel.core.tavli_outcomes([result], out)
+        value = float(out[0])
+    else:
+        value = float(k.outcomes(arrays_of([result]))[0])
     return None if np.isnan(value) else value

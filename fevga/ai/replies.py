@@ -1,6 +1,7 @@
 """The search's inner layer: for each position, the expected best 0-ply equity of the player on roll
-over the 21 rolls. With the compiled core, every reply of a Fevga position goes from the move walk
-straight to network inputs (no Play or Position objects, which cost more than judging them)."""
+over the 21 rolls. With the compiled core, every reply of a Fevga, Portes or Plakoto position goes
+from the move walk straight to network inputs (no Play or Position objects, which cost more than
+judging them)."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from fevga import Position, Rules, accel, legal_plays
+from fevga.variants import TavliPosition
 
 from .encoding import N_INPUTS_V3
 from .evaluate import CHUNK, input_equities, result_equities
-from .network import Network
+from .network import Network, equity
 
 ROLLS: list[tuple[tuple[int, int], float]] = [
     ((a, b), (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7)
@@ -26,6 +28,13 @@ def roll_values(net: Network, positions: Sequence[Position], rules: Rules) -> tu
     if not positions:
         return [], 0
     core = accel.core
+    if core is not None and isinstance(positions[0], TavliPosition):
+        data, ends, sizes = core.tavli_reply_inputs(positions)
+        x = np.frombuffer(data, dtype=np.float32).reshape(-1, net.n_inputs)
+        points = np.frombuffer(ends, dtype=np.float64)
+        eq = np.concatenate([-equity(net.forward(x[i : i + CHUNK])) for i in range(0, len(x), CHUNK)])
+        eq = np.where(np.isnan(points), eq, points)
+        return best_per_roll(eq, np.frombuffer(sizes, dtype=np.int32), len(positions)), len(x)
     if core is None or any(type(p) is not Position for p in positions):
         results: list[Position] = []
         owners: list[int] = []
@@ -36,11 +45,16 @@ def roll_values(net: Network, positions: Sequence[Position], rules: Rules) -> tu
         positions, rules.unlock_point, rules.strict_start_quarter, net.n_inputs == N_INPUTS_V3
     )
     x = np.frombuffer(data, dtype=np.float32).reshape(-1, net.n_inputs)
-    counts = np.frombuffer(sizes, dtype=np.int32)
     eq = np.concatenate([input_equities(net, x[i : i + CHUNK]) for i in range(0, len(x), CHUNK)])
-    starts = np.concatenate(([0], np.cumsum(counts[:-1])))  # every (position, roll) has a row: a pass is one
-    table = np.maximum.reduceat(eq, starts).reshape(len(positions), len(ROLLS))
-    return [float(v) for v in table @ ROLL_WEIGHTS], len(x)
+    return best_per_roll(eq, np.frombuffer(sizes, dtype=np.int32), len(positions)), len(x)
+
+
+def best_per_roll(eq: np.ndarray, counts: np.ndarray, groups: int) -> list[float]:
+    """For each group of replies (``counts[g * 21 + r]`` rows per group and roll, in order, never 0:
+    a pass is one): the expected best equity over the 21 rolls."""
+    starts = np.concatenate(([0], np.cumsum(counts[:-1])))
+    table = np.maximum.reduceat(eq, starts).reshape(groups, len(ROLLS))
+    return [float(v) for v in table @ ROLL_WEIGHTS]
 
 
 def collect_replies(position: Position, rules: Rules, group: int, results: list[Position], owners: list[int]) -> None:

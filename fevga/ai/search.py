@@ -14,7 +14,7 @@ from fevga import Play, Position, Rules, legal_plays
 from .encoding import FloatArray
 from .evaluate import play_equities, result_equities, terminal_points
 from .network import Network, default_network
-from .replies import ROLLS, collect_replies, group_values, roll_values
+from .replies import ROLLS, collect_replies, roll_values
 
 
 def one_ply(
@@ -24,14 +24,12 @@ def one_ply(
 
     With ``max_work``, plays are searched in the given order until the opponent's replies
     generated so far exceed it (at least ``min_plays`` plays are searched); the rest get NaN. The budget
-    counts replies, not seconds, so the choice is the same on any machine. The replies of every
-    searched play to all 21 rolls are judged in one encode and one forward pass.
+    counts replies, not seconds, so the choice is the same on any machine. Each play's replies to
+    all 21 rolls are judged together (:func:`~fevga.ai.replies.roll_values`: with the compiled core,
+    straight from the move walk to network inputs).
     """
     eq = np.full(len(plays), np.nan)
     work = 0
-    searched: list[int] = []
-    results: list[Position] = []
-    owners: list[int] = []
     for k, play in enumerate(plays):
         if max_work is not None and k >= min_plays and work > max_work:
             break
@@ -39,14 +37,9 @@ def one_ply(
         if points is not None:
             eq[k] = points
             continue
-        before = len(results)
-        collect_replies(play.result.flip(), rules, len(searched), results, owners)
-        searched.append(k)
-        work += len(results) - before
-    if searched:
-        values = group_values(net, results, owners, len(searched))
-        for n, k in enumerate(searched):
-            eq[k] = -values[n]
+        values, judged = roll_values(net, [play.result.flip()], rules)
+        eq[k] = -values[0]
+        work += judged
     return eq
 
 
