@@ -44,6 +44,13 @@ static PyObject *core_init_tavli(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* 1 with a RuntimeError set when init_tavli() has not been called yet, else 0. */
+static int tavli_not_ready(void) {
+    if (tavli_position_type != NULL) return 0;
+    PyErr_SetString(PyExc_RuntimeError, "fevga._core.init_tavli() was not called");
+    return 1;
+}
+
 /* A small int slot of a TavliPosition in lo..hi, or -1 with an exception set. */
 static int small_slot(PyObject *position, Py_ssize_t offset, int lo, int hi, const char *what) {
     PyObject *v = get_slot(position, offset);
@@ -181,10 +188,7 @@ static PyObject *core_tavli_legal_plays(PyObject *self, PyObject *const *args, P
         PyErr_SetString(PyExc_TypeError, "tavli_legal_plays(position, dice)");
         return NULL;
     }
-    if (tavli_position_type == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "fevga._core.init_tavli() was not called");
-        return NULL;
-    }
+    if (tavli_not_ready()) return NULL;
     int a, b;
     PyObject *dice = checked_dice(args[1], &a, &b);
     if (dice == NULL) return NULL;

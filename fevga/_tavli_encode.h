@@ -201,10 +201,7 @@ static PyObject *core_encode_tavli(PyObject *self, PyObject *args) {
     PyObject *seq, *target;
     int flip;
     if (!PyArg_ParseTuple(args, "OpO", &seq, &flip, &target)) return NULL;
-    if (tavli_position_type == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "fevga._core.init_tavli() was not called");
-        return NULL;
-    }
+    if (tavli_not_ready()) return NULL;
     tavli_encode_tables();
     PyObject *fast = PySequence_Fast(seq, "positions must be a sequence");
     if (fast == NULL) return NULL;

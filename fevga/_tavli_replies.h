@@ -54,10 +54,7 @@ static int reserve_rows(float **rows, Py_ssize_t *cap, double **points, Py_ssize
  * position itself), the float64 points the mover has won with it (NaN: the game goes on), and the
  * int32 count of rows per (position, roll). */
 static PyObject *core_tavli_reply_inputs(PyObject *self, PyObject *seq) {
-    if (tavli_position_type == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "fevga._core.init_tavli() was not called");
-        return NULL;
-    }
+    if (tavli_not_ready()) return NULL;
     tavli_encode_tables();
     PyObject *fast = PySequence_Fast(seq, "positions must be a sequence");
     if (fast == NULL) return NULL;
@@ -139,10 +136,7 @@ done:
 static PyObject *core_tavli_outcomes(PyObject *self, PyObject *args) {
     PyObject *seq, *target;
     if (!PyArg_ParseTuple(args, "OO", &seq, &target)) return NULL;
-    if (tavli_position_type == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "fevga._core.init_tavli() was not called");
-        return NULL;
-    }
+    if (tavli_not_ready()) return NULL;
     PyObject *fast = PySequence_Fast(seq, "positions must be a sequence");
     if (fast == NULL) return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
