@@ -409,11 +409,12 @@ static PyMethodDef core_methods[] = {
     {"encode", core_encode, METH_VARARGS,
      "encode(positions, flip, out): float64 or float32 network inputs into a writable buffer (flip: the other's view)."},
     {"reply_inputs", core_reply_inputs, METH_VARARGS,
-     "reply_inputs(positions, unlock_point, strict, extended) -> (bytes, bytes): float32 inputs of every "
-     "legal play's result for each of the 21 rolls, and int32 row counts per (position, roll)."},
-    {"tavli_reply_inputs", core_tavli_reply_inputs, METH_O,
-     "tavli_reply_inputs(positions) -> (bytes, bytes, bytes): float32 inputs and float64 game-end points of every "
-     "legal play's result of Portes or Plakoto positions for each of the 21 rolls, and int32 row counts."},
+     "reply_inputs(positions, unlock_point, strict, extended, out=None) -> (bytes | int, bytes): float32 inputs "
+     "of every legal play's result for each of the 21 rolls (into out: their count), and int32 row counts."},
+    {"tavli_reply_inputs", core_tavli_reply_inputs, METH_VARARGS,
+     "tavli_reply_inputs(positions, out=None) -> (bytes | int, bytes, bytes): float32 inputs (into out: their "
+     "count) and float64 game-end points of every legal play's result of Portes or Plakoto positions for "
+     "each of the 21 rolls, and int32 row counts."},
     {"tavli_outcomes", core_tavli_outcomes, METH_VARARGS,
      "tavli_outcomes(positions, out): the points each Portes or Plakoto play result has won (NaN: not over)."},
     {"plays_answer", core_plays_answer, METH_O,

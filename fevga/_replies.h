@@ -16,6 +16,61 @@ static int reserve_floats(float **buf, Py_ssize_t *cap, Py_ssize_t need) {
     return 0;
 }
 
+/* Where the rows of reply inputs go: the caller's float32 buffer (once a roll's rows do not fit, rows
+ * are counted but not written, so that the caller can grow it and ask again; a buffer kept from call
+ * to call is written in place, with no fresh pages and no copy), or a malloc'd one grown as needed. */
+typedef struct {
+    float *rows;
+    Py_ssize_t cap; /* floats */
+    Py_ssize_t width;
+    int borrowed; /* rows is the caller's buffer */
+} RowSink;
+
+/* Row ``at`` with room for ``count`` rows; NULL when they do not fit the caller's buffer (nothing
+ * to write), or with *failed set when out of memory. */
+static float *sink_rows(RowSink *s, Py_ssize_t at, Py_ssize_t count, int *failed) {
+    Py_ssize_t need = (at + count) * s->width;
+    if (need > s->cap) {
+        if (s->borrowed) return NULL;
+        if (reserve_floats(&s->rows, &s->cap, need) < 0) {
+            *failed = 1;
+            return NULL;
+        }
+    }
+    return s->rows + at * s->width;
+}
+
+/* Set up a sink on ``out`` (None: a malloc'd one) for rows of ``width``; -1 with an exception set. */
+static int sink_open(RowSink *s, PyObject *out, Py_ssize_t width, Py_buffer *view) {
+    s->rows = NULL;
+    s->cap = 0;
+    s->width = width;
+    s->borrowed = out != Py_None;
+    if (!s->borrowed) return 0;
+    if (PyObject_GetBuffer(out, view, PyBUF_WRITABLE | PyBUF_C_CONTIGUOUS | PyBUF_FORMAT) < 0) return -1;
+    if (view->format == NULL || strcmp(view->format, "f") != 0) {
+        PyBuffer_Release(view);
+        PyErr_SetString(PyExc_ValueError, "out must be a float32 buffer");
+        return -1;
+    }
+    s->rows = (float *)view->buf;
+    s->cap = view->len / (Py_ssize_t)sizeof(float);
+    return 0;
+}
+
+/* The rows as the answer's first item: their count (a borrowed buffer) or bytes. Frees or releases. */
+static PyObject *sink_close(RowSink *s, Py_ssize_t used, Py_buffer *view, int keep) {
+    PyObject *answer = NULL;
+    if (s->borrowed) {
+        if (keep) answer = PyLong_FromSsize_t(used);
+        PyBuffer_Release(view);
+    } else {
+        if (keep) answer = PyBytes_FromStringAndSize((const char *)s->rows, (Py_ssize_t)sizeof(float) * used * s->width);
+        free(s->rows);
+    }
+    return answer;
+}
+
 /* Write the afterstate inputs (flip: the opponent, now on roll) of a result into ``to``. */
 static void put_afterstate(const int *board, int me_off, int opp_off, int extended, Py_ssize_t width,
                            float *to) {
@@ -26,26 +81,33 @@ static void put_afterstate(const int *board, int me_off, int opp_off, int extend
     for (Py_ssize_t i = 0; i < width; i++) to[i] = (float)row[i];
 }
 
-/* reply_inputs(positions, unlock_point, strict, extended) -> (bytes, bytes): for each position and
- * each of the 21 rolls (1-1, 1-2, ..., 6-6, as fevga.ai.search.ROLLS), the float32 inputs of each
- * legal play's result (a pass: the position itself), in legal_plays' order, and the int32 count of
- * rows per (position, roll). */
+/* reply_inputs(positions, unlock_point, strict, extended, out=None) -> (bytes | int, bytes): for
+ * each position and each of the 21 rolls (1-1, 1-2, ..., 6-6, as fevga.ai.search.ROLLS), the float32
+ * inputs of each legal play's result (a pass: the position itself), in legal_plays' order, and the
+ * int32 count of rows per (position, roll). With ``out`` (a writable float32 buffer) the rows are
+ * written into it and the first item is their count; when they are more than ``out`` holds, it is
+ * not written past its end, and the caller grows it and asks again. */
 static PyObject *core_reply_inputs(PyObject *self, PyObject *args) {
-    PyObject *seq;
+    PyObject *seq, *out = Py_None;
     int unlock_point, strict, extended;
-    if (!PyArg_ParseTuple(args, "Oipp", &seq, &unlock_point, &strict, &extended)) return NULL;
+    if (!PyArg_ParseTuple(args, "Oipp|O", &seq, &unlock_point, &strict, &extended, &out)) return NULL;
     if (unlock_point < 1 || unlock_point > 24) {
         PyErr_SetString(PyExc_ValueError, "unlock_point must be 13 or 14");
         return NULL;
     }
-    PyObject *fast = PySequence_Fast(seq, "positions must be a sequence");
-    if (fast == NULL) return NULL;
-    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
     Py_ssize_t width = extended ? N_INPUTS_V3 : N_INPUTS;
+    RowSink sink;
+    Py_buffer view;
+    if (sink_open(&sink, out, width, &view) < 0) return NULL;
+    PyObject *fast = PySequence_Fast(seq, "positions must be a sequence");
+    if (fast == NULL) {
+        sink_close(&sink, 0, &view, 0);
+        return NULL;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
     int32_t *counts = (int32_t *)malloc(sizeof(int32_t) * (size_t)(n * 21 + 1));
-    float *rows = NULL;
-    Py_ssize_t cap = 0, used = 0;
-    PyObject *answer = NULL;
+    Py_ssize_t used = 0;
+    int failed = 0, ok = 0;
     if (counts == NULL) goto nomem;
     int start[POINTS], board[POINTS];
     for (Py_ssize_t k = 0; k < n; k++) {
@@ -58,17 +120,18 @@ static PyObject *core_reply_inputs(PyObject *self, PyObject *args) {
                 int m = choose_ends(start, me_off, opp_off, a, b, unlock_point, strict, &chosen);
                 if (m < 0) goto done;
                 Py_ssize_t rows_here = m ? m : 1;
-                if (reserve_floats(&rows, &cap, (used + rows_here) * width) < 0) {
+                float *to = sink_rows(&sink, used, rows_here, &failed);
+                if (failed) {
                     free(chosen);
                     goto nomem;
                 }
-                if (m == 0) {
-                    put_afterstate(start, me_off, opp_off, extended, width, rows + used * width);
-                } else {
+                if (to != NULL && m == 0) {
+                    put_afterstate(start, me_off, opp_off, extended, width, to);
+                } else if (to != NULL) {
                     for (int j = 0; j < m; j++) {
                         decode_board(&chosen[j], start, board);
                         int off = (int)((chosen[j].hi >> 32) & 15);
-                        put_afterstate(board, off, opp_off, extended, width, rows + (used + j) * width);
+                        put_afterstate(board, off, opp_off, extended, width, to + j * width);
                     }
                 }
                 free(chosen);
@@ -77,18 +140,18 @@ static PyObject *core_reply_inputs(PyObject *self, PyObject *args) {
             }
         }
     }
-    {
-        PyObject *data = PyBytes_FromStringAndSize((const char *)rows, (Py_ssize_t)sizeof(float) * used * width);
-        PyObject *sizes = PyBytes_FromStringAndSize((const char *)counts, (Py_ssize_t)sizeof(int32_t) * n * 21);
-        if (data != NULL && sizes != NULL) answer = PyTuple_Pack(2, data, sizes);
-        Py_XDECREF(data);
-        Py_XDECREF(sizes);
-    }
+    ok = 1;
     goto done;
 nomem:
     PyErr_NoMemory();
-done:
-    free(rows);
+done:;
+    PyObject *answer = NULL, *data = sink_close(&sink, used, &view, ok);
+    if (data != NULL) {
+        PyObject *sizes = PyBytes_FromStringAndSize((const char *)counts, (Py_ssize_t)sizeof(int32_t) * n * 21);
+        if (sizes != NULL) answer = PyTuple_Pack(2, data, sizes);
+        Py_XDECREF(sizes);
+        Py_DECREF(data);
+    }
     free(counts);
     Py_DECREF(fast);
     return answer;

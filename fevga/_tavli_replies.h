@@ -34,37 +34,38 @@ static void tavli_put_afterstate(const TavliWalk *r, int opp_off, int opp_bar, P
     for (Py_ssize_t i = 0; i < width; i++) to[i] = (float)row[i];
 }
 
-/* Room for ``need`` more rows of inputs and points; -1 when out of memory. */
-static int reserve_rows(float **rows, Py_ssize_t *cap, double **points, Py_ssize_t *pcap, Py_ssize_t used,
-                        Py_ssize_t need, Py_ssize_t width) {
-    if (reserve_floats(rows, cap, (used + need) * width) < 0) return -1;
-    if (used + need <= *pcap) return 0;
-    Py_ssize_t size = *pcap ? *pcap : 1024;
-    while (size < used + need) size *= 2;
+/* Room for ``need`` more game-end points; -1 when out of memory. */
+static int reserve_points(double **points, Py_ssize_t *cap, Py_ssize_t need) {
+    if (need <= *cap) return 0;
+    Py_ssize_t size = *cap ? *cap : 1024;
+    while (size < need) size *= 2;
     double *bigger = (double *)realloc(*points, sizeof(double) * (size_t)size);
     if (bigger == NULL) return -1;
     *points = bigger;
-    *pcap = size;
+    *cap = size;
     return 0;
 }
 
-/* tavli_reply_inputs(positions) -> (bytes, bytes, bytes): for each Portes or Plakoto position (all
- * of one game) and each of the 21 rolls (1-1, 1-2, ..., 6-6, as fevga.ai.replies.ROLLS), the float32
- * inputs (the opponent on roll) of each legal play's result in tavli_legal_plays' order (a pass: the
- * position itself), the float64 points the mover has won with it (NaN: the game goes on), and the
- * int32 count of rows per (position, roll). */
-static PyObject *core_tavli_reply_inputs(PyObject *self, PyObject *seq) {
+/* tavli_reply_inputs(positions, out=None) -> (bytes | int, bytes, bytes): for each Portes or Plakoto
+ * position (all of one game) and each of the 21 rolls (1-1, 1-2, ..., 6-6, as
+ * fevga.ai.replies.ROLLS), the float32 inputs (the opponent on roll) of each legal play's result in
+ * tavli_legal_plays' order (a pass: the position itself), the float64 points the mover has won with
+ * it (NaN: the game goes on), and the int32 count of rows per (position, roll). ``out`` works as in
+ * reply_inputs: the rows are written into it and the first item is their count. */
+static PyObject *core_tavli_reply_inputs(PyObject *self, PyObject *args) {
+    PyObject *seq, *out = Py_None;
+    if (!PyArg_ParseTuple(args, "O|O", &seq, &out)) return NULL;
     if (tavli_not_ready()) return NULL;
     tavli_encode_tables();
     PyObject *fast = PySequence_Fast(seq, "positions must be a sequence");
     if (fast == NULL) return NULL;
     Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
     int32_t *counts = (int32_t *)malloc(sizeof(int32_t) * (size_t)(n * N_ROLLS + 1));
-    float *rows = NULL;
     double *points = NULL;
-    Py_ssize_t cap = 0, pcap = 0, used = 0, width = 0;
-    int game = -1;
-    PyObject *answer = NULL;
+    Py_ssize_t pcap = 0, used = 0;
+    int game = -1, failed = 0, ok = 0, opened = 0;
+    RowSink sink;
+    Py_buffer view;
     if (counts == NULL) goto nomem;
     for (Py_ssize_t k = 0; k < n; k++) {
         TavliWalk start, w, res;
@@ -72,7 +73,8 @@ static PyObject *core_tavli_reply_inputs(PyObject *self, PyObject *seq) {
         if (read_tavli(PySequence_Fast_GET_ITEM(fast, k), &start, &opp_off, &opp_bar) < 0) goto done;
         if (game < 0) {
             game = start.plakoto;
-            width = game ? PLAKOTO_INPUTS : PORTES_INPUTS;
+            if (sink_open(&sink, out, game ? PLAKOTO_INPUTS : PORTES_INPUTS, &view) < 0) goto done;
+            opened = 1;
         } else if (start.plakoto != game) {
             PyErr_SetString(PyExc_ValueError, "positions of one game only (Portes or Plakoto)");
             goto done;
@@ -90,19 +92,20 @@ static PyObject *core_tavli_reply_inputs(PyObject *self, PyObject *seq) {
                     if (m < 0) goto nomem;
                 }
                 Py_ssize_t here = m ? m : 1;
-                if (reserve_rows(&rows, &cap, &points, &pcap, used, here, width) < 0) {
+                float *to = sink_rows(&sink, used, here, &failed);
+                if (failed || reserve_points(&points, &pcap, used + here) < 0) {
                     free(chosen);
                     goto nomem;
                 }
                 if (m == 0) { /* the pass: the position itself */
-                    tavli_put_afterstate(&start, opp_off, opp_bar, width, rows + used * width);
+                    if (to != NULL) tavli_put_afterstate(&start, opp_off, opp_bar, sink.width, to);
                     points[used] = tavli_outcome(&start, opp_off);
                 }
                 for (int j = 0; j < m; j++) {
                     int res_opp_bar;
                     res = start;
                     tavli_decode(&chosen[j], &start, opp_bar, res.board, res.pins, &res.bar, &res_opp_bar, &res.off);
-                    tavli_put_afterstate(&res, opp_off, res_opp_bar, width, rows + (used + j) * width);
+                    if (to != NULL) tavli_put_afterstate(&res, opp_off, res_opp_bar, sink.width, to + j * sink.width);
                     points[used + j] = tavli_outcome(&res, opp_off);
                 }
                 free(chosen);
@@ -111,20 +114,25 @@ static PyObject *core_tavli_reply_inputs(PyObject *self, PyObject *seq) {
             }
         }
     }
-    {
-        PyObject *data = PyBytes_FromStringAndSize((const char *)rows, (Py_ssize_t)sizeof(float) * used * width);
-        PyObject *ends_of = PyBytes_FromStringAndSize((const char *)points, (Py_ssize_t)sizeof(double) * used);
-        PyObject *sizes = PyBytes_FromStringAndSize((const char *)counts, (Py_ssize_t)sizeof(int32_t) * n * N_ROLLS);
-        if (data != NULL && ends_of != NULL && sizes != NULL) answer = PyTuple_Pack(3, data, ends_of, sizes);
-        Py_XDECREF(data);
-        Py_XDECREF(ends_of);
-        Py_XDECREF(sizes);
-    }
+    ok = 1;
     goto done;
 nomem:
     PyErr_NoMemory();
-done:
-    free(rows);
+done:;
+    PyObject *answer = NULL, *data = NULL;
+    if (opened) {
+        data = sink_close(&sink, used, &view, ok);
+    } else if (ok) { /* no positions */
+        data = out == Py_None ? PyBytes_FromStringAndSize(NULL, 0) : PyLong_FromLong(0);
+    }
+    if (data != NULL) {
+        PyObject *ends_of = PyBytes_FromStringAndSize((const char *)points, (Py_ssize_t)sizeof(double) * used);
+        PyObject *sizes = PyBytes_FromStringAndSize((const char *)counts, (Py_ssize_t)sizeof(int32_t) * n * N_ROLLS);
+        if (ends_of != NULL && sizes != NULL) answer = PyTuple_Pack(3, data, ends_of, sizes);
+        Py_XDECREF(ends_of);
+        Py_XDECREF(sizes);
+        Py_DECREF(data);
+    }
     free(points);
     free(counts);
     Py_DECREF(fast);

@@ -5,21 +5,28 @@ judging them)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import numpy as np
+from numpy.typing import NDArray
 
 from fevga import Position, Rules, accel, legal_plays
 from fevga.variants import TavliPosition
 
 from .encoding import N_INPUTS_V3
 from .evaluate import CHUNK, input_equities, result_equities
+from .games import kind
 from .network import Network, equity
 
 ROLLS: list[tuple[tuple[int, int], float]] = [
     ((a, b), (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7)
 ]
 ROLL_WEIGHTS = np.array([w for _, w in ROLLS])
+FIRST_FLOATS = 1 << 21  # 8 MB: the inputs of ~10^4 replies, a 2-ply search's inner layer for one play
+KEEP_FLOATS = 1 << 24  # 64 MB
+_SCRATCH = threading.local()  # each thread its own buffer: the rows are read before the next call
 
 
 def roll_values(net: Network, positions: Sequence[Position], rules: Rules) -> tuple[list[float], int]:
@@ -29,8 +36,8 @@ def roll_values(net: Network, positions: Sequence[Position], rules: Rules) -> tu
         return [], 0
     core = accel.core
     if core is not None and isinstance(positions[0], TavliPosition):
-        data, ends, sizes = core.tavli_reply_inputs(positions)
-        x = np.frombuffer(data, dtype=np.float32).reshape(-1, net.n_inputs)
+        width = kind(positions[0].game).n_inputs
+        x, (ends, sizes) = scratch_rows(lambda out: core.tavli_reply_inputs(positions, out), width)
         points = np.frombuffer(ends, dtype=np.float64)
         eq = np.concatenate([-equity(net.forward(x[i : i + CHUNK])) for i in range(0, len(x), CHUNK)])
         eq = np.where(np.isnan(points), eq, points)
@@ -41,15 +48,41 @@ def roll_values(net: Network, positions: Sequence[Position], rules: Rules) -> tu
         for group, position in enumerate(positions):
             collect_replies(position, rules, group, results, owners)
         return group_values(net, results, owners, len(positions)), len(results)
-    data, sizes = core.reply_inputs(
-        positions, rules.unlock_point, rules.strict_start_quarter, net.n_inputs == N_INPUTS_V3
-    )
-    x = np.frombuffer(data, dtype=np.float32).reshape(-1, net.n_inputs)
+    extended = net.n_inputs == N_INPUTS_V3
+    args = (positions, rules.unlock_point, rules.strict_start_quarter, extended)
+    x, (sizes,) = scratch_rows(lambda out: core.reply_inputs(*args, out), net.n_inputs)
     eq = np.concatenate([input_equities(net, x[i : i + CHUNK]) for i in range(0, len(x), CHUNK)])
     return best_per_roll(eq, np.frombuffer(sizes, dtype=np.int32), len(positions)), len(x)
 
 
-def best_per_roll(eq: np.ndarray, counts: np.ndarray, groups: int) -> list[float]:
+def scratch_rows(
+    call: Callable[[NDArray[np.float32]], tuple[Any, ...]], width: int
+) -> tuple[NDArray[np.float32], tuple[bytes, ...]]:
+    """Rows of ``width`` inputs that ``call`` writes into this thread's scratch buffer (it answers
+    their count first, then the rest of its answer), and the rest. A buffer kept from call to call
+    is written in place: fresh pages and a copy cost the compiled layer about 40 % of its time.
+    When the rows do not fit, the buffer grows and ``call`` runs again."""
+    out = scratch(0)
+    count, *rest = call(out)
+    if count * width > len(out):
+        out = scratch(count * width)
+        count, *rest = call(out)
+    return out[: count * width].reshape(count, width), tuple(rest)
+
+
+def scratch(need: int) -> NDArray[np.float32]:
+    """This thread's float32 scratch buffer, holding at least ``need`` values. It grows by doubling;
+    one bigger than KEEP_FLOATS is used once and not kept."""
+    buf: NDArray[np.float32] | None = getattr(_SCRATCH, "buf", None)
+    if buf is not None and len(buf) >= need:
+        return buf
+    buf = np.empty(max(need, 2 * len(buf) if buf is not None else FIRST_FLOATS), dtype=np.float32)
+    if len(buf) <= KEEP_FLOATS:
+        _SCRATCH.buf = buf
+    return buf
+
+
+def best_per_roll(eq: NDArray[np.float64], counts: NDArray[np.int32], groups: int) -> list[float]:
     """For each group of replies (``counts[g * 21 + r]`` rows per group and roll, in order, never 0:
     a pass is one): the expected best equity over the 21 rolls."""
     starts = np.concatenate(([0], np.cumsum(counts[:-1])))

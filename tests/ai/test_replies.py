@@ -12,6 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from fevga import Position, Rules, accel
+from fevga.ai import replies
 from fevga.ai.encoding import FEVGA_ENCODINGS, N_INPUTS_V3, encode_afterstates, encode_afterstates_single
 from fevga.ai.network import Network, default_network, sigmoid
 from fevga.ai.replies import ROLLS, roll_values
@@ -92,3 +93,34 @@ def test_forward_follows_training_steps_and_new_weights() -> None:
     net.w2 = np.zeros_like(net.w2)
     net.b2 = np.zeros_like(net.b2)
     assert np.allclose(net.forward(x), 0.5)
+
+
+def test_reply_inputs_write_into_a_buffer_and_count_what_does_not_fit() -> None:
+    rng = random.Random(5)
+    sample = [random_game_position(rng) for _ in range(3)]
+    data, sizes = core.reply_inputs(sample, 13, False, True)
+    want = np.frombuffer(data, dtype=np.float32).reshape(-1, N_INPUTS_V3)
+    big = np.full(len(want) * N_INPUTS_V3 + 5, -1.0, dtype=np.float32)
+    count, sizes_big = core.reply_inputs(sample, 13, False, True, big)
+    assert count == len(want) and sizes_big == sizes
+    assert np.array_equal(big[: count * N_INPUTS_V3].reshape(count, -1), want)
+    assert (big[count * N_INPUTS_V3 :] == -1.0).all()
+    guarded = np.full(11 * N_INPUTS_V3, -1.0, dtype=np.float32)
+    count_small, _ = core.reply_inputs(sample, 13, False, True, guarded[: 10 * N_INPUTS_V3])  # room for 10 rows
+    assert count_small == len(want)  # all counted, none written past the end
+    assert (guarded[10 * N_INPUTS_V3 :] == -1.0).all()
+    with pytest.raises(ValueError, match="float32"):
+        core.reply_inputs(sample, 13, False, True, np.zeros(10))
+
+
+def test_the_scratch_buffer_grows_when_the_replies_do_not_fit() -> None:
+    rng = random.Random(6)
+    sample = [random_game_position(rng) for _ in range(4)]
+    net = default_network()
+    with accel.compiled_path():
+        want, judged = roll_values(net, sample, Rules())
+        replies._SCRATCH.buf = np.empty(100, dtype=np.float32)
+        got, judged_again = roll_values(net, sample, Rules())
+        grown = replies._SCRATCH.buf
+    assert judged == judged_again and got == want
+    assert len(grown) >= judged * net.n_inputs

@@ -114,3 +114,20 @@ def test_bad_calls_are_refused() -> None:
     with pytest.raises(TypeError, match="TavliPosition"):
         core.tavli_outcomes([object()], np.empty(1))  # type: ignore[list-item]
     assert core.tavli_reply_inputs([]) == (b"", b"", b"")
+
+
+@pytest.mark.parametrize("game", ["portes", "plakoto"])
+def test_reply_inputs_write_into_a_buffer(game: str) -> None:
+    sample = [p for p, _ in random_tavli_positions(game, 3, seed=4)]
+    width = kind(game).n_inputs
+    data, ends, sizes = core.tavli_reply_inputs(sample)
+    want = np.frombuffer(data, dtype=np.float32).reshape(-1, width)
+    out = np.full(len(want) * width, -1.0, dtype=np.float32)
+    assert core.tavli_reply_inputs(sample, out) == (len(want), ends, sizes)
+    assert np.array_equal(out.reshape(-1, width), want)
+    guarded = np.full(8 * width, -1.0, dtype=np.float32)
+    assert core.tavli_reply_inputs(sample, guarded[: 7 * width])[0] == len(want)  # room for 7 rows
+    assert (guarded[7 * width :] == -1.0).all()  # none written past the end
+    with pytest.raises(ValueError, match="float32"):
+        core.tavli_reply_inputs(sample, np.zeros(10))
+    assert core.tavli_reply_inputs([], out) == (0, b"", b"")
