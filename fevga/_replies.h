@@ -4,16 +4,25 @@
  * walks the same moves as legal_plays (choose_ends) and writes each result's inputs, as the next
  * player on roll sees them, straight into one float32 buffer. Included by _core.c after _encode.h. */
 
-/* Grow a malloc'd float buffer to hold at least ``need`` values; -1 when out of memory. */
-static int reserve_floats(float **buf, Py_ssize_t *cap, Py_ssize_t need) {
+/* Grow a malloc'd array of ``item``-byte values (doubling from ``first``) to hold at least ``need``
+ * of them; -1 when out of memory (the array is then unchanged). */
+static int grow_array(void **buf, Py_ssize_t *cap, Py_ssize_t need, size_t item, Py_ssize_t first) {
     if (need <= *cap) return 0;
-    Py_ssize_t size = *cap ? *cap : 4096;
+    Py_ssize_t size = *cap ? *cap : first;
     while (size < need) size *= 2;
-    float *bigger = (float *)realloc(*buf, sizeof(float) * (size_t)size);
+    void *bigger = realloc(*buf, item * (size_t)size);
     if (bigger == NULL) return -1;
     *buf = bigger;
     *cap = size;
     return 0;
+}
+
+/* Grow a malloc'd float buffer to hold at least ``need`` values; -1 when out of memory. */
+static int reserve_floats(float **buf, Py_ssize_t *cap, Py_ssize_t need) {
+    void *raw = *buf;
+    int failed = grow_array(&raw, cap, need, sizeof(float), 4096);
+    *buf = (float *)raw;
+    return failed;
 }
 
 /* Where the rows of reply inputs go: the caller's float32 buffer (once a roll's rows do not fit, rows

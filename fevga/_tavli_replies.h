@@ -34,16 +34,12 @@ static void tavli_put_afterstate(const TavliWalk *r, int opp_off, int opp_bar, P
     for (Py_ssize_t i = 0; i < width; i++) to[i] = (float)row[i];
 }
 
-/* Room for ``need`` more game-end points; -1 when out of memory. */
+/* Room for ``need`` game-end points; -1 when out of memory. */
 static int reserve_points(double **points, Py_ssize_t *cap, Py_ssize_t need) {
-    if (need <= *cap) return 0;
-    Py_ssize_t size = *cap ? *cap : 1024;
-    while (size < need) size *= 2;
-    double *bigger = (double *)realloc(*points, sizeof(double) * (size_t)size);
-    if (bigger == NULL) return -1;
-    *points = bigger;
-    *cap = size;
-    return 0;
+    void *raw = *points;
+    int failed = grow_array(&raw, cap, need, sizeof(double), 1024);
+    *points = (double *)raw;
+    return failed;
 }
 
 /* tavli_reply_inputs(positions, out=None) -> (bytes | int, bytes, bytes): for each Portes or Plakoto
