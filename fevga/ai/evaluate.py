@@ -56,9 +56,14 @@ def _result_equities(net: Network, results: Sequence[Position]) -> FloatArray:
     now the opponent, has 15/15 off; mars when the side on roll has none off): no Python loop."""
     tavli = kind_of(results[0]) if len(results) else None
     if tavli is not None:
-        xt, points = tavli.afterstates(results)
-        return np.asarray(np.where(np.isnan(points), -equity(net.forward(xt)), points), dtype=np.float64)
+        return tavli_input_equities(net, *tavli.afterstates(results))
     return input_equities(net, encode_afterstates_single(results, net.n_inputs))
+
+
+def tavli_input_equities(net: Network, x: NDArray[np.floating[Any]], points: FloatArray) -> FloatArray:
+    """The mover's 0-ply equity of Portes/Plakoto play results given by their afterstate inputs ``x``
+    and the points each ends the game with (NaN while it goes on: the network judges those)."""
+    return np.asarray(np.where(np.isnan(points), -equity(net.forward(x)), points), dtype=np.float64)
 
 
 def input_equities(net: Network, x: NDArray[np.floating[Any]]) -> FloatArray:

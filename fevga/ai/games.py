@@ -49,11 +49,18 @@ class GameKind:
         """(inputs for the opponent, now on roll, after each play result; the points the mover has
         won with each result, NaN while the game goes on)."""
         if accel.core is not None:
-            points = np.empty(len(results), dtype=np.float64)
-            accel.core.tavli_outcomes(results, points)
-            return self._compiled(results, True), points
+            return self._compiled(results, True), self.ends(results)
         a = arrays_of(results)
         return self.encode_arrays(a.flipped()), self.outcomes(a)
+
+    def ends(self, results: Sequence[Position]) -> FloatArray:
+        """The points the mover has won with each play result, NaN while the game goes on (the
+        compiled core's when it is loaded: no numpy arrays built from the positions)."""
+        if accel.core is None:
+            return self.outcomes(arrays_of(results))
+        points = np.empty(len(results), dtype=np.float64)
+        accel.core.tavli_outcomes(results, points)
+        return points
 
     def _compiled(self, positions: Sequence[Position], flip: bool) -> FloatArray:
         """``encode_arrays`` in C (fevga/_tavli_encode.h); ``flip``: as the other player sees them."""
@@ -115,10 +122,5 @@ def result_points(result: Position) -> float | None:
     Portes/Plakoto game, else None."""
     k = kind_of(result)
     assert k is not None
-    if accel.core is not None:
-        out = np.empty(1, dtype=np.float64)
-        accel.core.tavli_outcomes([result], out)
-        value = float(out[0])
-    else:
-        value = float(k.outcomes(arrays_of([result]))[0])
+    value = float(k.ends([result])[0])
     return None if np.isnan(value) else value

@@ -16,9 +16,9 @@ from fevga import Position, Rules, accel, legal_plays
 from fevga.variants import TavliPosition
 
 from .encoding import N_INPUTS_V3
-from .evaluate import CHUNK, input_equities, result_equities
+from .evaluate import CHUNK, input_equities, result_equities, tavli_input_equities
 from .games import kind
-from .network import Network, equity
+from .network import Network
 
 ROLLS: list[tuple[tuple[int, int], float]] = [
     ((a, b), (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7)
@@ -39,8 +39,8 @@ def roll_values(net: Network, positions: Sequence[Position], rules: Rules) -> tu
         width = kind(positions[0].game).n_inputs
         x, (ends, sizes) = scratch_rows(lambda out: core.tavli_reply_inputs(positions, out), width)
         points = np.frombuffer(ends, dtype=np.float64)
-        eq = np.concatenate([-equity(net.forward(x[i : i + CHUNK])) for i in range(0, len(x), CHUNK)])
-        eq = np.where(np.isnan(points), eq, points)
+        blocks = range(0, len(x), CHUNK)
+        eq = np.concatenate([tavli_input_equities(net, x[i : i + CHUNK], points[i : i + CHUNK]) for i in blocks])
         return best_per_roll(eq, np.frombuffer(sizes, dtype=np.int32), len(positions)), len(x)
     if core is None or any(type(p) is not Position for p in positions):
         results: list[Position] = []
