@@ -70,7 +70,10 @@ async def test_a_3_2_s_retry_after_on_the_edit_still_answers_within_3_s(
     assert fake.faults.hits == 1 and board.edits == edits + 1  # the one edit, after the platform's pause
     assert false_failures(fake, world) == []
     answer = (await handle.original()).content or ""
-    assert "played" in answer and "board will be updated" in answer  # the truth: saved, the board follows
+    if "board will be updated" in answer:  # the handler's edit took the 429: the truth, saved, the board follows
+        assert "played" in answer
+    else:  # on a loaded machine the outbox consumer may draw first (and take the 429): the handler waited for it
+        assert "to play" in answer and "discord.com/channels/" in answer, answer  # then points at the board
 
 
 async def test_the_answer_links_to_the_board_inside_its_server(fake: FakeDiscord, bot: Any, core: Any,
