@@ -10,7 +10,7 @@ import pytest
 from tests.fakes.discord import FakeDiscord, FakeMember, InteractionHandle, StoredMessage
 
 from .conftest import BotFactory, World, make_core
-from .playing import pick, step_ids, take_turn_by_buttons, use
+from .playing import BOARD_WAIT, DEFERRED_UPDATE, pick, step_ids, take_turn_by_buttons, use
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -44,6 +44,8 @@ async def mover_and_waiter(
     if response.ephemeral and not step_ids(await handle.original()):
         assert board.edits == before  # refused: nothing changed
         return b, a
+    if response.type == DEFERRED_UPDATE:  # acknowledged first (another drawer held the board): its edit follows
+        await fake.wait_for(lambda: board.edits > before or None, BOARD_WAIT, "the edit after a defer")
     return a, b
 
 
