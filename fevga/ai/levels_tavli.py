@@ -22,9 +22,10 @@ from .tavli_heuristic import tavli_player as hand_made_player
 # 20,000 judged positions (wider does not change its choices); in Plakoto the 4 best, without a budget
 # (58.5 % against hard over 2,000 games, where the 2 best scored 55.1 %).
 HARD: dict[str, Any] = {"ply": 1, "keep1": 3, "margin": 0.12, "max_work": 1500}
+_PORTES: dict[str, Any] = {"ply": 2, "keep1": 8, "margin": 0.25, "keep2": 2, "max_work": 4000, "max_work2": 20000}
 EXPERT: dict[str, dict[str, Any]] = {
-    "portes": {"ply": 2, "keep1": 8, "margin": 0.25, "keep2": 2, "max_work": 4000, "max_work2": 20000},
-    "plakoto": {"ply": 2, "keep1": 8, "margin": 0.25, "keep2": 4, "max_work": 4000, "max_work2": None},
+    "portes": _PORTES,
+    "plakoto": {**_PORTES, "keep2": 4, "max_work2": None},  # only the 2-ply width and budget differ
 }
 TAVLI_NAMES = ("random", "greedy", "heuristic", "noisy", "neural", "neural0", "neural1", "neural2", "hard", "expert")
 
