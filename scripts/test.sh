@@ -11,7 +11,4 @@ echo "==> pytest"
 # Spread over workers (most of the suite waits on real processes: Redis, bots, browsers); an idle worker steals
 # queued tests (worksteal), so the long ones leave no tail. 3 workers on 2 cores were ~10 % faster, but made
 # tests/storage/test_resilience.py's recovery window miss its count. PYTEST_WORKERS=0 runs it in one process.
-workers="${PYTEST_WORKERS:-2}"
-dist=()
-[ "$workers" != "0" ] && dist=(--dist worksteal)
-.venv/bin/python -m pytest -n "$workers" "${dist[@]}" --durations=15 "$@"
+.venv/bin/python -m pytest -n "${PYTEST_WORKERS:-2}" --dist worksteal --durations=15 "$@"
