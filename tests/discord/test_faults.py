@@ -48,12 +48,19 @@ def false_failures(fake: FakeDiscord, w: World) -> list[str]:
             if "nothing was changed" in (m.content or "") or (m.content or "").startswith("Something went wrong")]
 
 
+def shown_versions(board: StoredMessage) -> set[int]:
+    """The state versions the board's buttons carry (``fv:<kind>:<code>.<game>.<version>[...]``)."""
+    tokens = [c.split(":", 2)[2].split(".") for c in board.custom_ids() if c.startswith("fv:")]
+    return {int(t[2]) for t in tokens if len(t) > 2 and t[2].isdigit()}
+
+
 async def converged(fake: FakeDiscord, core: Any, w: World, board: StoredMessage) -> float:
-    """Seconds until the board's buttons are those of the stored version."""
+    """Seconds until the board's buttons are those of the stored version (the version field itself: a
+    substring test would match an old button whose point number reads like the new version)."""
     started = time.monotonic()
     version = await stored_version(core, w)
     await fake.wait_for(
-        lambda: any(f".{version}" in c for c in board.custom_ids()) or None, CONVERGE_SECONDS, "the board to converge"
+        lambda: version in shown_versions(board) or None, CONVERGE_SECONDS, "the board to converge"
     )
     return time.monotonic() - started
 
