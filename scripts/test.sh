@@ -9,6 +9,6 @@ echo "==> mypy"
 .venv/bin/mypy fevga renderers bot
 echo "==> pytest"
 # Spread over workers (most of the suite waits on real processes: Redis, bots, browsers); an idle worker steals
-# queued tests (worksteal), so the long ones leave no tail. 3 workers on 2 cores were ~10 % faster, but made
-# tests/storage/test_resilience.py's recovery window miss its count. PYTEST_WORKERS=0 runs it in one process.
+# queued tests (worksteal), so the long ones leave no tail. 3 workers on 2 cores were ~10 % faster, but their load
+# failed the Redis failover and two-shard process tests (measured twice). PYTEST_WORKERS=0 runs it in one process.
 .venv/bin/python -m pytest -n "${PYTEST_WORKERS:-2}" --dist worksteal --durations=15 "$@"
