@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bot.chat.buttons import decode
 from tests.fakes.discord import FakeDiscord, StoredMessage
 
 from .conftest import World
@@ -49,9 +50,9 @@ def false_failures(fake: FakeDiscord, w: World) -> list[str]:
 
 
 def shown_versions(board: StoredMessage) -> set[int]:
-    """The state versions the board's buttons carry (``fv:<kind>:<code>.<game>.<version>[...]``)."""
-    tokens = [c.split(":", 2)[2].split(".") for c in board.custom_ids() if c.startswith("fv:")]
-    return {int(t[2]) for t in tokens if len(t) > 2 and t[2].isdigit()}
+    """The state versions the board's buttons carry (``fv:<kind>:<token>``, read by the core's decoder)."""
+    intents = (decode(c.split(":", 2)[2]) for c in board.custom_ids() if c.startswith("fv:"))
+    return {v for x in intents if isinstance(v := getattr(x, "version", None), int)}
 
 
 async def converged(fake: FakeDiscord, core: Any, w: World, board: StoredMessage) -> float:

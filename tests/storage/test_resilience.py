@@ -41,8 +41,8 @@ async def test_kill_9_under_load_three_times_heals_within_a_second(own_redis: Lo
         await runner
     for down, (rate, count) in windows:
         assert down[0] < 0.5  # Redis really was down (the test measures something)
-        # at least one command per game (20) in that second, even on a loaded machine, and all succeed
-        assert count >= 20 and rate >= 0.99, (windows, [o for o in load.outcomes if not o.ok][-5:])
+        # at least one command per game in that second, even on a loaded machine, and all succeed
+        assert count >= load.games and rate >= 0.99, (windows, [o for o in load.outcomes if not o.ok][-5:])
     assert store.pool_stats()["in_use"] == 0  # nothing leaked
     await store.close()
 
