@@ -150,13 +150,15 @@ async def test_replay_and_the_dice_checked_in_the_browser_on_plain_http(
 
 
     rng = random.Random(5)
-    positions = []
+    view = await game_view(core, actor_ref(alice), group_place(room))
+    positions = [view.position_id]  # the board after each turn, from the start
     for _ in range(3):
+        mover = view.turn
+        await chat.say(users[view.players[mover].user_id], room, a_legal_play(view, rng))
         view = await game_view(core, actor_ref(alice), group_place(room))
         positions.append(view.position_id)
-        await chat.say(users[view.players[view.turn].user_id], room, a_legal_play(view, rng))
-    view = await game_view(core, actor_ref(alice), group_place(room))
-    positions.append(view.position_id)
+        if view.turn == mover:  # the other side had no legal play: his turn passed, the board as it was
+            positions.append(view.position_id)
     await chat.say(users[view.players[view.turn].user_id], room, "/resign yes")
     over = await game_view(core, actor_ref(alice), group_place(room))
     assert over.status != "play" or over.winner is not None
@@ -195,12 +197,13 @@ async def test_replay_and_the_dice_checked_in_the_browser_on_plain_http(
         assert digest == hashlib.sha256(data).hexdigest(), n
         assert mac == hmac.new(bytes(range(100)), data, hashlib.sha256).hexdigest(), n
 
-    for i, pid in enumerate(positions[:4]):  # the slider shows the position after each turn
+    assert await page.evaluate("() => document.getElementById('slider').max") == str(len(positions) - 1)
+    for i, pid in enumerate(positions):  # the slider shows the position after each turn
         await page.fill("#slider", str(i))
         assert await drawn_board(page, 0) == in_viewer_numbering(pid, 0), i
     assert await page.evaluate("() => FV.app.index") is None  # after the last turn: the live board
     await page.click("#prev")
-    assert await page.evaluate("() => FV.app.index") == 2 and await page.is_visible("#tolive")
+    assert await page.evaluate("() => FV.app.index") == len(positions) - 2 and await page.is_visible("#tolive")
     await page.click("#tolive")
     assert await page.evaluate("() => FV.app.index") is None
 
