@@ -55,7 +55,7 @@ def test_split_versioned_rejects_damage_quickly(raw: bytes) -> None:
     began = time.perf_counter()
     with pytest.raises(DamagedValue):
         split_versioned(raw)
-    assert time.perf_counter() - began < 0.01
+    assert time.perf_counter() - began < 0.25  # loose for a loaded CI machine: a million-digit parse takes seconds
 
 
 def test_split_versioned_accepts_the_largest_version() -> None:
