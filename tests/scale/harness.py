@@ -62,6 +62,13 @@ class Fleet:
             out.append((proc.returncode, err.decode(errors="replace")[-2000:]))
         return out
 
+    def error_logs(self, chars: int = 3000) -> str:
+        """The end of each worker's error log (its ERROR records with their tracebacks), to say why a command
+        kept failing when a test does not pass."""
+        logs = [Path(f"{path}.log") for path in self.journals]
+        return "\n".join(f"{log.name}: {log.read_text(encoding='utf-8')[-chars:]}" for log in logs
+                         if log.exists() and log.stat().st_size)
+
     def kill(self) -> None:
         """Stop workers still running (after a failed test)."""
         for proc in self.procs:
