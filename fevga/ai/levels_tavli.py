@@ -17,7 +17,8 @@ from .tavli_heuristic import EASY
 from .tavli_heuristic import tavli_player as hand_made_player
 
 # The search of each level (NeuralPlayer settings), chosen by move time and measured strength
-# (docs/ai-training.md): hard is 1-ply over the 3 best 0-ply plays within 0.12 (p95 2.9 / 12.0 ms a move);
+# (docs/ai-training.md): hard is 1-ply over the 3 best 0-ply plays within 0.12 (p95 Portes 6.6 /
+# Plakoto 12.0 ms a move);
 # expert is 2-ply over the best of the 8 best plays at 1-ply: in Portes the 2 best, within a budget of
 # 20,000 judged positions (wider does not change its choices); in Plakoto the 4 best, without a budget
 # (with the 80-unit network 58.5 % against hard over 2,000 games, where the 2 best scored 55.1 %; p95 0.72 s
