@@ -16,12 +16,14 @@ from fevga import Position, format_play, legal_plays
 
 @dataclass
 class Outcome:
-    """One command's end: when (monotonic), whether it succeeded, the error key if not, and when it began."""
+    """One command's end: when (monotonic), whether it succeeded, the error key if not, when it began and
+    for which game."""
 
     at: float
     ok: bool
     error: str | None = None
     started: float = 0.0
+    game: int = -1
 
 
 @dataclass
@@ -66,7 +68,7 @@ class Workload:
             pos = Position.from_id(view.position_id)
             play = rng.choice(legal_plays(pos if view.turn == 0 else pos.flip(), view.dice))
             result = await self.service.move(view.players[view.turn], place, format_play(play))
-        self.outcomes.append(Outcome(time.monotonic(), result.ok, result.error_key, started))
+        self.outcomes.append(Outcome(time.monotonic(), result.ok, result.error_key, started, n))
         return result.view if result.ok else None
 
     async def player(self, n: int) -> None:
@@ -86,6 +88,10 @@ class Workload:
         many there were."""
         window = [o for o in self.outcomes if since <= (o.started if by_start else o.at) < until]
         return (sum(o.ok for o in window) / len(window) if window else 0.0), len(window)
+
+    def served(self, since: float) -> set[int]:
+        """The games with a command begun at ``since`` or later that succeeded."""
+        return {o.game for o in self.outcomes if o.ok and o.started >= since}
 
     def last_failure(self) -> float | None:
         """When the last failed command ended, if any."""
