@@ -86,11 +86,12 @@ async def table_on(fake: FakeDiscord, shard: int | None = None) -> Table:
             return Table(guild, channel, alice, bob)
 
 
-def pings_of(fake: FakeDiscord, channel: FakeChannel, member: Any) -> list[StoredMessage]:
-    """The bot's turn pings for ``member`` anywhere in the channel's server (its threads too)."""
+def pings_of(fake: FakeDiscord, channel: FakeChannel, member: Any, since: int = 0) -> list[StoredMessage]:
+    """The bot's turn pings for ``member`` anywhere in the channel's server (its threads too), those after message
+    ``since`` only when given (the player to move next may be the one who just moved: the other's roll a pass)."""
     channels = {c.id for c in fake.channels.values() if c.guild_id == channel.guild_id}
     return [m for m in fake.stored_messages.values() if m.channel_id in channels and m.author.id == fake.bot_user.id
-            and "your turn" in m.content and f"<@{member.id}>" in m.content]
+            and "your turn" in m.content and f"<@{member.id}>" in m.content and m.id > since]
 
 
 def board_patches(fake: FakeDiscord, board: StoredMessage, since: int) -> list[Any]:
@@ -118,9 +119,9 @@ async def start_game(fake: FakeDiscord, table: Table, core: Any) -> None:
     await until(lambda: pings_of(fake, table.channel, first), 15, "the first ping")
 
 
-async def move_with_edit_held(fake: FakeDiscord, table: Table, core: Any) -> tuple[Any, Any, int]:
+async def move_with_edit_held(fake: FakeDiscord, table: Table, core: Any) -> tuple[Any, Any, int, int]:
     """The player to move plays; the stand-in holds the board's edit in flight. The game after the (committed)
-    move, the member to move next, and the call index from which edits are counted."""
+    move, the member to move next, the call index from which edits are counted and the last message before."""
     board = table.board
     assert board is not None
     where = (player_ref(table.alice), place_ref(table.channel))
@@ -129,22 +130,23 @@ async def move_with_edit_held(fake: FakeDiscord, table: Table, core: Any) -> tup
     plays = await legal_play_texts(core, member, table.channel)
     fake.faults.add("PATCH", rf"/messages/{board.id}$", times=1, status=502, delay=HOLD_SECONDS)
     mark = len(fake.rest_log)
+    last = max((m.id for m in fake.stored_messages.values()), default=0)
     await fake.send_message(member, table.channel, f"{PREFIX}move {plays[0]}")
     await until(lambda: [c for c in fake.rest_log[mark:] if c.method == "PATCH" and c.status == 0
                          and c.path.endswith(f"/messages/{board.id}")], 15, "the board edit in flight")
     after = (await core.service.board(*where)).view
     assert after.version > before.version  # committed; the board still shows the old position
     following = next(m for m in (table.alice, table.bob) if after.players[after.turn].same(player_ref(m)))
-    return after, following, mark
+    return after, following, mark, last
 
 
-async def converged(fake: FakeDiscord, table: Table, edits: int, following: Any, started: float) -> float:
+async def converged(fake: FakeDiscord, table: Table, edits: int, following: Any, started: float, last: int) -> float:
     """Wait (at most TAKEOVER_SECONDS from ``started``) until the board was edited once more and the player to move
     was told; the seconds it took."""
     board = table.board
     assert board is not None
     await until(lambda: board.edits > edits, TAKEOVER_SECONDS - (time.monotonic() - started), "the board edit")
-    await until(lambda: pings_of(fake, table.channel, following), TAKEOVER_SECONDS - (time.monotonic() - started),
+    await until(lambda: pings_of(fake, table.channel, following, last), TAKEOVER_SECONDS - (time.monotonic() - started),
                 "the player to move to be told")
     return time.monotonic() - started
 
@@ -166,12 +168,12 @@ async def world(tmp_path: Path, request: pytest.FixtureRequest) -> AsyncIterator
                 await core.close()
 
 
-async def settled_once(fake: FakeDiscord, table: Table, after: Any, following: Any, mark: int) -> None:
+async def settled_once(fake: FakeDiscord, table: Table, after: Any, following: Any, mark: int, last: int) -> None:
     """Nothing more happens: the saved version was drawn once and its player told once."""
     assert table.board is not None
     await asyncio.sleep(5.0)  # past the consumers' grace and a reclaim round: no second edit, no second ping
     assert len(board_patches(fake, table.board, mark)) == 1
-    assert len(pings_of(fake, table.channel, following)) == 1
+    assert len(pings_of(fake, table.channel, following, last)) == 1
     [embed] = table.board.embeds  # the board shows the saved version and its player to move
     assert embed["footer"]["text"].endswith(f" v{after.version}")
     assert embed["title"].endswith(f"{after.players[after.turn].name} to play {after.dice[0]}-{after.dice[1]}")
@@ -186,17 +188,17 @@ async def test_kill_9_mid_edit_then_restart_shows_and_tells_within_10_s(world: A
     await start_game(fake, table, core)
     assert table.board is not None
     edits = table.board.edits
-    after, following, mark = await move_with_edit_held(fake, table, core)
+    after, following, mark, last = await move_with_edit_held(fake, table, core)
     proc.kill()  # kill -9 while the edit is in flight
     await proc.wait()
 
     spawned = time.monotonic()
     await processes.up(await processes.start("pod-b"))  # restarted at once
     started = time.monotonic()  # the 10 s count from the restarted process being up
-    took = await converged(fake, table, edits, following, started)
+    took = await converged(fake, table, edits, following, started, last)
     print(f"discord restart takeover: {took:.2f} s after the restarted process was up "
           f"({took + started - spawned:.2f} s after its spawn)")
-    await settled_once(fake, table, after, following, mark)
+    await settled_once(fake, table, after, following, mark, last)
 
 
 @pytest.mark.parametrize("world", [2], indirect=True)
@@ -208,11 +210,11 @@ async def test_kill_9_mid_edit_the_other_live_shard_shows_and_tells_within_10_s(
     await start_game(fake, table, core)
     assert table.board is not None
     edits = table.board.edits
-    after, following, mark = await move_with_edit_held(fake, table, core)
+    after, following, mark, last = await move_with_edit_held(fake, table, core)
     procs[0].kill()  # kill -9 of the shard drawing the board; the other shard's process lives on
     await procs[0].wait()
 
     started = time.monotonic()
-    took = await converged(fake, table, edits, following, started)
+    took = await converged(fake, table, edits, following, started, last)
     print(f"discord second-instance takeover: {took:.2f} s after the kill")
-    await settled_once(fake, table, after, following, mark)
+    await settled_once(fake, table, after, following, mark, last)
