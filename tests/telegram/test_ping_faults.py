@@ -59,12 +59,14 @@ async def test_kill_9_between_commit_and_ping_then_restart_pings_once(world: Any
     after = await game_view(core, *where)
     next_id = int(after.players[after.turn].user_id)
 
+    def told_next() -> list[Any]:
+        return [m for m in pings(fake, room)[before:] if mentioned(m) == [next_id]]
+
     await bot.start("pod-b")
-    await until(lambda: [m for m in pings(fake, room)[before:] if mentioned(m) == [next_id]], CONVERGE_SECONDS,
-                "the ping from the next process")
+    await until(told_next, CONVERGE_SECONDS, "the ping from the next process")
     await fake.settle(timeout=15, quiet=4.0)
-    assert len([m for m in pings(fake, room)[before:] if mentioned(m) == [next_id]]) == 1  # once, not twice
+    assert len(told_next()) == 1  # once, not twice
     live = [m for m in pings(fake, room) if not m.deleted]
-    assert live == [m for m in pings(fake, room)[before:] if mentioned(m) == [next_id]]
+    assert live == told_next()
     assert len(photos(fake, room)) == 1
     assert await bot.signal(signal.SIGTERM) == 0
