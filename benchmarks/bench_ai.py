@@ -22,6 +22,8 @@ A pairing is ``A-B`` or, when a name holds a dash, ``A:B`` (``hard:hard-v1``).
     python benchmarks/bench_ai.py --pairings hard:hard-v1 --games 2000 --jobs 2 --no-speed
     python benchmarks/bench_ai.py --smoke                              # seconds: every part, tiny
     python benchmarks/bench_ai.py --game portes --jobs 2   # Portes (or plakoto): its own targets
+    python benchmarks/bench_ai.py --game portes --pairings oracle-heuristic --games 1000 --jobs 2 --no-speed
+        # a ceiling probe: hard's network at 1-ply, told the heuristic's answer to every roll (fevga.ai.probes)
 
 Portes and Plakoto (issue 26; a Plakoto draw counts as half a win) have their own targets, each
 from 2,000 games: hard vs heuristic >= 90 %, hard vs random >= 99 %, expert vs hard >= 55 %, and
@@ -52,6 +54,7 @@ from fevga.ai.arena import MatchStats, duplicate_match  # noqa: E402
 from fevga.ai.games import game_network, result_points  # noqa: E402
 from fevga.ai.network import default_network  # noqa: E402
 from fevga.ai.players import Player, RandomPlayer  # noqa: E402
+from fevga.ai.probes import OracleReplyPlayer  # noqa: E402
 from fevga.ai.train import self_play_game  # noqa: E402
 from fevga.variants import start_position  # noqa: E402
 
@@ -81,6 +84,9 @@ GAME = "fevga"  # the game benchmarked (``--game``); read by the match processes
 
 
 def make_player(name: str, seed: int) -> Player:
+    if name == "oracle":  # a probe, not a level: hard's network, told the heuristic's every answer
+        net = default_network() if GAME == "fevga" else game_network(GAME)
+        return OracleReplyPlayer(net, get_player("heuristic", GAME))
     return RandomPlayer(seed) if name == "random" else get_player(name, GAME)
 
 
@@ -284,7 +290,8 @@ def main() -> None:
     parser.add_argument("--smoke", action="store_true", help="the smallest run of every part (it still runs)")
     args = parser.parse_args()
     if args.smoke:
-        args.games, args.pairings, args.speed_samples, args.speed_levels = 2, "hard-random", 3, "hard,medium"
+        args.games, args.speed_samples, args.speed_levels = 2, 3, "hard,medium"
+        args.pairings = "hard-random,oracle-heuristic"
         args.selfplay, args.train_games, args.train_workers = 1, 2, 1
     global GAME
     GAME = args.game

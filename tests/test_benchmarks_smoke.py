@@ -23,7 +23,8 @@ TIMEOUT_S = 150  # the whole set takes about 20 s on a quiet 2-core machine
 
 # script -> a line each must print, with its numbers (regular expressions)
 FIGURES: dict[str, list[str]] = {
-    "bench_ai.py": [r"hard \(hard\) \[.*\] move time over 3 positions: median [\d.]+ ms", r"win [\d.]+%"],
+    "bench_ai.py": [r"hard \(hard\) \[.*\] move time over 3 positions: median [\d.]+ ms", r"win [\d.]+%",
+                    r"oracle vs heuristic: 2 games: win [\d.]+%"],
     "bench_analysis.py": [r"CPU s per game median [\d.]+", r"ranking: 1 hard self-play games, \d+ unforced turns"],
     "bench_delivery.py": [r"2 instance\(s\): \d+ committed changes", r"commit -> board shown: p50 [\d.]+ ms"],
     "bench_engine.py": [
