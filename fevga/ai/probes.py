@@ -10,7 +10,7 @@ from fevga import Play, Position, Rules, legal_plays
 from .evaluate import play_equities, result_equities, terminal_points
 from .network import Network
 from .players import Player
-from .replies import ROLLS
+from .replies import ROLL_WEIGHTS, ROLLS
 
 
 class OracleReplyPlayer:
@@ -32,12 +32,8 @@ class OracleReplyPlayer:
             return points
         there = play.result.flip()
         answers = [self.opponent.choose(there, dice, rules).result for dice, _ in ROLLS]
-        judged = result_equities(self.net, answers)  # the opponent's equity after each answer
-        total = 0.0
-        for (_, weight), answer, eq in zip(ROLLS, answers, judged, strict=True):
-            end = terminal_points(answer)
-            total -= weight * (end if end is not None else float(eq))
-        return total
+        # the opponent's equity after each answer (the points it wins when the answer ends the game)
+        return -float(ROLL_WEIGHTS @ result_equities(self.net, answers))
 
     def rank(self, position: Position, dice: tuple[int, int], rules: Rules) -> list[tuple[Play, float]]:
         """The ``keep`` best 0-ply plays by their value against the known answers, best first, then the rest
