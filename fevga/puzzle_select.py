@@ -30,7 +30,7 @@ DEEP = 6  # the best plays at 1-ply searched at 2-ply
 PREFILTER = 0.06  # a turn the game's analysis judged with a lead under this is not worth the expert's time
 
 
-def _network(game: str) -> Network | None:
+def expert_network(game: str) -> Network | None:
     """The expert level's network for ``game`` (None without weights: then no puzzles are chosen)."""
     net = getattr(get_player("expert", game), "net", None)
     return net if isinstance(net, Network) else None
@@ -73,7 +73,7 @@ def select(position: Position, dice: tuple[int, int], rules: Rules | None = None
     plays = ordered_plays(position, dice)
     if len(plays) < 2:
         return None
-    net = _network(game)
+    net = expert_network(game)
     if net is None:
         return None
     ranked = get_player("expert", game).rank(position, dice, rules)
@@ -101,7 +101,7 @@ def puzzles_of_report(report: Report) -> list[Puzzle]:
 def verify(puzzle: Puzzle) -> bool:
     """True when the puzzle still holds: the wide check's best play is its answer, by ``MARGIN``."""
     position = puzzle.start()
-    net = _network(game_of(position))
+    net = expert_network(game_of(position))
     if net is None:
         return False
     plays = ordered_plays(position, puzzle.dice)
@@ -109,5 +109,5 @@ def verify(puzzle: Puzzle) -> bool:
     return wide[0][0].result.id() == puzzle.result and wide[0][1] - wide[1][1] >= MARGIN
 
 
-__all__ = ["DEEP", "WIDE", "candidates_of_report", "full_equities", "puzzles_of_report",
+__all__ = ["DEEP", "WIDE", "candidates_of_report", "expert_network", "full_equities", "puzzles_of_report",
            "select", "verify"]

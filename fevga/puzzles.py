@@ -21,6 +21,7 @@ from .notation import parse_play
 from .play import Play, format_play
 from .position import Position
 from .variants import any_position_from_id, default_rules, game_of
+from .variants.position import TAVLI_GAMES
 
 MARGIN = 0.10  # the best play leads the second by at least this much equity
 THEMES = ("opening_runner", "blocks", "prime", "race", "bear_off")
@@ -98,6 +99,13 @@ class Puzzle:
         if not isinstance(data, list):
             raise SerializationError("stored puzzle is corrupt")
         return cls.from_list(data)
+
+
+def stored_game(text: str | bytes) -> str:
+    """The game of a stored puzzle (:meth:`Puzzle.encode`), read off its position id's name without decoding it:
+    a bank is filtered by game this way."""
+    head = text[:12].decode("utf-8", "replace") if isinstance(text, bytes) else text[:12]
+    return next((g for g in TAVLI_GAMES if head.startswith(f'["{g}:')), "fevga")
 
 
 @dataclass(frozen=True, slots=True)

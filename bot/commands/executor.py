@@ -117,8 +117,8 @@ async def execute(
             return await service.settings(actor, place)
         case i.Settings(setting=name, value=value):
             return await service.set_setting(actor, place, name or "", value or "", is_admin=is_admin, idem=idem)
-        case pz.PuzzleShow():
-            return await service.puzzle(actor, place)
+        case pz.PuzzleShow(game=game):
+            return await service.puzzle(actor, place, game)
         case pz.PuzzleAnswer(text=text):
             return await service.puzzle_answer(actor, place, text)
         case pz.PuzzleStep(pid=pid, owner=owner, path=path):

@@ -1,8 +1,10 @@
-"""The puzzle commands' grammar: ``puzzle`` alone, ``puzzle <play>`` (any notation), ``top puzzles [n]``."""
+"""The puzzle commands' grammar: ``puzzle`` alone, ``puzzle <game>`` (fevga, portes, plakoto, tavli: in English or
+Greek), ``puzzle <play>`` (any notation), ``top puzzles [n]``."""
 
 from __future__ import annotations
 
 from bot.commands.numbers import whole_number
+from bot.service.game_words import game_word
 
 from . import intents as i
 from . import puzzle_intents as p
@@ -12,9 +14,11 @@ MAX_TOP_ASKED = 1_000_000  # read, then clamped by the service
 
 
 def puzzle(words: list[str]) -> i.Intent | i.CommandError:
-    """``puzzle`` or ``puzzle <play>``."""
+    """``puzzle``, ``puzzle <game>`` or ``puzzle <play>``."""
     if not words:
         return p.PuzzleShow()
+    if len(words) == 1 and (game := game_word(words[0])) is not None:
+        return p.PuzzleShow(game)
     return p.PuzzleAnswer(" ".join(words))
 
 

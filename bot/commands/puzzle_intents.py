@@ -1,4 +1,4 @@
-"""Typed intents of the puzzle commands: ``puzzle``, ``puzzle <play>`` and ``top puzzles`` (docs/puzzles.md)."""
+"""Typed intents of the puzzle commands: ``puzzle [game]``, ``puzzle <play>`` and ``top puzzles`` (docs/puzzles.md)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,11 @@ from .intents import Intent
 
 @dataclass(frozen=True, slots=True)
 class PuzzleShow(Intent):
-    """A puzzle near the actor's puzzle rating (private chats), or today's daily puzzle here (groups)."""
+    """A puzzle near the actor's puzzle rating (private chats), or today's daily puzzle here (groups); ``game``
+    (fevga, portes, plakoto; tavli: every game) chooses whose puzzles he gets from now on (None: as before)."""
 
     word: ClassVar[str] = "puzzle"
+    game: str | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -22,8 +22,8 @@ TEXT.update({
         "Γρίφος από αληθινή παρτίδα, ή απάντησέ τον",
     ),
     "more.puzzle.play": (
-        "Your answer: the play, e.g. 1/7 7/12 (empty: show it)",
-        "Η απάντησή σου, π.χ. 1/7 7/12 (κενό: δείξ' τον)",
+        "Your answer, e.g. 1/7 7/12; or a game: portes, plakoto, fevga, tavli (empty: show it)",
+        "Η απάντησή σου, π.χ. 1/7 7/12· ή παιχνίδι: πόρτες, πλακωτό, φεύγα, τάβλι (κενό: δείξ' τον)",
     ),
     "more.dice": (
         "Dice statistics of a player or one match's fair dice",

@@ -10,14 +10,15 @@ from .puzzles.steps import Path
 
 
 class PuzzleCommands:
-    """``puzzle``, ``puzzle <play>``, a puzzle's step buttons and ``top puzzles``."""
+    """``puzzle [game]``, ``puzzle <play>``, a puzzle's step buttons and ``top puzzles``."""
 
     puzzles: Puzzles
 
     @command
-    async def puzzle(self, actor: PlayerRef, place: Place) -> Result:
-        """A puzzle near the actor's puzzle rating (private chats), or today's daily puzzle here (groups)."""
-        return await self.puzzles.puzzle(actor, place)
+    async def puzzle(self, actor: PlayerRef, place: Place, game: str | None = None) -> Result:
+        """A puzzle near the actor's puzzle rating (private chats; ``game``: whose puzzles, from now on), or today's
+        daily puzzle here (groups)."""
+        return await self.puzzles.puzzle(actor, place, game)
 
     @command
     async def puzzle_answer(self, actor: PlayerRef, place: Place, text: str) -> Result:

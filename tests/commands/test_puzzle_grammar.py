@@ -17,6 +17,16 @@ def test_puzzle_alone_and_with_a_play() -> None:
     assert parse_command("puzzle   19/off,  20/off") == PuzzleAnswer("19/off, 20/off")
 
 
+def test_puzzle_with_a_game_chooses_its_puzzles() -> None:
+    assert parse_command("puzzle portes") == PuzzleShow("portes")
+    assert parse_command("/puzzle Πλακωτό") == PuzzleShow("plakoto")
+    assert parse_command("γρίφος φεύγα") == PuzzleShow("fevga")
+    assert parse_command("puzzle TAVLI") == PuzzleShow("tavli")
+    assert parse_command("puzzle 13/8* 8/5") == PuzzleAnswer("13/8* 8/5")
+    assert parse_command("puzzle bar/3") == PuzzleAnswer("bar/3")
+    assert parse_command("puzzle portes 13/8") == PuzzleAnswer("portes 13/8")  # judged, and refused, as a play
+
+
 def test_top_puzzles_and_the_game_boards_stay_apart() -> None:
     assert parse_command("top puzzles") == PuzzleTop(10)
     assert parse_command("top 5 puzzles") == PuzzleTop(5)

@@ -14,15 +14,18 @@ from fevga.play import format_steps
 from fevga.puzzles import MARGIN, Puzzle, check, load_seed, ordered_plays, themes
 from fevga.rules import OFF
 
-SEED = load_seed()
+ALL = load_seed()
+SEED = [p for p in ALL if p.game == "fevga"]  # Portes and Plakoto: tests/puzzles/test_tavli_puzzles.py
 
 
-def test_the_seed_set_ships_a_few_dozen_distinct_puzzles() -> None:
+def test_the_seed_set_ships_a_few_dozen_distinct_puzzles_of_each_game() -> None:
     assert 24 <= len(SEED) <= 60
-    assert len({p.id for p in SEED}) == len(SEED)
+    for game in ("portes", "plakoto"):
+        assert 20 <= sum(1 for p in ALL if p.game == game) <= 60
+    assert len({p.id for p in ALL}) == len(ALL)
 
 
-@pytest.mark.parametrize("puzzle", SEED, ids=lambda p: p.id)
+@pytest.mark.parametrize("puzzle", ALL, ids=lambda p: p.id)
 def test_every_seed_puzzle_has_one_best_play_by_the_margin(puzzle: Puzzle) -> None:
     plays = ordered_plays(puzzle.start(), puzzle.dice)
     assert len(plays) == len(puzzle.equities) >= 2
@@ -104,4 +107,4 @@ def test_retired_puzzles_are_not_shipped() -> None:
 
     retired = load_retired()
     assert retired and all(len(pid) == 10 for pid in retired)
-    assert not retired & {p.id for p in SEED}
+    assert not retired & {p.id for p in ALL}

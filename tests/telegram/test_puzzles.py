@@ -1,6 +1,7 @@
 """Puzzles through the real python-telegram-bot stack and the local Bot API stand-in: the daily puzzle posted
 in a group (a picture with the roll), answered right (told in the private chat) and wrong (a player who never
-started the bot is answered in the group, with the best play drawn), and ``/puzzle`` in a private chat."""
+started the bot is answered in the group, with the best play drawn), and ``/puzzle`` in a private chat (a Portes
+one chosen with ``/puzzle πόρτες``)."""
 
 from __future__ import annotations
 
@@ -15,8 +16,10 @@ from bot.service.keys import place_bucket
 from bot.service.puzzles import keys
 from bot.storage import Commit
 from bot.telegram.binding import unbind
+from fevga.notation import GREEK_POINTS
 from fevga.play import format_steps
 from fevga.puzzles import ordered_plays
+from fevga.rules import OFF
 from tests.fakes.telegram import FakeTelegram
 from tests.fakes.telegram.objects import FakeMessage
 from tests.service.test_puzzle_buttons import answer_path, wrong_path
@@ -74,6 +77,26 @@ async def test_puzzle_on_demand_in_a_private_chat(fake: FakeTelegram, core: Core
     assert fake.last_bot_message(dm).content.startswith("Right!")
     await chat.say(carol, dm, "/top puzzles")
     assert "1. Carol" in fake.last_bot_message(dm).content
+
+
+async def test_a_portes_puzzle_chosen_and_answered_in_greek_letters(fake: FakeTelegram, core: CoreSpy,
+                                                                    chat: Chat) -> None:
+    dave = fake.user(104, "Dave", "dave_tavli")
+    dm = fake.private_chat(dave)
+    await chat.say(dave, dm, "/puzzle πόρτες")
+    shown = fake.last_bot_message(dm)
+    assert shown.kind == "photo" and shown.photo is not None and ", Portes (rated" in shown.content
+    assert Image.open(io.BytesIO(shown.photo)).format == "PNG"
+    _v, me = await core.service.puzzles.trainer.solver(actor_ref(dave))
+    found = await core.service.puzzles.bank.get(me.current)
+    assert found is not None and found[0].game == "portes" and me.game == "portes"
+    best = next(p for p in ordered_plays(found[0].start(), found[0].dice) if p.result.id() == found[0].result)
+    greek = " ".join(f"{'bar' if a == 0 else GREEK_POINTS[a - 1]}/{'off' if b == OFF else GREEK_POINTS[b - 1]}"
+                     for a, b in best.steps)
+    await chat.say(dave, dm, f"/puzzle {greek}")
+    assert fake.last_bot_message(dm).content.startswith("Right!")
+    await chat.say(dave, dm, "/puzzle")
+    assert ", Portes (rated" in fake.last_bot_message(dm).content  # his choice holds
 
 
 def step_data(message: FakeMessage, path: tuple[tuple[int, int], ...]) -> str:

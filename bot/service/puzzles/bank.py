@@ -11,7 +11,7 @@ from bot.service.ratings import Rating
 from bot.service.reads import Reads, read_one
 from bot.storage.base import Commit, Store
 from fevga.errors import SerializationError
-from fevga.puzzles import Puzzle, load_retired, load_seed
+from fevga.puzzles import Puzzle, load_retired, load_seed, stored_game
 
 from . import keys
 
@@ -101,10 +101,19 @@ class Bank:
             return None
         return puzzle, parse_rating(rating.value, puzzle.rating)
 
-    async def pick(self, near: float, exclude: Iterable[str] = (), rng: random.Random | None = None) -> str | None:
-        """The id of a puzzle near the rating ``near`` that is not in ``exclude`` (None when none is left)."""
+    async def _of_game(self, ratings: dict[str, str], game: str | None) -> dict[str, str]:
+        """``ratings`` narrowed to the puzzles of ``game`` (all of them for None)."""
+        if game is None:
+            return ratings
+        stored = await read_one(self.store, lambda r: r.hgetall(keys.BANK))
+        return {pid: text for pid, text in ratings.items() if pid in stored and stored_game(stored[pid]) == game}
+
+    async def pick(self, near: float, exclude: Iterable[str] = (), rng: random.Random | None = None,
+                   game: str | None = None) -> str | None:
+        """The id of a puzzle (of ``game``; None: any) near the rating ``near`` that is not in ``exclude`` (None
+        when none is left)."""
         await self.ensure_seeded()
-        ratings = await read_one(self.store, lambda r: r.hgetall(keys.BANK_RATINGS))
+        ratings = await self._of_game(await read_one(self.store, lambda r: r.hgetall(keys.BANK_RATINGS)), game)
         skip = set(exclude)
         left = sorted((abs(parse_rating(text, 1500).rating - near), pid) for pid, text in ratings.items()
                       if pid not in skip)
@@ -116,8 +125,8 @@ class Bank:
         """Store a puzzle's new rating (last writer wins: two answers at the same instant move it once)."""
         await self.store.commit(Commit().hset(keys.BANK_RATINGS, pid, rating_text(rating)))
 
-    async def ids(self) -> list[str]:
-        """Every puzzle id, sorted (the daily puzzle is drawn from these)."""
+    async def ids(self, game: str | None = None) -> list[str]:
+        """Every puzzle id (of ``game``; None: of every game), sorted (the daily puzzle is drawn from these)."""
         await self.ensure_seeded()
         ratings: dict[str, str] = await read_one(self.store, lambda r: r.hgetall(keys.BANK_RATINGS))
-        return sorted(ratings)
+        return sorted(await self._of_game(ratings, game))

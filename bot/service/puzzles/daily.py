@@ -21,7 +21,8 @@ from bot.service.config import Clock
 from bot.service.models import Msg, Place, PlayerRef, Result
 from bot.service.reads import read_one
 from bot.service.timers import notice_entry
-from bot.storage.base import Commit, Store, split_versioned
+from bot.storage.base import Commit, DamagedKey, Store, split_versioned
+from fevga.variants import GAMES
 
 from . import keys
 from .bank import Bank
@@ -120,8 +121,15 @@ class Daily:
         return result
 
     async def _choose(self, day: str, place: Place, last: str) -> str | None:
-        """The day's puzzle here: drawn from every puzzle by a hash of the day and channel (not yesterday's)."""
-        ids = [pid for pid in await self.bank.ids() if pid != last] or await self.bank.ids()
+        """The day's puzzle here: drawn by a hash of the day and channel (not yesterday's) from the puzzles of the
+        place's ``default_game`` (Fevga unless set; ``tavli``: every game's)."""
+        try:
+            kind = await read_one(self.store, lambda r: r.hget(service_keys.place_settings(place), "default_game"))
+        except DamagedKey:
+            kind = None  # the settings key is damaged: Fevga's puzzles, as an unset place
+        game = None if kind == "tavli" else kind if kind in GAMES else "fevga"
+        every = await self.bank.ids(game)
+        ids = [pid for pid in every if pid != last] or every
         if not ids:
             return None
         digest = hashlib.sha256(f"{day}|{place.platform}|{place.channel_id}".encode()).digest()

@@ -30,11 +30,12 @@ class Puzzles:
         self.trainer = Trainer(store, clock, self.bank)
         self.daily = Daily(store, clock, self.bank, self.trainer)
 
-    async def puzzle(self, actor: PlayerRef, place: Place) -> Result:
-        """In a private chat a puzzle near the actor's rating; in a group today's daily puzzle here."""
+    async def puzzle(self, actor: PlayerRef, place: Place, game: str | None = None) -> Result:
+        """In a private chat a puzzle near the actor's rating (of ``game`` from now on, when named); in a group
+        today's daily puzzle here (its game is the place's ``default_game``)."""
         if owner_of(place) is None:
             return await self.daily.show(place)
-        return await self.trainer.give(actor, place)
+        return await self.trainer.give(actor, place, game)
 
     async def answer(self, actor: PlayerRef, place: Place, text: str) -> Result:
         """An answer: to the actor's own puzzle in a private chat, to the daily one in a group."""

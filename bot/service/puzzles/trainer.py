@@ -31,7 +31,8 @@ MAX_TOP = 50
 
 @dataclass
 class Solver:
-    """A player's puzzle record: rating, tallies, streaks, and the puzzle he was given last (``current``)."""
+    """A player's puzzle record: rating, tallies, streaks, the puzzle he was given last (``current``) and the game
+    whose puzzles he asked for (``game``; empty: every game's)."""
 
     rating: Rating = field(default_factory=Rating)
     solved: int = 0
@@ -39,12 +40,13 @@ class Solver:
     streak: int = 0
     best: int = 0
     current: str = ""
+    game: str = ""
 
     def encode(self) -> bytes:
         """Compact JSON."""
         r = self.rating
         return json.dumps({"r": round(r.rating, 2), "d": round(r.rd, 2), "v": round(r.vol, 6), "s": self.solved,
-                           "n": self.answered, "k": self.streak, "b": self.best, "c": self.current},
+                           "n": self.answered, "k": self.streak, "b": self.best, "c": self.current, "g": self.game},
                           separators=(",", ":")).encode()
 
     @classmethod
@@ -54,7 +56,7 @@ class Solver:
         try:
             d = json.loads(blob)
             return cls(Rating(float(d["r"]), float(d["d"]), float(d["v"])), int(d["s"]), int(d["n"]), int(d["k"]),
-                       int(d["b"]), str(d.get("c", "")))
+                       int(d["b"]), str(d.get("c", "")), str(d.get("g", "")))
         except (ValueError, TypeError, KeyError) as exc:
             raise DamagedValue(f"puzzle record is corrupt: {exc}") from None
 
@@ -89,20 +91,30 @@ class Trainer:
         version, blob = split_versioned(raw)
         return version, Solver.decode(blob)
 
-    async def give(self, actor: PlayerRef, place: Place) -> Result:
-        """The actor's puzzle: the one he was given and has not answered, else a new one near his rating."""
+    async def give(self, actor: PlayerRef, place: Place, game: str | None = None) -> Result:
+        """The actor's puzzle: the one he was given and has not answered, else a new one near his rating. ``game``
+        (fevga, portes, plakoto; ``tavli``: every game) chooses whose puzzles he gets from now on; a puzzle he
+        holds of another game is set aside for one of that game."""
         reads = Reads()
         done = reads.hgetall(keys.answered(actor.platform, actor.user_id))
         await reads.run(self.store)
         version, me = await self.solver(actor)
+        changed = game is not None and me.game != ("" if game == "tavli" else game)
+        if game is not None:
+            me.game = "" if game == "tavli" else game
         pid = me.current if me.current and me.current not in done.value else None
-        if pid is not None and await self.bank.get(pid) is None:  # no longer kept: he gets another one
+        found = await self.bank.get(pid) if pid is not None else None
+        if found is None or (me.game and found[0].game != me.game):  # gone, or not of his game: another one
             pid = None
+        fresh = pid is None
         if pid is None:
-            pid = await self.bank.pick(me.rating.rating, done.value)
+            pid = await self.bank.pick(me.rating.rating, done.value, game=me.game or None)
             if pid is None:
+                if me.game:
+                    return Result.error("puzzle_none_left_game", game=me.game, solved=me.solved)
                 return Result.error("puzzle_none_left", solved=me.solved)
             me.current = pid
+        if fresh or changed:
             commit = Commit().expect(keys.player(actor.platform, actor.user_id), version)
             commit.put_versioned(keys.player(actor.platform, actor.user_id), version + 1, me.encode(), KEEP)
             if not await self.store.commit(commit):

@@ -1,0 +1,95 @@
+"""Portes and Plakoto puzzles: the shipped ones of each game are answered in every spelling the engine reads (``*``
+written or not, ``bar/3``, any order, Greek letters), wrong plays get their loss, only the themes of every game are
+tagged, the wide check confirms them with the game's own network, and a stored puzzle names its game."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from fevga import FevgaError
+from fevga.notation import GREEK_POINTS
+from fevga.play import format_play, format_steps
+from fevga.puzzle_seed import seed
+from fevga.puzzle_select import select, verify
+from fevga.puzzles import MARGIN, Puzzle, check, load_seed, ordered_plays, stored_game
+from fevga.rules import OFF
+
+TAVLI = [p for p in load_seed() if p.game != "fevga"]
+pytestmark = pytest.mark.timeout(600)
+
+
+def _point(n: int, greek: bool = False) -> str:
+    """A point as typed: 0 is the bar, OFF is off."""
+    if n == 0:
+        return "bar"
+    if n == OFF:
+        return "off"
+    return GREEK_POINTS[n - 1] if greek else str(n)
+
+
+def _spellings(puzzle: Puzzle) -> set[str]:
+    """The best play written in every step order, with and without ``*``, and in Greek letters."""
+    best = next(p for p in ordered_plays(puzzle.start(), puzzle.dice) if p.result.id() == puzzle.result)
+    texts = {puzzle.answer, puzzle.answer.replace("*", ""), format_play(best)}
+    for order in itertools.permutations(best.steps):
+        texts.add(" ".join(f"{_point(a)}/{_point(b)}" for a, b in order))
+    texts.add(" ".join(f"{_point(a, True)}/{_point(b, True)}" for a, b in best.steps))
+    return texts
+
+
+def test_both_games_ship_puzzles_with_hits_pins_the_bar_and_bear_offs() -> None:
+    portes = [p for p in TAVLI if p.game == "portes"]
+    plakoto = [p for p in TAVLI if p.game == "plakoto"]
+    assert len(portes) >= 20 and len(plakoto) >= 20
+    assert any("*" in p.answer for p in portes) and any("*" in p.answer for p in plakoto)  # a hit, a pin
+    assert any(p.answer.startswith("bar/") for p in portes)
+    for game in (portes, plakoto):
+        assert any("bear_off" in p.themes for p in game)
+
+
+@pytest.mark.parametrize("puzzle", TAVLI, ids=lambda p: f"{p.game}-{p.id}")
+def test_every_spelling_of_the_answer_is_right(puzzle: Puzzle) -> None:
+    for text in _spellings(puzzle):
+        verdict = check(puzzle, text)
+        assert verdict.correct and verdict.loss == 0.0, text
+        assert verdict.best == puzzle.answer
+
+
+@pytest.mark.parametrize("puzzle", TAVLI, ids=lambda p: f"{p.game}-{p.id}")
+def test_a_wrong_play_gets_its_loss_and_the_themes_are_every_games(puzzle: Puzzle) -> None:
+    plays = ordered_plays(puzzle.start(), puzzle.dice)
+    for k, play in enumerate(plays):
+        if play.result.id() == puzzle.result:
+            continue
+        verdict = check(puzzle, format_steps(play.steps))
+        assert not verdict.correct and verdict.loss >= MARGIN - 1e-9
+        assert verdict.loss == pytest.approx((max(puzzle.equities) - puzzle.equities[k]) / 1000)
+    assert set(puzzle.themes) <= {"prime", "race", "bear_off"}  # opening runner and blocks are Fevga's
+    assert stored_game(puzzle.encode()) == stored_game(puzzle.encode().encode()) == puzzle.game
+
+
+def test_a_portes_answer_must_enter_from_the_bar_first() -> None:
+    puzzle = next(p for p in TAVLI if p.game == "portes" and p.answer.startswith("bar/"))
+    assert puzzle.start().me_bar >= 1  # type: ignore[attr-defined]
+    plays = ordered_plays(puzzle.start(), puzzle.dice)
+    assert all(play.steps[0][0] == 0 for play in plays)  # every legal play enters first
+    d1, d2 = puzzle.dice
+    with pytest.raises(FevgaError) as refused:
+        check(puzzle, f"1/{1 + d1} 1/{1 + d2}")  # the roll's dice, but the checker left on the bar
+    assert refused.value.key == "bar_first"
+
+
+@pytest.mark.parametrize("game", ["portes", "plakoto"])
+def test_each_games_puzzles_hold_at_the_wide_check_and_select_again_the_same(game: str) -> None:
+    puzzles = [p for p in TAVLI if p.game == game]
+    assert all(verify(p) for p in puzzles)
+    assert select(puzzles[0].start(), puzzles[0].dice) == puzzles[0]
+
+
+@pytest.mark.parametrize("game", ["portes", "plakoto"])
+def test_the_seed_script_finds_puzzles_of_the_game_asked(game: str) -> None:
+    found = seed(games=6, limit=2, game=game, per_game=1, skip=8)
+    assert found and all(p.game == game for p in found)
+    assert len({p.id for p in found}) == len(found)
