@@ -21,10 +21,10 @@ from .notation import parse_play
 from .play import Play, format_play
 from .position import Position
 from .variants import any_position_from_id, default_rules, game_of
-from .variants.position import TAVLI_GAMES
+from .variants.position import TAVLI_GAMES, TavliPosition
 
 MARGIN = 0.10  # the best play leads the second by at least this much equity
-THEMES = ("opening_runner", "blocks", "prime", "race", "bear_off")
+THEMES = ("opening_runner", "blocks", "prime", "race", "bear_off", "bar", "pins", "mother")
 SEED_PATH = Path(__file__).with_name("puzzles-seed.json")
 RETIRED_PATH = Path(__file__).with_name("puzzles-retired.txt")  # seed puzzles a newer network no longer confirms
 START_RATING = 1500.0
@@ -191,6 +191,27 @@ def in_contact(position: Position) -> bool:
     return False
 
 
+def _blocks(position: Position) -> list[int]:
+    """Per point of the mover's (1 or 0): does it stop the opponent? In Fevga one checker holds a point; in Portes
+    and Plakoto it takes two, or in Plakoto one checker pinning one of his."""
+    if not isinstance(position, TavliPosition):
+        return position.me
+    b, pins = position.board, position.pins
+    return [int(b[i] >= 2 or (b[i] == 1 and pins[i] == -1)) for i in range(len(b))]
+
+
+def _tavli_themes(position: TavliPosition) -> list[str]:
+    """The themes of Portes and Plakoto only: a checker of the mover's on the bar; pinned checkers; a mother (the
+    last checker on a side's first point) alone where it can be pinned."""
+    if position.game == "portes":
+        return ["bar"] if position.me_bar else []
+    b, pins = position.board, position.pins
+    found = ["pins"] if any(pins) else []
+    if (b[0] == 1 and not pins[0]) or (b[-1] == -1 and not pins[-1]):
+        found.append("mother")
+    return found
+
+
 def themes(position: Position) -> tuple[str, ...]:
     """Theme keys read off the position, mover's view (see THEMES and docs/puzzles.md)."""
     me = position.me
@@ -201,12 +222,14 @@ def themes(position: Position) -> tuple[str, ...]:
         found.append("opening_runner")
     if game_of(position) == "fevga" and (_held(me, 1, 6) >= 5 or _held(me, 14, 19) >= 5):
         found.append("blocks")
-    if contact and _longest_run(me) >= 4:
+    if contact and _longest_run(_blocks(position)) >= 4:
         found.append("prime")
     if home:
         found.append("bear_off")
     elif not contact:
         found.append("race")
+    if isinstance(position, TavliPosition):
+        found.extend(_tavli_themes(position))
     return tuple(found)
 
 

@@ -38,8 +38,8 @@ FIGURES: dict[str, list[str]] = {
                           r"dice 10000 rolls tally \+ chi-square: [\d.]+ ms"],
     "bench_move.py": [r"10 drawn moves over 5 live games", r"a whole move \(typed play -> board shown\) +1\.00 +[\d.]+",
                       r"CPU a move: [\d.]+ ms"],
-    "bench_puzzles.py": [r"select: \d+ candidates -> \d+ puzzles; CPU s per candidate median [\d.]+",
-                         r"verify: 2 of 2 shipped puzzles hold", r"check an answer: \d+ us"],
+    "bench_puzzles.py": [r"fevga select: \d+ candidates -> \d+ puzzles; CPU s per candidate median [\d.]+",
+                         r"portes verify: 2 of 2 shipped puzzles hold", r"plakoto check an answer: \d+ us"],
     "bench_render.py": [r"render \+ PNG: +median [\d.]+ ms +p95 [\d.]+ ms"],
     "bench_scale.py": [
         r"single x1 draw +20 moves/s: p50 +[\d.]+ ms +p99 +[\d.]+ ms +errors 0.* CPU bot [\d.]+ \(event loops [\d.]+\)",

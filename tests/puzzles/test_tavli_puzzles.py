@@ -1,6 +1,7 @@
 """Portes and Plakoto puzzles: the shipped ones of each game are answered in every spelling the engine reads (``*``
-written or not, ``bar/3``, any order, Greek letters), wrong plays get their loss, only the themes of every game are
-tagged, the wide check confirms them with the game's own network, and a stored puzzle names its game."""
+written or not, ``bar/3``, any order, Greek letters), wrong plays get their loss, the themes are every game's and
+the game's own (the bar, pins, the mother), each is selected again by its game's own network, and a stored
+puzzle names its game."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ from fevga import FevgaError
 from fevga.notation import GREEK_POINTS
 from fevga.play import format_play, format_steps
 from fevga.puzzle_seed import seed
-from fevga.puzzle_select import select, verify
-from fevga.puzzles import MARGIN, Puzzle, check, load_seed, ordered_plays, stored_game
+from fevga.puzzle_select import select
+from fevga.puzzles import MARGIN, Puzzle, check, load_seed, ordered_plays, stored_game, themes
 from fevga.rules import OFF
+from fevga.variants import TavliPosition
 
 TAVLI = [p for p in load_seed() if p.game != "fevga"]
 pytestmark = pytest.mark.timeout(600)
@@ -66,8 +68,32 @@ def test_a_wrong_play_gets_its_loss_and_the_themes_are_every_games(puzzle: Puzzl
         verdict = check(puzzle, format_steps(play.steps))
         assert not verdict.correct and verdict.loss >= MARGIN - 1e-9
         assert verdict.loss == pytest.approx((max(puzzle.equities) - puzzle.equities[k]) / 1000)
-    assert set(puzzle.themes) <= {"prime", "race", "bear_off"}  # opening runner and blocks are Fevga's
+    assert puzzle.themes == themes(puzzle.start())
+    assert not {"opening_runner", "blocks"} & set(puzzle.themes)  # Fevga's
+    assert not ({"pins", "mother"} if puzzle.game == "portes" else {"bar"}) & set(puzzle.themes)
     assert stored_game(puzzle.encode()) == stored_game(puzzle.encode().encode()) == puzzle.game
+
+
+def _lists(**points: int) -> list[int]:
+    """24 counts from ``p<point>=count`` keywords."""
+    out = [0] * 24
+    for name, count in points.items():
+        out[int(name[1:]) - 1] = count
+    return out
+
+
+def test_the_themes_of_portes_and_plakoto() -> None:
+    def portes(me: list[int], bar: int = 0) -> tuple[str, ...]:
+        return themes(TavliPosition.from_tavli_lists("portes", me, _lists(p1=15), me_bar=bar))
+
+    assert "prime" in portes(_lists(p1=2, p2=2, p3=2, p4=2, p19=7))  # four made points in a row
+    assert "prime" not in portes(_lists(p1=1, p2=1, p3=1, p4=1, p19=11))  # four blots block nothing here
+    assert portes(_lists(p19=14), bar=1) == ("bar",)
+    pinned = TavliPosition.from_tavli_lists("plakoto", _lists(p1=14, p5=1), _lists(p1=13, p20=2), me_pin=(5,))
+    assert themes(pinned) == ("pins",)
+    mother = TavliPosition.from_tavli_lists("plakoto", _lists(p1=1, p19=14), _lists(p1=15))
+    assert themes(mother) == ("mother",)
+    assert themes(TavliPosition.start("plakoto")) == ()
 
 
 def test_a_portes_answer_must_enter_from_the_bar_first() -> None:
@@ -82,10 +108,10 @@ def test_a_portes_answer_must_enter_from_the_bar_first() -> None:
 
 
 @pytest.mark.parametrize("game", ["portes", "plakoto"])
-def test_each_games_puzzles_hold_at_the_wide_check_and_select_again_the_same(game: str) -> None:
-    puzzles = [p for p in TAVLI if p.game == game]
-    assert all(verify(p) for p in puzzles)
-    assert select(puzzles[0].start(), puzzles[0].dice) == puzzles[0]
+def test_each_games_puzzle_is_selected_again_the_same_by_its_network(game: str) -> None:
+    # (every shipped puzzle of every game holds at the wide check: tests/puzzles/test_selection.py)
+    puzzle = next(p for p in TAVLI if p.game == game)
+    assert select(puzzle.start(), puzzle.dice) == puzzle
 
 
 @pytest.mark.parametrize("game", ["portes", "plakoto"])

@@ -17,7 +17,7 @@ from bot.service.puzzles.trainer import Solver
 from bot.storage.base import Commit
 from fevga.puzzles import Puzzle, load_seed
 
-from .conftest import ALICE, HERE, FakeClock
+from .conftest import ALICE, BOB, HERE, FakeClock
 from .test_daily_puzzle import at_hour
 from .test_puzzle_buttons import answer_path, build
 from .test_puzzles import DM, given, msg
@@ -80,6 +80,11 @@ async def test_the_daily_puzzle_is_of_the_places_default_game(service: GameServi
         args = msg(posted, "puzzle_daily")
         games.append(args["game"])
         assert args["game"] in translate("puzzle_daily_head", "en", **args).lower()
+        asked = await service.puzzle(BOB, HERE, "plakoto")  # in the group: today's, and where to ask for one's own
+        assert msg(asked, "puzzle_daily")["id"] == args["id"]
+        assert "Plakoto puzzles of your own" in translate("puzzle_game_in_private", "en",
+                                                           **msg(asked, "puzzle_game_in_private"))
+        assert await service.puzzles.trainer.solver(BOB) == (0, Solver())  # nothing of his changed
         clock.advance(86400)
     assert games == ["portes", "plakoto", "fevga"]
 

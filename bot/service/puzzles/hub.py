@@ -32,9 +32,12 @@ class Puzzles:
 
     async def puzzle(self, actor: PlayerRef, place: Place, game: str | None = None) -> Result:
         """In a private chat a puzzle near the actor's rating (of ``game`` from now on, when named); in a group
-        today's daily puzzle here (its game is the place's ``default_game``)."""
+        today's daily puzzle here (its game is the place's ``default_game``; a game named is told to ask privately)."""
         if owner_of(place) is None:
-            return await self.daily.show(place)
+            shown = await self.daily.show(place)
+            if game is not None and shown.ok:  # one game's puzzles are given privately
+                shown.messages.append(Msg("puzzle_game_in_private", {"game": game}))
+            return shown
         return await self.trainer.give(actor, place, game)
 
     async def answer(self, actor: PlayerRef, place: Place, text: str) -> Result:
