@@ -1,6 +1,7 @@
 """Puzzles through the real discord.py stack and the local stand-in: the daily puzzle posted in a channel (a
 picture with the roll), answered right and wrong with ``!fevga puzzle <play>`` (each author told by direct
-message, the wrong one with the best play drawn), and ``top puzzles``."""
+message, the wrong one with the best play drawn), ``top puzzles``, and a Plakoto daily puzzle where Plakoto is the
+place's default game."""
 
 from __future__ import annotations
 
@@ -65,6 +66,28 @@ async def test_daily_puzzle_posted_then_answered_right_and_wrong(fake: FakeDisco
     top = await _say(fake, w.carol, w.general, "!fevga top puzzles")
     text = top.content + " ".join(str(e) for e in top.embeds)
     assert "1. alice" in text and "2. bob" in text
+    assert not fake.failed_calls()
+
+
+async def test_a_plakoto_daily_puzzle_where_plakoto_is_the_default_game(fake: FakeDiscord, bot: Any, core: Any,
+                                                                        world: World) -> None:
+    w = world
+    await _say(fake, w.alice, w.general, "!fevga settings game plakoto")
+    await _say(fake, w.alice, w.general, "!fevga settings puzzle_hour 9")
+    place = place_ref(w.general)
+    due = keys.daily_due(place_bucket(place))
+    await core.store.commit(Commit().zadd(due, keys.daily_member(place), time.time() - 1))
+    await core.tick("discord", notices=False)
+    post = await fake.wait_for_message(w.general, lambda m: m.author.bot and "Daily puzzle" in m.content, timeout=20)
+    assert ", Plakoto (rated" in post.content
+    assert post.attachment("puzzle.png").data[:4] == b"\x89PNG"
+    _version, doc = await core.service.puzzles.daily.load(place)
+    found = await core.service.puzzles.bank.get(doc["pid"])
+    assert found is not None and found[0].game == "plakoto"
+    answer = found[0].answer.replace("*", "")  # a pin's star is optional when typed
+    right = await _say(fake, w.bob, w.general, f"!fevga puzzle {answer}", where=fake.dm_channel(w.bob.user))
+    assert right.content.startswith("Right!")
+    assert found[0].answer.replace("*", "\\*") in right.content  # Discord's markdown: the star escaped
     assert not fake.failed_calls()
 
 
