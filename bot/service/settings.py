@@ -148,11 +148,7 @@ class Settings:
 
     async def place_choice(self, place: Place) -> tuple[float, Rules, str]:
         """The turn deadline (seconds), default Fevga variants and default game (``default_game``) of a place."""
-        try:
-            values = await read_one(self.store, lambda r: r.hgetall(keys.place_settings(place)))
-        except DamagedKey as exc:  # a bad settings key must not break every new game here
-            log.error("place settings %s are damaged; using the defaults", exc.key)
-            values = {}
+        values = await place_values(self.store, place)
         deadline = self.options.turn_deadline
         if "deadline_hours" in values:
             try:
@@ -168,11 +164,7 @@ class Settings:
         except (FevgaError, ValueError):
             log.error("bad rule settings in %s; using the default rules", place.scope_id)
             rules = Rules()
-        kind = values.get("default_game", "fevga")
-        if kind not in MATCH_KINDS:
-            log.error("bad default_game setting in %s; playing fevga", place.scope_id)
-            kind = "fevga"
-        return deadline, rules, kind
+        return deadline, rules, default_game(values, place)
 
     async def lang(self, actor: PlayerRef | None, place: Place, hint: str | None = None) -> str:
         """The language of personal replies: the player's ``lang``, else his platform's language (``hint``,
@@ -265,3 +257,22 @@ class Settings:
         if name == "deadline_hours" and not deadline_rated(float(value) * 3600):
             messages.append(Msg("unrated_deadline", {"seconds": MIN_RATED_DEADLINE}))
         return Result(ok=True, messages=messages, place=place)
+
+
+async def place_values(store: Store, place: Place) -> dict[str, str]:
+    """A place's settings hash; empty (the defaults, logged) when its key is damaged: a bad settings key must not
+    break every new game or daily post there."""
+    try:
+        return await read_one(store, lambda r: r.hgetall(keys.place_settings(place)))
+    except DamagedKey as exc:
+        log.error("place settings %s are damaged; using the defaults", exc.key)
+        return {}
+
+
+def default_game(values: dict[str, str], place: Place) -> str:
+    """The place's ``default_game`` (fevga, portes, plakoto, tavli) from its settings hash: fevga when unset or bad."""
+    kind = values.get("default_game", "fevga")
+    if kind not in MATCH_KINDS:
+        log.error("bad default_game setting in %s; playing fevga", place.scope_id)
+        kind = "fevga"
+    return kind

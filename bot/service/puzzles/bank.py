@@ -101,19 +101,23 @@ class Bank:
             return None
         return puzzle, parse_rating(rating.value, puzzle.rating)
 
-    async def _of_game(self, ratings: dict[str, str], game: str | None) -> dict[str, str]:
-        """``ratings`` narrowed to the puzzles of ``game`` (all of them for None)."""
-        if game is None:
-            return ratings
-        stored = await read_one(self.store, lambda r: r.hgetall(keys.BANK))
-        return {pid: text for pid, text in ratings.items() if pid in stored and stored_game(stored[pid]) == game}
+    async def _ratings(self, game: str | None) -> dict[str, str]:
+        """Puzzle id -> stored rating, of the puzzles of ``game`` (None: every game's), in one read."""
+        reads = Reads()
+        ratings = reads.hgetall(keys.BANK_RATINGS)
+        stored = reads.hgetall(keys.BANK) if game is not None else None
+        await reads.run(self.store)
+        if stored is None:
+            return ratings.value
+        return {pid: text for pid, text in ratings.value.items()
+                if pid in stored.value and stored_game(stored.value[pid]) == game}
 
     async def pick(self, near: float, exclude: Iterable[str] = (), rng: random.Random | None = None,
                    game: str | None = None) -> str | None:
         """The id of a puzzle (of ``game``; None: any) near the rating ``near`` that is not in ``exclude`` (None
         when none is left)."""
         await self.ensure_seeded()
-        ratings = await self._of_game(await read_one(self.store, lambda r: r.hgetall(keys.BANK_RATINGS)), game)
+        ratings = await self._ratings(game)
         skip = set(exclude)
         left = sorted((abs(parse_rating(text, 1500).rating - near), pid) for pid, text in ratings.items()
                       if pid not in skip)
@@ -128,5 +132,4 @@ class Bank:
     async def ids(self, game: str | None = None) -> list[str]:
         """Every puzzle id (of ``game``; None: of every game), sorted (the daily puzzle is drawn from these)."""
         await self.ensure_seeded()
-        ratings: dict[str, str] = await read_one(self.store, lambda r: r.hgetall(keys.BANK_RATINGS))
-        return sorted(await self._of_game(ratings, game))
+        return sorted(await self._ratings(game))

@@ -20,9 +20,9 @@ from bot.service import keys as service_keys
 from bot.service.config import Clock
 from bot.service.models import Msg, Place, PlayerRef, Result
 from bot.service.reads import read_one
+from bot.service.settings import default_game
 from bot.service.timers import notice_entry
-from bot.storage.base import Commit, DamagedKey, Store, split_versioned
-from fevga.variants import GAMES
+from bot.storage.base import Commit, Store, split_versioned
 
 from . import keys
 from .bank import Bank
@@ -87,8 +87,8 @@ class Daily:
 
     async def post(self, place: Place, now: float) -> Result | None:
         """Post today's puzzle here unless it is posted already (then only the next due time is set)."""
-        setting = await read_one(self.store, lambda r: r.hget(service_keys.place_settings(place), "puzzle_hour"))
-        hour = parse_hour(setting)
+        settings = await read_one(self.store, lambda r: r.hgetall(service_keys.place_settings(place)))
+        hour = parse_hour(settings.get("puzzle_hour"))
         zset, member = keys.daily_due(service_keys.place_bucket(place)), keys.daily_member(place)
         if hour is None:
             await self.store.commit(Commit().zrem(zset, member))
@@ -98,7 +98,7 @@ class Daily:
         if doc.get("day") == day:
             await self.store.commit(Commit().zadd(zset, member, next_due(hour, now)))
             return None
-        pid = await self._choose(day, place, str(doc.get("pid", "")))
+        pid = await self._choose(day, place, str(doc.get("pid", "")), default_game(settings, place))
         if pid is None:
             return None
         found = await self.bank.get(pid)
@@ -120,15 +120,10 @@ class Daily:
             return None  # another instance posted it at this very moment
         return result
 
-    async def _choose(self, day: str, place: Place, last: str) -> str | None:
-        """The day's puzzle here: drawn by a hash of the day and channel (not yesterday's) from the puzzles of the
-        place's ``default_game`` (Fevga unless set; ``tavli``: every game's)."""
-        try:
-            kind = await read_one(self.store, lambda r: r.hget(service_keys.place_settings(place), "default_game"))
-        except DamagedKey:
-            kind = None  # the settings key is damaged: Fevga's puzzles, as an unset place
-        game = None if kind == "tavli" else kind if kind in GAMES else "fevga"
-        every = await self.bank.ids(game)
+    async def _choose(self, day: str, place: Place, last: str, kind: str) -> str | None:
+        """The day's puzzle here: drawn by a hash of the day and channel (not yesterday's) from the puzzles of
+        ``kind``, the place's ``default_game`` (Fevga unless set; ``tavli``: every game's)."""
+        every = await self.bank.ids(None if kind == "tavli" else kind)
         ids = [pid for pid in every if pid != last] or every
         if not ids:
             return None

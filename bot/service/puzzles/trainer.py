@@ -99,29 +99,26 @@ class Trainer:
         done = reads.hgetall(keys.answered(actor.platform, actor.user_id))
         await reads.run(self.store)
         version, me = await self.solver(actor)
-        changed = game is not None and me.game != ("" if game == "tavli" else game)
-        if game is not None:
-            me.game = "" if game == "tavli" else game
+        wanted = me.game if game is None else "" if game == "tavli" else game  # "": every game's
+        changed, me.game = wanted != me.game, wanted
         pid = me.current if me.current and me.current not in done.value else None
         found = await self.bank.get(pid) if pid is not None else None
-        if found is None or (me.game and found[0].game != me.game):  # gone, or not of his game: another one
-            pid = None
-        fresh = pid is None
-        if pid is None:
+        fresh = found is None or bool(me.game and found[0].game != me.game)  # none, gone, or not of his game
+        if fresh:
             pid = await self.bank.pick(me.rating.rating, done.value, game=me.game or None)
             if pid is None:
                 if me.game:
                     return Result.error("puzzle_none_left_game", game=me.game, solved=me.solved)
                 return Result.error("puzzle_none_left", solved=me.solved)
             me.current = pid
+            found = await self.bank.get(pid)
+        if found is None or pid is None:
+            return Result.error("puzzle_missing")
         if fresh or changed:
             commit = Commit().expect(keys.player(actor.platform, actor.user_id), version)
             commit.put_versioned(keys.player(actor.platform, actor.user_id), version + 1, me.encode(), KEEP)
             if not await self.store.commit(commit):
                 return Result.error("puzzle_busy")
-        found = await self.bank.get(pid)
-        if found is None:
-            return Result.error("puzzle_missing")
         puzzle, rating = found
         args = {**puzzle_args(puzzle, pid, rating), "player_rating": round(me.rating.rating)}
         return Result(ok=True, messages=[Msg("puzzle", args)], actions=step_actions(puzzle, pid, actor.user_id),
