@@ -52,7 +52,7 @@ def _answers(command: Callable[[Any], dict[str, Any]], fast: Fast | None, lines:
     for line in lines:
         try:
             text = fast(loads(line))
-        except ValueError:  # not JSON: the slow path says what is wrong
+        except (ValueError, RecursionError):  # not JSON (or nested too deeply): the slow path says what is wrong
             text = None
         out.append(answer_line(command, line) if text is None else text)
     return out

@@ -132,7 +132,9 @@ class Board:
         relative, points = end
         if relative is None:
             return Outcome(None, 0, False)
-        return Outcome(self.turn if relative == 0 else self.turn ^ 1, points, points >= 2)
+        borne_off = (pos.me_off if relative == 0 else pos.opp_off) == CHECKERS
+        mars = points >= 2 and borne_off  # a pinned mother's 2 points are no mars (RULES-TAVLI rule 6)
+        return Outcome(self.turn if relative == 0 else self.turn ^ 1, points, mars)
 
     def __repr__(self) -> str:
         return f"Board({self.position!r}, turn={self.turn}, rules={self.rules!r})"

@@ -94,6 +94,42 @@ def sequences(moves: list[Step], dice: tuple[int, ...]) -> Iterator[list[tuple[i
     yield from rec(0, dice, [])
 
 
+def step_orders(moves: list[Step], dice: tuple[int, ...]) -> Iterator[list[tuple[int, int]]]:
+    """Every single-die step order (from point, die) that plays all the typed ``moves``: each move split
+    into dice in every way, and the moves' steps interleaved in every order that keeps each checker's own
+    steps in order (so two checkers may enter from the bar before either moves on). The typed order
+    comes first; no order twice."""
+
+    def split(k: int, left: tuple[int, ...], acc: list[list[tuple[int, int]]]) -> Iterator[list[list[tuple[int, int]]]]:
+        if k == len(moves):
+            yield acc
+            return
+        src, dst = moves[k]
+        for used, rest in _decompositions(src, dst, left):
+            chain = []
+            at = src
+            for d in used:
+                chain.append((at, d))
+                at += d
+            yield from split(k + 1, rest, [*acc, chain])
+
+    def weave(chains: list[list[tuple[int, int]]]) -> Iterator[list[tuple[int, int]]]:
+        if not any(chains):
+            yield []
+            return
+        for i, chain in enumerate(chains):
+            if chain:
+                for tail in weave([*chains[:i], chain[1:], *chains[i + 1 :]]):
+                    yield [chain[0], *tail]
+
+    seen: set[tuple[tuple[int, int], ...]] = set()
+    for chains in split(0, dice, []):
+        for seq in weave(chains):
+            if (key := tuple(seq)) not in seen:
+                seen.add(key)
+                yield seq
+
+
 def orders(moves: list[Step]) -> Iterator[list[Step]]:
     """The typed order first, then every other distinct order of the moves."""
     yield moves

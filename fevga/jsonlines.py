@@ -76,6 +76,8 @@ def answer_line(command: Callable[[Any], dict[str, Any]], line: str) -> str:
         answer = command(json.loads(line))
     except json.JSONDecodeError as exc:
         answer = {"error": f"not valid JSON: {exc.msg}"}
+    except RecursionError:  # JSON nested deeper than the decoder goes: one bad line, not a crashed batch
+        answer = {"error": "not valid JSON: nested too deeply"}
     except (FevgaError, ValueError, TypeError) as exc:
         answer = {"error": str(exc)}
     return json.dumps(answer, separators=(",", ":")) + "\n"

@@ -10,7 +10,7 @@ from .dice import DiceSource, FairDice
 from .errors import GameStateError
 from .game import Game
 from .rules import DEFAULT_RULES
-from .variants import GAMES, AnyRules, game_of_rules, rules_for
+from .variants import GAMES, AnyRules, check_game, game_of_rules, rules_for
 
 MAX_LENGTH = 25
 MATCH_KINDS = (*GAMES, "tavli")
@@ -43,9 +43,11 @@ class Match:
         self.length = length
         self.kind = kind
         chosen = dict(variants or {})
-        if kind == "tavli" and game_of_rules(rules) == "fevga":
-            chosen.setdefault("fevga", rules)
-        if kind != "tavli":
+        for name in chosen:
+            check_game(name)  # a misspelt game is an error, not options silently dropped
+        if kind == "tavli":
+            chosen.setdefault(game_of_rules(rules), rules)  # Portes or Plakoto options count as well as Fevga's
+        else:
             chosen = {kind: rules}
         self.variants: dict[str, AnyRules] = {g: rules_for(g, chosen.get(g)) for g in GAMES}
         self.rules = self.variants["fevga" if kind == "tavli" else kind]  # a tavli match's Fevga options

@@ -7,7 +7,7 @@ import itertools
 import re
 import unicodedata
 
-from .diagnose import explain_illegal, orders, sequences
+from .diagnose import explain_illegal, step_orders
 from .errors import IllegalPlayError, NotationError
 from .movegen import check_dice, legal_plays
 from .play import Play, Step, apply_moves_unordered, format_play
@@ -154,13 +154,25 @@ def parse_play(
 
 
 def _match_tavli(position: Position, dice: tuple[int, int], moves: list[Step], plays: list[Play]) -> Play:
-    """The Portes/Plakoto play the typed moves make in some order (typed order first), matched by the
-    whole position left; else the error naming the broken rule."""
+    """The Portes/Plakoto play the typed moves make in some order of their steps, matched by the whole
+    position left (both sides); an error when they make two different plays (a hit or pin on another
+    checker on the way: the landing points must be written) or none (naming the broken rule)."""
     assert isinstance(position, TavliPosition)
     by_result = {p.result: p for p in plays}
-    for order in orders(moves):
-        for seq in sequences(order, dice_pool(dice)):
-            result, _code, _done = play_sequence(position, seq)
-            if result is not None and result in by_result:
-                return by_result[result]
+    found: dict[Position, Play] = {}
+    for seq in step_orders(moves, dice_pool(dice)):
+        result, _code, _done = play_sequence(position, seq)
+        if result is not None and (play := by_result.get(result)) is not None:
+            found[result] = play
+    if len(found) == 1:
+        return next(iter(found.values()))
+    if found:
+        options = " or ".join(format_play(p, compact=True) for p in plays if p.result in found)
+        raise IllegalPlayError(
+            f"that can be played {len(found)} ways ({options}): write the points it lands on",
+            key="ambiguous_play",
+            rule="notation",
+            count=len(found),
+            options=options,
+        )
     raise explain_tavli(position, dice, moves, plays)

@@ -21,7 +21,7 @@ class Rules:
     strict_start_quarter: bool = False
 
     def __post_init__(self) -> None:
-        if self.unlock_point not in (13, 14):
+        if type(self.unlock_point) is not int or self.unlock_point not in (13, 14):  # 13.0 is no point number
             raise FevgaError("unlock_point must be 13 or 14", key="bad_variant", name="unlock_point")
         if not isinstance(self.strict_start_quarter, bool):
             raise FevgaError(

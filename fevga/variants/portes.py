@@ -21,7 +21,7 @@ class PortesRules:
     backgammon_value: int = 2
 
     def __post_init__(self) -> None:
-        if self.backgammon_value not in (2, 3) or isinstance(self.backgammon_value, bool):
+        if type(self.backgammon_value) is not int or self.backgammon_value not in (2, 3):  # 3.0 and True too
             raise FevgaError("backgammon_value must be 2 or 3", key="bad_variant", name="backgammon_value")
 
     def to_dict(self) -> dict[str, Any]:

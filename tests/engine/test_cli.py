@@ -41,3 +41,15 @@ def test_plays_for_the_opening_five_five_and_errors() -> None:
     assert "error" in answers[4]
     assert answers[5] == {"plays": []}
     assert "error" in answers[6] and "unlock_point" in answers[6]["error"]
+
+
+def test_a_line_nested_too_deeply_is_one_error_line_and_the_batch_goes_on() -> None:
+    """JSON nested deeper than the decoder's recursion limit answers an error for its own line only, on both
+    commands: the lines before and after it keep their answers."""
+    deep = '{"a":' * 5000 + "1" + "}" * 5000
+    good = json.dumps({**START, "dice": [6, 5]})
+    for command in ("plays", "bestplay"):
+        answers = run([good, deep, good], command)
+        assert len(answers) == 3
+        assert answers[1] == {"error": "not valid JSON: nested too deeply"}
+        assert answers[0] == answers[2] and "error" not in answers[0]

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from fevga import legal_plays, parse_play
+import pytest
+
+from fevga import IllegalPlayError, legal_plays, parse_play
 from fevga.variants import TavliPosition
 
 from .tavli_positions import assert_plays, tpos
@@ -104,3 +106,25 @@ P9 = tpos("portes", {23: 1}, {20: 1, 13: 14}, me_off=14)
 def test_p9_last_checker_same_play_two_ways() -> None:
     assert_plays(P9, (3, 1), ["23/off"])
     assert_plays(P9, (3, 1), ["23/24/off"])
+
+
+def test_p2_an_entry_that_leaves_two_different_positions_asks_for_the_landing() -> None:
+    """`10/20` could hit either blot (P-2: two plays): it is refused, naming both, and changes nothing;
+    with the landing written it is one play, `*` or not."""
+    with pytest.raises(IllegalPlayError) as refused:
+        parse_play("10/20", P2, (6, 4))
+    assert refused.value.key == "ambiguous_play" and refused.value.args_map["count"] == 2
+    assert sorted(refused.value.args_map["options"].split(" or ")) == ["10/14*/20", "10/16*/20"]
+    assert str(parse_play("10/14/20", P2, (6, 4))) == "10/14* 14/20"
+    assert str(parse_play("10/16*/20", P2, (6, 4))) == "10/16* 16/20"
+    assert str(parse_play("16/20 10/16", P2, (6, 4))) == "10/16* 16/20"
+
+
+def test_two_checkers_entering_on_a_double_may_be_written_as_whole_moves() -> None:
+    """Both checkers enter before either moves on; `bar/10(2)` and `bar/10 bar/10` say so as well as
+    the engine's own `bar/5/10(2)`."""
+    position = tpos("portes", {12: 3, 17: 4, 19: 6}, {1: 2, 2: 2, 3: 2, 4: 2, 6: 2, 15: 5}, me_bar=2)
+    want = parse_play("bar/5/10(2)", position, (5, 5))
+    assert want.result.me_bar == 0 and want.result.board[9] == 2
+    for text in ("bar/10(2)", "bar/10 bar/10", "bar/5 bar/5 5/10(2)", "μπαρ/10(2)"):
+        assert parse_play(text, position, (5, 5)) == want

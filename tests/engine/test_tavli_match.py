@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from fevga import Board, FixedDice, Game, GameStateError, Match, Position
+from fevga import Board, FevgaError, FixedDice, Game, GameStateError, Match, Position
 from fevga.dice import DiceSource
 from fevga.match import game_kind
 from fevga.variants import PlakotoRules, PortesRules
@@ -106,3 +106,12 @@ def test_tavli_variants_per_game() -> None:
     with pytest.raises(GameStateError):
         Match(5, kind="chess")
 
+
+
+def test_a_tavli_match_takes_portes_or_plakoto_options_as_its_rules_and_refuses_unknown_games() -> None:
+    assert Match(5, PortesRules(backgammon_value=3), kind="tavli").rules_of(1) == PortesRules(backgammon_value=3)
+    strict = Match(5, PlakotoRules(mother_rule="strict"), kind="tavli")
+    assert strict.rules_of(2) == PlakotoRules(mother_rule="strict") and strict.rules_of(1) == PortesRules()
+    with pytest.raises(FevgaError) as unknown:
+        Match(5, kind="tavli", variants={"backgammon": PortesRules(backgammon_value=3)})
+    assert unknown.value.key == "bad_game"

@@ -3,9 +3,11 @@ part, both variants), resignation points (M-2)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
-from fevga import Board, FixedDice, Game, parse_play
+from fevga import Board, FevgaError, FixedDice, Game, Rules, parse_play
 from fevga.variants import PlakotoRules, PortesRules, TavliPosition
 
 from .tavli_positions import tpos
@@ -46,6 +48,15 @@ def test_k5_pinning_the_mother_wins_two(text: str) -> None:
     board.push(parse_play(text, K5, (6, 3)))
     outcome = board.outcome()
     assert outcome is not None and (outcome.winner, outcome.points) == (0, 2) and board.is_game_over()
+    assert not outcome.mars  # two points for the mother, not a mars: nobody bore off
+
+
+def test_a_plakoto_mars_is_bearing_off_all_while_he_has_none_off() -> None:
+    pos = tpos("plakoto", {24: 1}, {13: 15}, me_off=14)
+    board = Board(pos, 0, PlakotoRules())
+    board.push(parse_play("24/off", pos, (3, 1)))
+    outcome = board.outcome()
+    assert outcome is not None and (outcome.winner, outcome.points, outcome.mars) == (0, 2, True)
 
 
 def test_k5_other_plays_go_on() -> None:
@@ -127,3 +138,14 @@ def test_m2_plakoto_resign_with_one_off() -> None:
     game = _game_at(pos, PlakotoRules())
     assert game.resign_points(0) == 1
     assert game.resign_points(1) == 2
+
+
+@pytest.mark.parametrize(
+    "make", [lambda: PortesRules(backgammon_value=3.0), lambda: PortesRules(backgammon_value=True),
+             lambda: PortesRules(backgammon_value=4), lambda: Rules(unlock_point=13.0)]
+)
+def test_options_are_whole_numbers_of_their_range(make: Callable[[], object]) -> None:
+    """Game options take whole numbers only: a 3.0 would give a game of float points."""
+    with pytest.raises(FevgaError) as bad:
+        make()
+    assert bad.value.key == "bad_variant"
