@@ -46,6 +46,8 @@ FIGURES: dict[str, list[str]] = {
         r"\| single \| 1 \| yes \| ",
         r"20 live games set up in \d+ s \((uvloop|asyncio) event loop, load [\d.]+\)",  # the host's load is printed
     ],
+    "bench_score.py": [r"hard playing the score vs hard playing money: portes matches to 3 from 1-2: 2 matches: won "
+                       r"[\d.]+%"],
     "bench_service.py": [r"per move: p50 [\d.]+ ms +p99 [\d.]+ ms", r"throughput: \d+ moves/s"],
     "bench_store.py": [r"burst: 20 commands in flight -> 0 errors", r"kill 1: down [\d.]+ s"],
     "bench_swiss.py": [r"33 players, 7 rounds: +[\d.]+ ms a round on average, worst +[\d.]+ ms"],

@@ -12,6 +12,7 @@ import random
 from typing import Any, Protocol
 
 from fevga import Play, Position, legal_plays
+from fevga.ai.stakes import MatchScore
 from fevga.variants import AnyRules, game_of
 
 LEVELS = ("easy", "medium", "hard", "expert")
@@ -22,7 +23,9 @@ class AiPlayer(Protocol):
 
     slow: bool
 
-    def choose(self, position: Position, dice: tuple[int, int], rules: AnyRules, level: str) -> Play: ...
+    def choose(
+        self, position: Position, dice: tuple[int, int], rules: AnyRules, level: str, score: MatchScore | None = None
+    ) -> Play: ...
 
     def hint(self, position: Position, dice: tuple[int, int], rules: AnyRules, n: int) -> list[tuple[Play, float]]: ...
 
@@ -35,7 +38,9 @@ class RandomAI:
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
 
-    def choose(self, position: Position, dice: tuple[int, int], rules: AnyRules, level: str) -> Play:
+    def choose(
+        self, position: Position, dice: tuple[int, int], rules: AnyRules, level: str, score: MatchScore | None = None
+    ) -> Play:
         return self.rng.choice(legal_plays(position, dice, rules))
 
     def hint(self, position: Position, dice: tuple[int, int], rules: AnyRules, n: int) -> list[tuple[Play, float]]:
@@ -50,9 +55,13 @@ class EngineAI:
     def __init__(self, module: Any) -> None:
         self.module = module
 
-    def choose(self, position: Position, dice: tuple[int, int], rules: AnyRules, level: str) -> Play:
-        """The play of ``level``'s player of the position's game (Portes and Plakoto have their own)."""
-        play: Play = self.module.get_player(level, game_of(position)).choose(position, dice, rules)
+    def choose(
+        self, position: Position, dice: tuple[int, int], rules: AnyRules, level: str, score: MatchScore | None = None
+    ) -> Play:
+        """The play of ``level``'s player of the position's game (Portes and Plakoto have their own),
+        playing the match's ``score`` (the network levels: see ``fevga.ai.stakes``)."""
+        player = self.module.playing_score(self.module.get_player(level, game_of(position)), score)
+        play: Play = player.choose(position, dice, rules)
         return play
 
     def hint(self, position: Position, dice: tuple[int, int], rules: AnyRules, n: int) -> list[tuple[Play, float]]:
@@ -69,15 +78,23 @@ def default_ai() -> AiPlayer:
         module = importlib.import_module("fevga.ai")
     except ImportError:
         return RandomAI()
-    if hasattr(module, "get_player") and hasattr(module, "hint"):
+    if all(hasattr(module, name) for name in ("get_player", "hint", "playing_score")):
         return EngineAI(module)
     return RandomAI()
 
 
-async def ai_choose(ai: AiPlayer, position: Position, dice: tuple[int, int], rules: AnyRules, level: str) -> Play:
+async def ai_choose(
+    ai: AiPlayer,
+    position: Position,
+    dice: tuple[int, int],
+    rules: AnyRules,
+    level: str,
+    score: MatchScore | None = None,
+) -> Play:
+    """The AI's play, off the event loop when it is slow; ``score``: the match it plays (None: money)."""
     if ai.slow:
-        return await asyncio.to_thread(ai.choose, position, dice, rules, level)
-    return ai.choose(position, dice, rules, level)
+        return await asyncio.to_thread(ai.choose, position, dice, rules, level, score)
+    return ai.choose(position, dice, rules, level, score)
 
 
 async def ai_hint(

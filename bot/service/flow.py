@@ -11,6 +11,7 @@ from typing import Any
 
 from bot.storage.base import DamagedKey, Store, split_versioned
 from fevga import FairDice, Game, TurnRecord, format_play
+from fevga.ai.stakes import MatchScore
 
 from . import fairness, keys
 from .ai import AiPlayer, ai_choose
@@ -57,7 +58,8 @@ class MatchFlow:
             dice = s.game.dice
             assert dice is not None
             if s.is_ai(mover):
-                play = await ai_choose(self.ai, s.game.position, dice, s.game.rules, s.ai_level or "medium")
+                score = MatchScore(s.length, s.score[mover], s.score[1 - mover], s.kind, s.game_no)
+                play = await ai_choose(self.ai, s.game.position, dice, s.game.rules, s.ai_level or "medium", score)
                 added = s.game.play(play, at=now)
                 change.messages.append(Msg("ai_played", {"player": s.players[mover].name,
                                                          "dice": f"{dice[0]}-{dice[1]}", "play": format_play(play)}))

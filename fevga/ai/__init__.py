@@ -24,6 +24,7 @@ from .levels_tavli import tavli_hint, tavli_player
 from .network import V1_PATH, V2_PATH, WEIGHTS_PATH, WeightsError, default_network, v1_network, v2_network
 from .players import Player, RandomPlayer, greedy_player, heuristic_player
 from .search import NeuralPlayer, two_ply
+from .stakes import MatchScore, Stakes
 
 LEVELS = {"easy": "greedy", "medium": "heuristic", "hard": "hard", "expert": "expert"}
 NAMES = ("random", "greedy", "heuristic", "neural", "neural0", "neural1", "neural2", "hard-v1", "hard-v2")
@@ -77,6 +78,15 @@ def get_player(level: str, game: str = "fevga") -> Player:
     raise ValueError(f"unknown AI level {level!r}: use one of {choices}")
 
 
+def playing_score(player: Player, score: MatchScore | None) -> Player:
+    """``player`` playing the score of a match: a network player judges the game's ends by what they
+    do to his chance of the match (a 2-point win is worth no more than 1 at 1-away); the hand-made
+    players, and every player outside a match (``score`` None), play as they are."""
+    if score is None or not isinstance(player, NeuralPlayer):
+        return player
+    return player.at_stakes(score.stakes())
+
+
 def hint(
     position: Position, dice: tuple[int, int], rules: Rules = DEFAULT_RULES, n: int = 3, game: str | None = None
 ) -> list[tuple[Play, float]]:
@@ -103,4 +113,16 @@ def hint(
     return ranked
 
 
-__all__ = ["LEVELS", "NAMES", "NeuralPlayer", "Player", "WeightsError", "get_player", "has_weights", "hint"]
+__all__ = [
+    "LEVELS",
+    "NAMES",
+    "MatchScore",
+    "NeuralPlayer",
+    "Player",
+    "Stakes",
+    "WeightsError",
+    "get_player",
+    "has_weights",
+    "hint",
+    "playing_score",
+]

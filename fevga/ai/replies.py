@@ -19,6 +19,7 @@ from .encoding import N_INPUTS_V3
 from .evaluate import CHUNK, input_equities, result_equities, tavli_input_equities
 from .games import kind
 from .network import Network
+from .stakes import MONEY, Stakes
 
 ROLLS: list[tuple[tuple[int, int], float]] = [
     ((a, b), (1.0 if a == b else 2.0) / 36.0) for a in range(1, 7) for b in range(a, 7)
@@ -29,9 +30,11 @@ KEEP_FLOATS = 1 << 24  # 64 MB
 _SCRATCH = threading.local()  # each thread its own buffer: the rows are read before the next call
 
 
-def roll_values(net: Network, positions: Sequence[Position], rules: Rules) -> tuple[list[float], int]:
-    """For each position: the expected best 0-ply equity of the player on roll over the 21 rolls;
-    and how many replies were judged."""
+def roll_values(
+    net: Network, positions: Sequence[Position], rules: Rules, stakes: Stakes = MONEY
+) -> tuple[list[float], int]:
+    """For each position: the expected best 0-ply equity of the player on roll over the 21 rolls
+    (``stakes``: what the game's ends are worth to him); and how many replies were judged."""
     if not positions:
         return [], 0
     core = accel.core
@@ -40,18 +43,19 @@ def roll_values(net: Network, positions: Sequence[Position], rules: Rules) -> tu
         x, (ends, sizes) = scratch_rows(lambda out: core.tavli_reply_inputs(positions, out), width)
         points = np.frombuffer(ends, dtype=np.float64)
         blocks = range(0, len(x), CHUNK)
-        eq = np.concatenate([tavli_input_equities(net, x[i : i + CHUNK], points[i : i + CHUNK]) for i in blocks])
+        parts = [tavli_input_equities(net, x[i : i + CHUNK], points[i : i + CHUNK], stakes) for i in blocks]
+        eq = np.concatenate(parts)
         return best_per_roll(eq, np.frombuffer(sizes, dtype=np.int32), len(positions)), len(x)
     if core is None or any(type(p) is not Position for p in positions):
         results: list[Position] = []
         owners: list[int] = []
         for group, position in enumerate(positions):
             collect_replies(position, rules, group, results, owners)
-        return group_values(net, results, owners, len(positions)), len(results)
+        return group_values(net, results, owners, len(positions), stakes), len(results)
     extended = net.n_inputs == N_INPUTS_V3
     args = (positions, rules.unlock_point, rules.strict_start_quarter, extended)
     x, (sizes,) = scratch_rows(lambda out: core.reply_inputs(*args, out), net.n_inputs)
-    eq = np.concatenate([input_equities(net, x[i : i + CHUNK]) for i in range(0, len(x), CHUNK)])
+    eq = np.concatenate([input_equities(net, x[i : i + CHUNK], stakes) for i in range(0, len(x), CHUNK)])
     return best_per_roll(eq, np.frombuffer(sizes, dtype=np.int32), len(positions)), len(x)
 
 
@@ -100,9 +104,11 @@ def collect_replies(position: Position, rules: Rules, group: int, results: list[
         owners.extend([base + r] * len(found))
 
 
-def group_values(net: Network, results: list[Position], owners: list[int], groups: int) -> list[float]:
+def group_values(
+    net: Network, results: list[Position], owners: list[int], groups: int, stakes: Stakes = MONEY
+) -> list[float]:
     """For each group of replies: the expected best 0-ply equity of the player on roll over the 21 rolls."""
-    eq = result_equities(net, results)
+    eq = result_equities(net, results, stakes)
     best = np.full(groups * len(ROLLS), -9.0)
     np.maximum.at(best, np.asarray(owners, dtype=np.intp), eq)
     table = best.reshape(groups, len(ROLLS))

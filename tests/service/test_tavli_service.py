@@ -20,9 +20,10 @@ from bot.service.flow import MatchFlow
 from bot.service.session import Session, decode, encode
 from bot.service.views import build_view
 from bot.storage import Store
-from fevga import Board, FairDice, FixedDice, Game, Rules
+from fevga import Board, FairDice, FixedDice, Game, Play, Position, Rules
+from fevga.ai.stakes import MatchScore
 from fevga.match import game_kind
-from fevga.variants import PlakotoRules
+from fevga.variants import AnyRules, PlakotoRules, game_of
 from tests.engine.tavli_positions import tpos
 
 from .conftest import ALICE, BOB, HERE, FakeClock
@@ -136,3 +137,39 @@ async def test_rules_answers_in_both_languages(service: GameService, game: str, 
     msg = answer.messages[0]
     assert en_word in translate(msg.key, "en", **msg.args)
     assert el_word in translate(msg.key, "el", **msg.args)
+
+
+class ScoreSeeingAI(RandomAI):
+    """A random AI that notes the match score it is asked to play at, with the game of the position."""
+
+    def __init__(self) -> None:
+        super().__init__(seed=11)
+        self.seen: list[tuple[MatchScore | None, str]] = []
+
+    def choose(self, position: Position, dice: tuple[int, int], rules: AnyRules, level: str,
+               score: MatchScore | None = None) -> Play:
+        self.seen.append((score, game_of(position)))
+        return super().choose(position, dice, rules, level, score)
+
+
+async def test_the_ai_is_told_the_score_of_its_tavli_match(any_store: Store, clock: FakeClock) -> None:
+    """The AI in seat 1 gets the match as it stands before each of its plays: its points first, the game's number
+    and kind; so its network can play the score (fevga.ai.stakes)."""
+    ai = ScoreSeeingAI()
+    service = GameService(any_store, clock=clock, ai=ai)  # type: ignore[arg-type]
+    started = await service.play_ai(ALICE, HERE, level="hard", length=3, kind="tavli")
+    assert started.ok and started.view is not None
+    final, _ = await play_out(service, started, HERE, random.Random(8))
+    assert final.view is not None and final.view.status == "done"
+    games = (await service.record(final.view.game_id)).messages[0].args["record"]["games"]
+    before = [(0, 0)]
+    for rec in games:
+        won = rec["outcome"]["winner"]
+        mine, theirs = before[-1]
+        points = rec["outcome"]["points"] if won is not None else 0
+        before.append((mine + points, theirs) if won == 1 else (mine, theirs + points))
+    assert ai.seen and {score.number for score, _ in ai.seen if score is not None} >= {1, 2}
+    for score, game in ai.seen:
+        assert score is not None and (score.length, score.kind) == (3, "tavli")
+        assert game == game_kind("tavli", score.number)
+        assert (score.mine, score.theirs) == before[score.number - 1]
