@@ -16,6 +16,7 @@ WORDS: dict[str, str] = {
     "blunders_many": "{n} blunders",
     "no_blunders": "no blunders",
     "luck": "luck {name} {luck}",
+    "separator": "; ",  # between the summary's parts (Greek writes "· ": its ";" is a question mark)
     "title": "Analysis by {judge}",
     "player": (
         "{name}: {n} decisions ({forced} forced), error rate {rate} ({band}), {errors} errors, {blunders} blunders"
@@ -67,7 +68,7 @@ def summary(report: Report, names: Sequence[str], words: Mapping[str, str] = WOR
     net = report.players[0].luck - report.players[1].luck
     lucky = 0 if net >= 0 else 1
     parts.append(_w(words, "luck", name=names[lucky], luck=signed(abs(net), 1)))
-    return "; ".join(parts)
+    return _w(words, "separator").join(parts)
 
 
 def _move_line(move: Move, words: Mapping[str, str]) -> str:

@@ -32,6 +32,11 @@ class Outcome:
         """True for a drawn game (no winner, 0 points)."""
         return self.winner is None
 
+    @property
+    def by_mother(self) -> bool:
+        """True for a Plakoto game won by pinning the mother (2 points, no mars, nobody bore off all 15)."""
+        return self.winner is not None and self.points >= 2 and not self.mars and not self.resigned
+
 
 class Board:
     """Players 0 and 1; ``position`` is always seen by the player to move (``turn``)."""

@@ -44,6 +44,7 @@ def scene_from_game(
         score=(int(score[0]), int(score[1])),
         winner=outcome.winner if outcome else None,
         mars=bool(outcome and outcome.mars),
+        mother=bool(outcome and outcome.by_mother),
         theme=theme,
         last_play_hits=last.hits if last else (),
         match_kind=match_kind if match_kind != game.game else "",
@@ -119,13 +120,15 @@ def replay_scenes(
                 last_play_hits=record.hits,
                 winner=outcome.winner if outcome else None,
                 mars=bool(outcome and outcome.mars),
+                mother=bool(outcome and outcome.by_mother),
                 drawn=bool(outcome and outcome.is_draw),
             )
         )
     outcome = game.outcome
     if outcome is not None and scenes[-1].winner is None and not scenes[-1].drawn:  # resigned before any play
         scenes.append(
-            replace(scenes[-1], turn=None, dice=None, winner=outcome.winner, mars=outcome.mars, drawn=outcome.is_draw)
+            replace(scenes[-1], turn=None, dice=None, winner=outcome.winner, mars=outcome.mars,
+                    mother=outcome.by_mother, drawn=outcome.is_draw)
         )
     return scenes
 

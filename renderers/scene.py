@@ -9,7 +9,7 @@ from typing import Any
 from fevga.errors import IllegalPlayError
 from fevga.play import apply_steps
 from fevga.position import Position, opponent_point
-from fevga.rules import CHECKERS, OFF
+from fevga.rules import OFF
 from fevga.variants import TavliPosition
 from fevga.variants.position import tavli_opponent_point
 from fevga.variants.tavli import replay
@@ -51,6 +51,7 @@ class BoardScene:
     match_kind: str = ""
     game_number: int = 0
     drawn: bool = False  # a drawn Plakoto game (both mothers pinned): over, with no winner
+    mother: bool = False  # won by pinning the mother (Plakoto: 2 points, not a mars)
 
     def __post_init__(self) -> None:
         if not isinstance(self.position, Position):
@@ -74,8 +75,10 @@ class BoardScene:
             raise ValueError("match_length must be from 1 to 25")
         if len(self.score) != 2 or any(not isinstance(s, int) or s < 0 for s in self.score):
             raise ValueError("score must be two whole numbers of 0 or more")
-        if self.mars and self.winner is None:
+        if (self.mars or self.mother) and self.winner is None:
             raise ValueError("mars needs a winner")
+        if self.mars and self.mother:
+            raise ValueError("a pinned mother is not a mars")
         if self.match_kind not in ("", "fevga", "portes", "plakoto", "tavli"):
             raise ValueError(f"match_kind must be fevga, portes, plakoto or tavli, not {self.match_kind!r}")
         if self.drawn and (self.winner is not None or self.turn is not None):
@@ -111,11 +114,11 @@ class BoardScene:
     @property
     def win_kind(self) -> str:
         """How the winner won, as the labels name it: "mother" (Plakoto: the opponent's mother pinned, 2 points,
-        RULES-TAVLI rule 6; never called a mars), "mars", or "" (a single game, or no winner)."""
-        if self.winner is None or not self.mars:
+        RULES-TAVLI rule 6; never called a mars), "mars" (also a resignation worth 2), or "" (a single game, or no
+        winner)."""
+        if self.winner is None:
             return ""
-        off = self.position.me_off if self.winner == 0 else self.position.opp_off
-        return "mother" if self.game == "plakoto" and off < CHECKERS else "mars"
+        return "mother" if self.mother else "mars" if self.mars else ""
 
     def win_label(self, key: str, **args: Any) -> str:
         """The label ``key`` for how this game was won: ``key_mother``, ``key_mars`` or ``key`` itself."""

@@ -132,6 +132,7 @@ def scene_for(view: GameView, lang: str = "en", you: str | None = None) -> Board
         score=view.score,
         winner=view.winner,
         mars=view.mars,
+        mother=view.mother,
         labels=board_labels(lang, you_won),
         pending_steps=() if over else view.pending,
         dice_used=() if over else dice_used(view),

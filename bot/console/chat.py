@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from bot.chat.core import BotCore
-from bot.commands.intents import Challenge
+from bot.commands.intents import Challenge, Rematch
 from bot.console.demo import run_demo
 from bot.delivery.replies import Notice, Reply
 from bot.service.models import Place, PlayerRef
@@ -93,6 +93,11 @@ class ConsoleChat:
             # Hot-seat: the friend sits at the same keyboard and accepts at once.
             for reply in (await self.core.handle_text(self.friend, self.place, "accept", idem=None)).replies:
                 self.show(reply)
+        elif isinstance(handled.intent, Rematch):  # a rematch of a hot-seat match challenges the friend again
+            accepted = (await self.core.handle_text(self.friend, self.place, "accept", idem=None)).replies
+            if not all(reply.error for reply in accepted):  # nothing to accept: a rematch against the AI
+                for reply in accepted:
+                    self.show(reply)
         await self._demo_game_over()
 
     async def demo(self, **options: Any) -> None:

@@ -11,7 +11,17 @@ from typing import Any
 from bot.storage.base import Commit, Store
 
 from . import keys
-from .dice_stats import DOUBLES_RATE, EXPECTED_PIPS, ROLLS, Tally, expected_share, tally_records, verdict
+from .dice_stats import (
+    DOUBLES_RATE,
+    EXPECTED_PIPS,
+    MIN_EXPECTED,
+    MIN_ROLLS,
+    ROLLS,
+    Tally,
+    expected_share,
+    tally_records,
+    verdict,
+)
 from .info import Info
 from .models import Msg, Place, PlayerRef, Result
 from .reads import Handle, Reads, read_one
@@ -31,11 +41,11 @@ def _entry(value: str) -> tuple[int, int] | None:
 
 
 def tally_messages(tally: Tally, player: str, games: int) -> list[Msg]:
-    """The figures of one player's tally: summary, the 21 rolls against their expected counts, the verdict."""
+    """The figures of one player's tally: summary, the 21 rolls against their expected counts, the verdict (or,
+    with fewer than ``MIN_ROLLS`` rolls, that there are too few for one)."""
     total = tally.rolls
     if total == 0:
         return [Msg("dice_none", {"player": player})]
-    p = tally.p_value()
     rows = " ".join(f"{hi}{lo}:{tally.counts[(hi, lo)]}/{total * expected_share((hi, lo)):.0f}" for hi, lo in ROLLS)
     return [
         Msg("dice_summary", {"player": player, "rolls": total, "games": games,
@@ -43,8 +53,17 @@ def tally_messages(tally: Tally, player: str, games: int) -> list[Msg]:
                              "doubles_expected": round(100 * DOUBLES_RATE, 1),
                              "pips": round(tally.average_pips, 2), "pips_expected": round(EXPECTED_PIPS, 2)}),
         Msg("dice_rolls", {"rows": rows}),
-        Msg(f"dice_verdict_{verdict(p)}", {"chi2": round(tally.chi_square(), 1), "p": round(p, 3)}),
+        judged(tally),
     ]
+
+
+def judged(tally: Tally) -> Msg:
+    """The chi-square verdict of a tally, or, below ``MIN_ROLLS`` rolls (where the test means nothing), how many
+    rolls one needs."""
+    if not tally.testable:
+        return Msg("dice_too_few", {"rolls": tally.rolls, "needed": MIN_ROLLS, "expected": MIN_EXPECTED})
+    p = tally.p_value()
+    return Msg(f"dice_verdict_{verdict(p)}", {"chi2": round(tally.chi_square(), 1), "p": round(p, 3)})
 
 
 class DiceInfo:

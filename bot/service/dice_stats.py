@@ -21,6 +21,12 @@ DOUBLES_RATE = 1 / 6
 DEGREES = len(ROLLS) - 1  # 20 degrees of freedom for the chi-square test of 21 frequencies
 UNUSUAL = 0.05  # below this p-value the counts are unusual for fair dice
 VERY_UNUSUAL = 0.001  # below this, very unusual
+MIN_EXPECTED = 5  # every roll's expected count must reach this before the chi-square test is trusted
+# The p-value comes from the chi-square distribution, an approximation that holds only when no roll is expected
+# too rarely: the usual rule (Cochran's) asks for an expected count of at least 5 in every cell. The rarest
+# rolls are the doubles (1/36), so that takes 5 * 36 = 180 rolls; with fewer, no verdict is given at all (a
+# p-value from a handful of rolls says nothing about the dice, however it comes out).
+MIN_ROLLS = MIN_EXPECTED * 36  # 180: a double, the rarest roll, is expected once in 36 rolls
 
 
 def expected_share(roll: Roll) -> float:
@@ -101,6 +107,11 @@ class Tally:
         if total == 0:
             return 0.0
         return sum((n - total * expected_share(r)) ** 2 / (total * expected_share(r)) for r, n in self.counts.items())
+
+    @property
+    def testable(self) -> bool:
+        """Whether there are enough rolls (``MIN_ROLLS``) for the chi-square test to mean anything."""
+        return self.rolls >= MIN_ROLLS
 
     def p_value(self) -> float:
         """The chance fair dice give a chi-square at least this large (20 degrees of freedom)."""

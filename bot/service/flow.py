@@ -98,7 +98,8 @@ class MatchFlow:
         if outcome.mars and not outcome.resigned and not by_mother(s.game, outcome):  # a pinned mother is no mars
             s.mars_wins[outcome.winner] += 1
         winner = s.players[outcome.winner]
-        key = "game_won_mother" if by_mother(s.game, outcome) else "game_won_mars" if outcome.mars else "game_won"
+        mars = outcome.mars and not outcome.resigned  # a resignation's points are said, not called a mars
+        key = "game_won_mother" if by_mother(s.game, outcome) else "game_won_mars" if mars else "game_won"
         change.messages.append(Msg(key, {"player": winner.name, "points": outcome.points,
                                          "score": f"{s.score[0]}-{s.score[1]}", "game_no": s.game_no}))
         if whole_match or s.score[outcome.winner] >= s.length:

@@ -79,12 +79,13 @@ class Info:
         analysed = reads.get(keys.player_rates(who.platform, who.user_id))
         short = reads.get(keys.player_short(who.platform, who.user_id))
         await reads.run(self.store)
-        shown_kind = "fevga"
-        for (kind, global_), (doc, ranked, counted) in zip(
-                ((k, g) for k in MATCH_KINDS for g in (False, True)), boards, strict=True):
-            rank, count = ranked.value, counted.value
-            data = _load_stats(doc.value)
-            if data is None and kind != "fevga":  # another game's board says nothing until he plays it
+        loaded = [(kind, global_, _load_stats(doc.value), ranked.value, counted.value)
+                  for (kind, global_), (doc, ranked, counted)
+                  in zip(((k, g) for k in MATCH_KINDS for g in (False, True)), boards, strict=True)]
+        played = [kind for kind in MATCH_KINDS if any(k == kind and data for k, _, data, _, _ in loaded)]
+        shown_kind = "fevga" if played in ([], ["fevga"]) else ""  # one game played (or none): no game headers
+        for kind, global_, data, rank, count in loaded:
+            if kind not in played and (played or kind != "fevga"):  # a game he has not played says nothing
                 continue
             if kind != shown_kind:
                 messages.append(Msg("stats_of_game", {"kind": kind, "player": who.name}))

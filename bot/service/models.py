@@ -83,6 +83,7 @@ class GameView:
     match_winner: int | None = None
     points: int = 0
     mars: bool = False
+    mother: bool = False  # the game shown was won by pinning the mother (Plakoto)
     legal_from: dict[int, list[int]] = field(default_factory=dict)  # from point -> dice usable (mover's view)
     dice_left: tuple[int, ...] = ()
     pending: tuple[tuple[int, int], ...] = ()  # steps (from, to) built so far, mover's numbering
@@ -183,6 +184,7 @@ def _view_from_dict(d: dict[str, Any]) -> GameView:
         match_winner=d.get("match_winner"),
         points=d.get("points", 0),
         mars=d.get("mars", False),
+        mother=d.get("mother", False),
         legal_from={int(k): list(v) for k, v in d.get("legal_from", {}).items()},
         dice_left=tuple(d.get("dice_left", ())),
         pending=tuple((int(a), int(b)) for a, b in d.get("pending", ())),

@@ -12,7 +12,6 @@ from typing import Any
 from fevga import Game, game_to_dict
 from fevga.analysis import Report
 from fevga.board import Outcome
-from fevga.rules import CHECKERS
 
 from .session import Session
 
@@ -46,10 +45,7 @@ def make_record(s: Session, game: Game, game_no: int, score_before: list[int], e
 def by_mother(game: Game, outcome: Outcome) -> bool:
     """A Plakoto game won by pinning the mother (RULES-TAVLI rule 6: 2 points, not a mars): the winner has
     not borne off all his checkers."""
-    if game.game != "plakoto" or outcome.winner is None or outcome.resigned or outcome.points < 2:
-        return False
-    pos = game.board.position
-    return (pos.me_off if game.board.turn == outcome.winner else pos.opp_off) < CHECKERS
+    return game.game == "plakoto" and outcome.by_mother
 
 
 def _wins(points: int) -> str:

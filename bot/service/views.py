@@ -51,6 +51,7 @@ def build_view(s: Session, version: int) -> GameView:
         match_winner=s.winner,
         points=outcome.points if outcome else 0,
         mars=outcome.mars if outcome else False,
+        mother=bool(outcome and outcome.by_mother),
         legal_from=state.options if state else {},
         dice_left=state.dice_left if state else (),
         pending=state.steps if state else (),

@@ -63,13 +63,30 @@ def explain_tavli(
             if result is None:
                 if deepest is None or done > deepest[0]:
                     src, d = seq[done]
-                    deepest = (done, step_error(code, src, d))
+                    deepest = (done, _too_many_from(seq, done, code) or step_error(code, src, d))
                 continue
             return _end_of_play_error(dice, len(seq), seq, best)
     if deepest is not None:
         return deepest[1]
     used = "-".join(str(d) for d in dice)
     return IllegalPlayError(f"those steps do not fit your dice {used}", key="dice_mismatch", rule="dice", dice=used)
+
+
+def _too_many_from(seq: list[tuple[int, int]], done: int, code: int) -> IllegalPlayError | None:
+    """When step ``done`` finds no checker on its point because the steps before it have moved every checker
+    there away (``15/21(4)`` with three on 15), the error says how many there were; else None."""
+    src = seq[done][0]
+    arrived = sum(1 for p, d in seq[:done] if p + d == src)  # checkers that came to src in this play and moved on
+    moved = sum(1 for p, _d in seq[:done] if p == src) - arrived  # the checkers that stood there at the start
+    if code != NO_CHECKER or src == 0 or moved <= 0:
+        return None
+    return IllegalPlayError(
+        f"you have only {moved} checker{'' if moved == 1 else 's'} on point {src}",
+        key="only_checkers",
+        rule="steps",
+        point=src,
+        count=moved,
+    )
 
 
 def _end_of_play_error(dice: tuple[int, int], n: int, seq: list[tuple[int, int]], best: int) -> IllegalPlayError:

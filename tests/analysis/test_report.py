@@ -104,6 +104,10 @@ def test_text_forms(game) -> None:
     greek = dict(WORDS, band_beginner="αρχάριος")
     if p1.band == "beginner":
         assert "αρχάριος" in summary(report, ("A", "B"), greek)
+    from bot.chat.analysis_reply import summary_line
+
+    in_greek = summary_line(report, ("A", "B"), "el")  # Greek's ";" is a question mark: parts end with "·"
+    assert ";" not in in_greek and in_greek.count("· ") >= 2
 
 
 def test_bands_are_ordered() -> None:

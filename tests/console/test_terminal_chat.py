@@ -57,3 +57,26 @@ async def test_hot_seat_game_and_errors_change_nothing(core: BotCore, tmp_path: 
     mark = len(out.getvalue())
     await chat.command("stats")
     assert "rating" in out.getvalue()[mark:]
+
+
+async def test_a_hot_seat_rematch_starts_at_once_and_stats_speak_to_you(core: BotCore, tmp_path: Path) -> None:
+    """`rematch` after a match with the friend is accepted by the friend at the keyboard, as `challenge friend` is;
+    after an AI game it starts the AI game again without an error. `stats` says "You have", not "You has"."""
+    out = io.StringIO()
+    chat = ConsoleChat(core, board_dir=tmp_path, out=out)
+    await chat.command("stats")
+    assert "You have no rated matches" in out.getvalue() and "You has" not in out.getvalue()
+    await chat.command("challenge friend")
+    await play_until_over(chat, core, random.Random(4))
+    assert not await core.has_game(chat.place, chat.you)
+    mark = len(out.getvalue())
+    await chat.command("rematch")
+    assert await core.has_game(chat.place, chat.you), out.getvalue()[mark:]
+    assert "! " not in out.getvalue()[mark:]
+    await chat.command("resign")
+    await chat.command("resign yes")
+    await chat.command("play ai easy")
+    await play_until_over(chat, core, random.Random(5))
+    mark = len(out.getvalue())
+    await chat.command("rematch")
+    assert await core.has_game(chat.place, chat.you) and "! " not in out.getvalue()[mark:]

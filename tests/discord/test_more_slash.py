@@ -57,7 +57,7 @@ async def test_dice_h2h_and_puzzle_by_slash(fake: FakeDiscord, bot: Any, core: A
         assert result.ok
         view = result.view
     dice = await _said(fake, w.carol, w.general, "fevga-more dice", {"user": w.bob})
-    assert "bob: " in dice and "rolls in 1 games" in dice and "Chi-square" in dice
+    assert "bob: " in dice and "rolls in 1 game;" in dice and "Too few rolls for a verdict" in dice
     mine = await _said(fake, w.carol, w.general, "fevga-more dice")
     assert mine == translate("dice_none", "en", player="carol")
     both = await _said(fake, w.carol, w.general, "fevga-more dice", {"user": w.bob, "game": view.game_id})
@@ -80,7 +80,7 @@ async def test_tournament_commands_by_slash(fake: FakeDiscord, bot: Any, core: A
     said = await fake.send_message(w.alice, w.general, "!fevga tournament create swiss rounds 3 points 1 deadline 24h")
     created = await fake.wait_for_message(w.general, lambda m: m.author.bot, after=said.id)
     assert "is open" in created.content
-    assert (await _said(fake, w.bob, w.general, "tournament join")).startswith("bob joins the tournament (1 players")
+    assert (await _said(fake, w.bob, w.general, "tournament join")).startswith("bob joins the tournament (1 player)")
     assert (await _said(fake, w.carol, w.general, "tournament join")).startswith("carol joins")
     refused = await _said(fake, w.bob, w.general, "tournament remove", {"user": w.carol})
     assert refused == translate("tournament_admin_only", "en")

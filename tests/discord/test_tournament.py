@@ -39,7 +39,7 @@ async def test_four_player_swiss_in_a_channel(fake: FakeDiscord, bot: Any, core:
     assert "admin" in said(await line(w.bob, "tournament create swiss rounds 2")).lower()
     assert "is open" in said(await line(w.alice, "tournament create swiss rounds 2"))
     for n, member in enumerate(members):
-        assert f"({n + 1} players)" in said(await line(member, "tournament join"))
+        assert f"({n + 1} player{'s' if n else ''})" in said(await line(member, "tournament join"))
     mark = (await fake.send_message(w.alice, w.general, "!fevga tournament start")).id
     pairing = await fake.wait_for_message(w.general, lambda m: "Round 1:" in said(m), after=mark, timeout=20)
     assert said(pairing).count("Round 1:") == 2

@@ -80,6 +80,22 @@ def test_rule_messages_match_the_spec() -> None:
         parse_play("22/off 19/23", K7, (4, 3))
 
 
+def test_more_steps_from_a_point_than_checkers_there_says_how_many() -> None:
+    """Plakoto, 6-6, three checkers on 15: ``15/21(4)`` moves all three and then finds none; the error says there
+    are only three, not that there are none (a point with no checker at all still says so)."""
+    three = tpos("plakoto", {1: 12, 15: 3}, {24: 15})
+    with pytest.raises(IllegalPlayError, match="you have only 3 checkers on point 15") as info:
+        parse_play("15/21(4)", three, (6, 6))
+    assert info.value.key == "only_checkers" and info.value.args_map == {"point": 15, "count": 3}
+    assert info.value.rule == "steps"
+    one = tpos("portes", {1: 14, 15: 1}, {24: 15})
+    with pytest.raises(IllegalPlayError, match="you have only 1 checker on point 15") as info:
+        parse_play("15/21 15/19", one, (6, 4))
+    assert info.value.args_map == {"point": 15, "count": 1}
+    assert rule_key("14/20(4)", three, (6, 6)) == "no_checker"
+    assert rule_key("1/7 7/13 7/13 15/21", three, (6, 6)) == "only_checkers"  # one arrived on 7 and left
+
+
 @pytest.mark.parametrize(
     ("position", "text", "key"),
     [

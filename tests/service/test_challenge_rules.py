@@ -10,6 +10,7 @@ import random
 
 from bot.commands import intents as i
 from bot.commands.executor import execute
+from bot.i18n import translate
 from bot.service import GameService, Place, PlayerRef, keys
 from bot.service.mygames import board_link
 from bot.storage import RedisStore
@@ -104,6 +105,27 @@ async def test_a_third_user_is_told_whom_the_challenge_is_for(redis_service: Gam
                    await redis_service.decline(CAROL, HERE)):
         assert answer.error_key == "challenge_for_other" and answer.messages[0].args["player"] == "bob"
     assert (await redis_service.accept(BOB, HERE)).ok
+
+
+async def test_mygames_header_agrees_with_how_many_wait_for_you(redis_service: GameService) -> None:
+    """Greek "1 περιμένει" / "2 περιμένουν": the count of matches waiting for the player's move agrees in number."""
+    one = await start_game(redis_service, ALICE, BOB, HERE)
+    two = await start_game(redis_service, ALICE, CAROL, THERE)
+    assert one.view is not None and two.view is not None
+    to_move = [g.players[g.turn] for g in (one.view, two.view)]
+    waiting = {p.user_id: sum(m == p for m in to_move) for p in (ALICE, BOB, CAROL)}
+    for player in (ALICE, BOB, CAROL):
+        header = (await redis_service.mygames(player)).messages[0]
+        assert header.key == "mygames_header" and header.args["yours"] == waiting[player.user_id]
+        greek = translate(header.key, "el", **header.args)
+        english = translate(header.key, "en", **header.args)
+        n = header.args["yours"]
+        assert f"({n} {'περιμένει' if n == 1 else 'περιμένουν'} τη δική σου κίνηση)." in greek, greek
+        assert f"({n} waiting for your move)." in english, english
+    assert translate("mygames_header", "el", player="a", count=3, yours=1).endswith(
+        ": 3 (1 περιμένει τη δική σου κίνηση).")
+    assert translate("mygames_header", "el", player="a", count=3, yours=2).endswith(
+        ": 3 (2 περιμένουν τη δική σου κίνηση).")
 
 
 async def test_mygames_lists_running_games_with_whose_turn(redis_store: RedisStore,

@@ -10,7 +10,7 @@ from bot.commands.grammar import parse_command
 from bot.commands.intents import CommandError, Dice, Intent
 from bot.i18n import translate
 from bot.service import GameService
-from bot.service.dice_stats import ROLLS, read_roll
+from bot.service.dice_stats import MIN_ROLLS, ROLLS, read_roll
 from bot.storage import RedisStore
 from fevga import verify
 from tests.service.conftest import ALICE, BOB, CAROL, HERE
@@ -62,13 +62,37 @@ async def test_dice_of_a_player_over_his_finished_matches(redis_service: GameSer
     assert summary.args["games"] == 2
     assert summary.args["doubles"] == sum(n for (hi, lo), n in expected.items() if hi == lo)
     assert f"66:{expected[(6, 6)]}/" in rows.args["rows"] and f"21:{expected[(2, 1)]}/" in rows.args["rows"]
-    assert judged.key.startswith("dice_verdict_") and 0 <= judged.args["p"] <= 1
+    if summary.args["rolls"] >= MIN_ROLLS:
+        assert judged.key.startswith("dice_verdict_") and 0 <= judged.args["p"] <= 1
+    else:  # too few rolls for the chi-square test to mean anything
+        assert judged.key == "dice_too_few" and judged.args["needed"] == MIN_ROLLS
     for lang in ("en", "el"):
         text = translate(summary.key, lang, **summary.args)
         assert str(summary.args["rolls"]) in text and "{" not in text
     # someone else's, by mention; CAROL played nothing
     other = await execute(redis_service, ALICE, HERE, _parsed("dice @carol"), mentions={"@carol": CAROL})
     assert other.ok and other.messages[0].key == "dice_none" and other.messages[0].args["player"] == "carol"
+
+
+async def test_dice_of_one_short_match_gives_no_verdict_and_says_1_game(redis_service: GameService) -> None:
+    """One finished match of one game: far fewer rolls than a chi-square verdict needs (MIN_ROLLS), so the reply
+    keeps the counts and says how many rolls it takes, with no p-value; "in 1 game", not "in 1 games"."""
+    gid = await _finished_match(redis_service, 1)
+    result = await execute(redis_service, ALICE, HERE, _parsed("dice"))
+    assert result.ok and [m.key for m in result.messages] == ["dice_summary", "dice_rolls", "dice_too_few"]
+    summary, rows, too_few = result.messages
+    rolls = summary.args["rolls"]
+    assert 0 < rolls < MIN_ROLLS and summary.args["games"] == 1 and rows.args["rows"].count(":") == 21
+    assert too_few.args == {"rolls": rolls, "needed": MIN_ROLLS, "expected": 5}
+    english = [translate(m.key, "en", **m.args) for m in result.messages]
+    assert f"alice: {rolls} rolls in 1 game;" in english[0]
+    assert str(MIN_ROLLS) in english[2] and "p =" not in english[2] and "Chi-square" not in english[2]
+    greek = [translate(m.key, "el", **m.args) for m in result.messages]
+    assert f"{rolls} ζαριές σε 1 παρτίδα·" in greek[0] and str(MIN_ROLLS) in greek[2] and "p =" not in greek[2]
+    match = await execute(redis_service, BOB, HERE, _parsed(f"dice {gid}"))
+    assert translate(match.messages[0].key, "en", **match.messages[0].args) == f"Dice of match {gid} (1 game):"
+    assert translate(match.messages[0].key, "el", **match.messages[0].args).endswith("(1 παρτίδα):")
+    assert [m.key for m in match.messages].count("dice_too_few") == 2
 
 
 async def test_dice_of_one_match_shows_its_commitment_and_seed(redis_service: GameService) -> None:

@@ -9,11 +9,15 @@ from typing import Any
 
 import pytest
 
+from bot.i18n import translate
+from bot.service.dice_info import tally_messages
 from bot.service.dice_stats import (
     EXPECTED_PIPS,
+    MIN_ROLLS,
     ROLLS,
     Tally,
     chi_square_p,
+    expected_share,
     first_mover,
     seat_rolls,
     tally_records,
@@ -115,3 +119,31 @@ def test_loaded_dice_are_very_unusual() -> None:
     tally = Tally().add(rolls)  # type: ignore[arg-type]
     assert tally.p_value() < 0.001
     assert verdict(tally.p_value()) == "very_unusual"
+
+
+def test_too_few_rolls_give_no_verdict_and_one_roll_is_singular() -> None:
+    """Below MIN_ROLLS (every roll expected at least 5 times: 5 * 36 = 180) the chi-square p-value means nothing:
+    the figures are kept, the verdict is replaced by how many rolls it takes; "1 roll in 1 game", not "1 rolls"."""
+    assert MIN_ROLLS == 180 == 5 / min(expected_share(r) for r in ROLLS)
+    one = tally_messages(Tally().add([(5, 2)]), "Friend", 1)
+    assert [m.key for m in one] == ["dice_summary", "dice_rolls", "dice_too_few"]
+    assert "52:1/0" in one[1].args["rows"]  # the counts are still shown
+    assert one[2].args == {"rolls": 1, "needed": 180, "expected": 5}
+    english = [translate(m.key, "en", **m.args) for m in one]
+    assert english[0].startswith("Friend: 1 roll in 1 game; doubles 0")
+    assert "180" in english[2] and "p =" not in " ".join(english) and "Chi-square" not in " ".join(english)
+    greek = [translate(m.key, "el", **m.args) for m in one]
+    assert greek[0].startswith("Friend: 1 ζαριά σε 1 παρτίδα·") and "180" in greek[2] and "p =" not in greek[2]
+    many = tally_messages(Tally().add([(5, 2)] * 7), "Friend", 2)
+    assert translate(many[0].key, "en", **many[0].args).startswith("Friend: 7 rolls in 2 games;")
+    assert translate(many[0].key, "el", **many[0].args).startswith("Friend: 7 ζαριές σε 2 παρτίδες·")
+
+
+def test_the_verdict_starts_at_min_rolls() -> None:
+    fair = Tally().add(roll for roll in ROLLS for _ in range(10 if roll[0] == roll[1] else 20))  # exactly expected
+    assert fair.rolls == 2 * MIN_ROLLS and fair.testable
+    assert tally_messages(fair, "a", 3)[-1].key == "dice_verdict_fair"
+    short = _fair(MIN_ROLLS - 1, b"\x02" * 32)
+    assert not short.testable and tally_messages(short, "a", 3)[-1].key == "dice_too_few"
+    enough = _fair(MIN_ROLLS, b"\x02" * 32)
+    assert enough.testable and tally_messages(enough, "a", 3)[-1].key.startswith("dice_verdict_")

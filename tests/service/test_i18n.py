@@ -50,7 +50,7 @@ def test_greek_has_the_same_placeholders_and_is_greek() -> None:
     for key, forms in en_forms.items():
         assert "other" in forms and "other" in el_forms[key], key
     greek = sum(1 for v in el.values() if re.search(r"[α-ωΑ-Ω]", v))
-    assert greek >= len(el) - 8  # a few are only numbers, names and marks, e.g. "{rank}. {play}", "*"
+    assert greek >= len(el) - 9  # a few are only numbers, names and marks, e.g. "{rank}. {play}", "*", "· "
     for key, template in el.items():  # and those have no word left in English
         bare = re.sub(r"\{[^}]*\}", "", template)
         assert re.search(r"[α-ωΑ-Ωά-ώ]", template) or not re.search(r"[A-Za-z]", bare), key
@@ -71,4 +71,30 @@ def test_part_files_merge_and_come_in_pairs() -> None:
         assert (folder / f"en.{part}").is_file() and (folder / f"el.{part}").is_file(), part
     for part in parts:
         en = json.loads((folder / f"en.{part}").read_text(encoding="utf-8"))
-        assert en.items() <= catalogue("en").items(), part
+        plain = {key: value for key, value in en.items() if not isinstance(value, dict)}
+        assert plain.items() <= catalogue("en").items(), part
+        for key, forms in en.items():  # a part's plural entries merge too, none overridden by another file's
+            if isinstance(forms, dict):
+                assert plurals("en").get(key) == forms, (part, key)
+
+
+def test_the_rules_texts_teach_notation_the_bot_reads() -> None:
+    """Every play written in `rules portes|plakoto` (both languages) reads as forward steps in this project's
+    numbering: a backgammon book's 13/8* would be refused as going backwards."""
+    from fevga.notation import parse_moves
+
+    for lang in ("en", "el"):
+        for game in ("portes", "plakoto"):
+            text = translate(f"rules_{game}", lang)
+            examples = re.findall(r"(?:bar|\d+)/\d+\*?", text)
+            assert examples, (lang, game)
+            for example in examples:
+                parse_moves(example, game)
+
+
+def test_greek_points_after_a_verb_are_in_the_accusative() -> None:
+    """"Ο αντίπαλος παίρνει 2 πόντους", not "πόντοι": the object of a verb takes the accusative plural forms."""
+    for key in ("resign_confirm_prompt", "resigned", "resigned_you"):
+        assert "2 πόντους" in translate(key, "el", player="Ann", points=2), key
+        assert "1 πόντο" in translate(key, "el", player="Ann", points=1) and "πόντος" not in translate(
+            key, "el", player="Ann", points=1), key

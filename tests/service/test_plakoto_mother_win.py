@@ -3,20 +3,24 @@ a pinned mother, never as a mars; a Plakoto mars (all borne off, the loser none)
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
-from bot.chat.presenter import board_labels
+from bot.chat.presenter import board_labels, scene_for
 from bot.i18n import translate
 from bot.service.ai import RandomAI
 from bot.service.commits import Change
 from bot.service.flow import MatchFlow, by_mother
 from bot.service.records import make_record
 from bot.service.session import Session
-from bot.storage import Store
+from bot.service.views import build_view
+from bot.storage import MemoryStore, Store
 from bot.web.state import _result, strings
 from fevga import Board, FixedDice, Game, Rules
 from fevga.variants import PlakotoRules
 from renderers import BoardScene, render_text
+from renderers.from_game import scene_from_game
 from tests.engine.tavli_positions import tpos
 
 from .conftest import ALICE, BOB, HERE, FakeClock
@@ -66,8 +70,11 @@ def test_a_plakoto_mars_is_still_a_mars() -> None:
 @pytest.mark.parametrize("lang", ["en", "el"])
 def test_the_board_says_mother_pinned(lang: str) -> None:
     game = k5_won()
-    position = game.board.position if game.board.turn == 0 else game.board.position.flip()  # player 0's view
-    scene = BoardScene(position, turn=None, winner=0, mars=True, names=("Ann", "Bob"), labels=board_labels(lang))
+    s = Session("g1", HERE, (ALICE, BOB), 5, Rules(), game, 0.0, 3600.0, kind="plakoto")
+    view = build_view(s, 1)
+    assert view.mother and not view.mars  # the chats' view, and the game's own scene, say how it was won
+    assert scene_from_game(game, ("Ann", "Bob")).win_kind == "mother"
+    scene = replace(scene_for(view, lang), names=("Ann", "Bob"))
     assert scene.win_kind == "mother"
     banner, result = scene.win_label("banner", name="Ann"), scene.win_label("result", name="Ann")
     text = render_text(scene, 0) + render_text(scene, 1)
@@ -79,6 +86,24 @@ def test_the_board_says_mother_pinned(lang: str) -> None:
     assert mars.win_kind == "mars" and "mars" in mars.win_label("banner", name="Ann")
     you = dict(board_labels(lang, you_won=True))
     assert "mother" in you["banner_mother"] or "μάνα" in you["banner_mother"]
+
+
+@pytest.mark.parametrize("lang", ["en", "el"])
+def test_a_plakoto_resignation_is_not_a_mother_win(lang: str) -> None:
+    """Resigning with none borne off gives 2 points: told as a 2-point win (not a mars, not a pinned mother)
+    and drawn as one worth 2, never as a mother pinned."""
+    game = Game.new(PlakotoRules(), FixedDice([(6, 3)]), first=0)
+    game.board = Board(K5, game.turn, game.rules)
+    game.resign(1)
+    s = Session("g1", HERE, (ALICE, BOB), 2, Rules(), game, 0.0, 3600.0, kind="plakoto")  # its 2 points end it
+    change = Change()
+    MatchFlow(MemoryStore(), FakeClock(), RandomAI(1)).game_over(s, change)
+    (won,) = [m for m in change.messages if m.key.startswith("game_won")]
+    assert won.key == "game_won" and won.args["points"] == 2
+    view = build_view(s, 1)
+    assert not view.mother and scene_for(view, lang).win_kind == "mars"
+    assert scene_from_game(game, ("Ann", "Bob")).win_kind == "mars"
+    assert _result(s)["kind"] == "resigned"
 
 
 def test_the_web_page_is_told_a_mother_win() -> None:

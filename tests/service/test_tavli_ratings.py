@@ -41,12 +41,14 @@ async def test_each_kind_has_its_own_board(service: GameService) -> None:
     # a bare top shows the place's default game
     assert (await service.set_setting(ALICE, HERE, "default_game", "πλακωτό", is_admin=True)).ok
     assert _names(await service.top(HERE)) == ["bob", "carol"]
-    # stats: Fevga's lines (none yet), then each game he has played
+    # stats: each game he has played, named; nothing of Fevga, which he has not played (no unnamed "none" lines)
     stats = await service.stats(BOB, HERE)
     keys = [m.key for m in stats.messages]
-    assert keys[:2] == ["stats_none", "stats_none_global"]
+    assert keys[0] == "stats_of_game" and "stats_none" not in keys and "stats_none_global" not in keys
     games = [m.args["kind"] for m in stats.messages if m.key == "stats_of_game"]
     assert games == ["plakoto", "tavli"]
+    nobody = await service.stats(PlayerRef("discord", "400", "dave"), HERE)  # no rated match at all
+    assert [m.key for m in nobody.messages] == ["stats_none", "stats_none_global"]
     rows = [m for m in stats.messages if m.key == "stats"]
     assert [r.args["wins"] for r in rows] == [1, 1]
 

@@ -6,7 +6,9 @@ import random
 
 import pytest
 
+from bot.i18n import translate
 from bot.service import GameService, Place, PlayerRef, keys
+from bot.service.models import Msg
 from bot.service.result_codec import decode_result
 from bot.service.tournaments import model
 from bot.service.tournaments.standings import standings
@@ -203,3 +205,41 @@ async def test_bad_settings_change_nothing(service, bad):
     made = await service.tournaments.create(ADMIN, HERE, is_admin=True, **bad)
     assert not made.ok and made.error_key.startswith(("tournament_bad", "bad_length"))
     assert (await service.tournaments.current(HERE)) == (0, None)
+
+
+async def test_counts_in_tournament_texts_agree_in_number(redis_service):
+    """Counts agree in number: "1 player", "2 players" (Greek "1 παίκτης", "2 παίκτες"), "1 round", "1 pt",
+    "1 played, 1 won": every count in the tournament texts goes through the catalogues' plural entries, in English
+    and Greek."""
+
+    def said(msg, lang="en"):
+        return translate(msg.key, lang, **msg.args)
+
+    service, rng = redis_service, random.Random(3)
+    a, b = players(2)
+    made = await service.tournaments.create(ADMIN, HERE, is_admin=True, rounds=1)
+    assert ", 1 round, matches to 1 point," in said(made.messages[0])
+    assert ", 1 γύρος, αγώνες 1 πόντου," in said(made.messages[0], "el")
+    first, second = [(await service.tournaments.join(p, HERE)).messages[0] for p in (a, b)]
+    assert said(first) == "player0 joins the tournament (1 player)."
+    assert said(first, "el") == "Ο/Η player0 μπαίνει στο τουρνουά (1 παίκτης)."
+    assert said(second) == "player1 joins the tournament (2 players)."
+    assert said(second, "el") == "Ο/Η player1 μπαίνει στο τουρνουά (2 παίκτες)."
+    started = await service.tournaments.start(ADMIN, HERE, is_admin=True)
+    assert "starts with 2 players." in said(started.messages[0])
+    assert "(2 παίκτες)" in said(started.messages[0], "el")
+    _v, t = await service.tournaments.current(HERE)
+    assert t is not None
+    await finish_round(service, t.id, rng)
+    assert await service.tournaments.advance(t.id)
+    _v, t = await service.tournaments.load(t.id)
+    assert t is not None and t.status == "done"
+    rows = (await service.tournaments.standings(HERE, t.id)).messages[1:]
+    assert [m.args["score"] for m in rows] == [1, 0]
+    assert ": 1 pt (" in said(rows[0]) and ": 0 pts (" in said(rows[1])
+    winner = next(p for p in (a, b) if p.user_id == t.winner)
+    (line,) = [m for m in (await service.stats(winner, HERE)).messages if m.key == "stats_tournaments"]
+    assert said(line).endswith(": 1 played, 1 won.") and said(line, "el").endswith(": 1 παιγμένο, 1 νίκη.")
+    assert said(Msg("tournament_full", {"max": 256}), "el") == "Το τουρνουά είναι γεμάτο (256 παίκτες)."
+    demo = translate("tournament_demo_start", "en", count=5, rounds=1, points=1)
+    assert demo.startswith("A demo Swiss of 5 players (1 round, matches to 1 point)")

@@ -43,8 +43,8 @@ def test_plurals_for_0_1_2_5(lang: str, expected: list[str]) -> None:
 def test_numbers_inside_sentences_agree() -> None:
     assert translate("resigned", "en", player="Bob", points=1) == "Bob resigns the game (1 point to the opponent)."
     assert translate("resigned", "en", player="Bob", points=2) == "Bob resigns the game (2 points to the opponent)."
-    assert "1 πόντος" in translate("resigned", "el", player="Bob", points=1)
-    assert "2 πόντοι" in translate("resigned", "el", player="Bob", points=2)
+    assert "1 πόντο)" in translate("resigned", "el", player="Bob", points=1)
+    assert "2 πόντους" in translate("resigned", "el", player="Bob", points=2)
     assert translate("claim_too_early", "en", seconds=60) == "Your opponent still has about 1 minute to move."
     assert translate("claim_too_early", "en", seconds=300) == "Your opponent still has about 5 minutes to move."
     assert "περίπου 1 λεπτό " in translate("claim_too_early", "el", seconds=60)

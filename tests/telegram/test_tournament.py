@@ -59,7 +59,7 @@ async def test_four_player_swiss_in_a_group(fake: FakeTelegram, core: CoreSpy, c
     assert fake.last_bot_message(room).content.startswith("Tournament ")
     for n, p in enumerate(players):
         await chat.say(p, room, "/tournament join")
-        assert f"({n + 1} players)" in fake.last_bot_message(room).content
+        assert f"({n + 1} player{'s' if n else ''})" in fake.last_bot_message(room).content
     await chat.say(players[0], room, "/tournament start")
     assert "starts with 4 players" in fake.last_bot_message(room).content
     (pairing,) = await until(lambda: [m for m in fake.bot_messages(room) if "Round 1:" in m.content], 20, "pairings")
