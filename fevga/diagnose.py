@@ -75,32 +75,10 @@ def _step_message(code: int, src: int, d: int, rules: Rules) -> IllegalPlayError
     return IllegalPlayError("that play is not legal", key="illegal_play", rule="")
 
 
-def sequences(moves: list[Step], dice: tuple[int, ...]) -> Iterator[list[tuple[int, int]]]:
-    """Every way to split the typed moves into single-die steps (from point, die)."""
+def _chains(moves: list[Step], dice: tuple[int, ...]) -> Iterator[list[list[tuple[int, int]]]]:
+    """Every way to split each typed move into single-die steps (from point, die): one chain per move."""
 
-    def rec(k: int, left: tuple[int, ...], acc: list[tuple[int, int]]) -> Iterator[list[tuple[int, int]]]:
-        if k == len(moves):
-            yield acc
-            return
-        src, dst = moves[k]
-        for used, rest in _decompositions(src, dst, left):
-            steps = []
-            at = src
-            for d in used:
-                steps.append((at, d))
-                at += d
-            yield from rec(k + 1, rest, acc + steps)
-
-    yield from rec(0, dice, [])
-
-
-def step_orders(moves: list[Step], dice: tuple[int, ...]) -> Iterator[list[tuple[int, int]]]:
-    """Every single-die step order (from point, die) that plays all the typed ``moves``: each move split
-    into dice in every way, and the moves' steps interleaved in every order that keeps each checker's own
-    steps in order (so two checkers may enter from the bar before either moves on). The typed order
-    comes first; no order twice."""
-
-    def split(k: int, left: tuple[int, ...], acc: list[list[tuple[int, int]]]) -> Iterator[list[list[tuple[int, int]]]]:
+    def rec(k: int, left: tuple[int, ...], acc: list[list[tuple[int, int]]]) -> Iterator[list[list[tuple[int, int]]]]:
         if k == len(moves):
             yield acc
             return
@@ -111,7 +89,22 @@ def step_orders(moves: list[Step], dice: tuple[int, ...]) -> Iterator[list[tuple
             for d in used:
                 chain.append((at, d))
                 at += d
-            yield from split(k + 1, rest, [*acc, chain])
+            yield from rec(k + 1, rest, [*acc, chain])
+
+    yield from rec(0, dice, [])
+
+
+def sequences(moves: list[Step], dice: tuple[int, ...]) -> Iterator[list[tuple[int, int]]]:
+    """Every way to split the typed moves into single-die steps (from point, die), move after move."""
+    for chains in _chains(moves, dice):
+        yield [step for chain in chains for step in chain]
+
+
+def step_orders(moves: list[Step], dice: tuple[int, ...]) -> Iterator[list[tuple[int, int]]]:
+    """Every single-die step order (from point, die) that plays all the typed ``moves``: each move split
+    into dice in every way, and the moves' steps interleaved in every order that keeps each checker's own
+    steps in order (so two checkers may enter from the bar before either moves on). The typed order
+    comes first; no order twice."""
 
     def weave(chains: list[list[tuple[int, int]]]) -> Iterator[list[tuple[int, int]]]:
         if not any(chains):
@@ -123,7 +116,7 @@ def step_orders(moves: list[Step], dice: tuple[int, ...]) -> Iterator[list[tuple
                     yield [chain[0], *tail]
 
     seen: set[tuple[tuple[int, int], ...]] = set()
-    for chains in split(0, dice, []):
+    for chains in _chains(moves, dice):
         for seq in weave(chains):
             if (key := tuple(seq)) not in seen:
                 seen.add(key)

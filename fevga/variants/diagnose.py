@@ -76,9 +76,8 @@ def _too_many_from(seq: list[tuple[int, int]], done: int, code: int) -> IllegalP
     """When step ``done`` finds no checker on its point because the steps before it have moved every checker
     there away (``15/21(4)`` with three on 15), the error says how many there were; else None."""
     src = seq[done][0]
-    arrived = sum(1 for p, d in seq[:done] if p + d == src)  # checkers that came to src in this play and moved on
-    moved = sum(1 for p, _d in seq[:done] if p == src) - arrived  # the checkers that stood there at the start
-    if code != NO_CHECKER or src == 0 or moved <= 0:
+    moved = sum(1 for p, _d in seq[:done] if p == src)  # every checker that was there, or came, and has left
+    if code != NO_CHECKER or src == 0 or moved == 0:
         return None
     return IllegalPlayError(
         f"you have only {moved} checker{'' if moved == 1 else 's'} on point {src}",
