@@ -8,6 +8,7 @@ Words (the title and column heads) come from the caller, already translated; thi
 from __future__ import annotations
 
 import io
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -27,6 +28,7 @@ ROW = 34
 PAD = 16
 NAME_WIDTH = 260
 MAX_ROWS = 64  # a larger field is cut (the text form lists everyone)
+MAX_WIDTH = 1000  # a title wider than this is cut by whole characters
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,21 +43,32 @@ class StandingRow:
     results: tuple[tuple[bool, str | None], ...] = ()
 
 
+def column_xs(heads: Sequence[str]) -> list[int]:
+    """Where each column starts: rank, name, the three number columns (72 px, or as wide as their head), rounds."""
+    columns = [PAD, PAD + 48, PAD + 48 + NAME_WIDTH + 12]
+    numbers = list(heads[2:5])
+    for head in numbers + [""] * (3 - len(numbers)):
+        columns.append(columns[-1] + max(72, int(textrun.width(head, SIZE - 4)) + 16))
+    return columns
+
+
 def render_standings(title: str, heads: Sequence[str], rows: Sequence[StandingRow]) -> bytes:
     """The PNG of the table. ``heads``: the column titles (rank, name, score, Buchholz, SB, rounds)."""
     shown = list(rows[:MAX_ROWS])
     rounds = max((len(r.results) for r in shown), default=0)
-    columns = [PAD, PAD + 48, PAD + 48 + NAME_WIDTH + 12, PAD + 48 + NAME_WIDTH + 84,
-               PAD + 48 + NAME_WIDTH + 156, PAD + 48 + NAME_WIDTH + 228]  # fmt: skip
+    columns = column_xs(heads)
     cell = 44
-    width = max(columns[-1] + max(rounds, 1) * cell + PAD, 640)
+    title_width = textrun.width(title, SIZE + 4, bold=True) + 2 * PAD  # a long title widens it, up to MAX_WIDTH
+    width = max(columns[-1] + max(rounds, 1) * cell + PAD, 640, min(int(title_width) + 1, MAX_WIDTH))
     height = PAD * 2 + ROW * (len(shown) + 2)
     img = Image.new("RGB", (width, height), BG)
     draw = ImageDraw.Draw(img)
     textrun.draw(img, (PAD, PAD), textrun.fit(title, SIZE + 4, width - 2 * PAD, bold=True), SIZE + 4, HEAD, bold=True)
     y = PAD + ROW
-    for x, head in zip(columns, heads, strict=False):
-        textrun.draw(img, (x, y), textrun.fit(head, SIZE - 4, 200), SIZE - 4, HEAD)
+    room = [nxt - x - 8 for x, nxt in itertools.pairwise(columns)] + [width - columns[-1] - PAD]
+    shown_heads = heads[: len(columns) - 1] if rounds else heads  # the rounds' numbers head their own columns
+    for x, head, space in zip(columns, shown_heads, room, strict=False):  # each head cut to its column: none overlap
+        textrun.draw(img, (x, y), textrun.fit(head, SIZE - 4, space), SIZE - 4, HEAD)
     for n in range(rounds):
         textrun.draw(img, (columns[-1] + n * cell, y), str(n + 1), SIZE - 4, HEAD)
     for index, row in enumerate(shown):

@@ -4,9 +4,13 @@ right-to-left, never "?"), long names cut to their column so the numbers beside 
 import io
 
 import numpy as np
+import pytest
 from PIL import Image
 
-from renderers.standings_png import LOST, NAME_WIDTH, PAD, WON, StandingRow, render_standings
+from bot.chat.standings_reply import COLUMNS, SEASON_COLUMNS
+from bot.i18n import translate
+from renderers import textrun
+from renderers.standings_png import LOST, NAME_WIDTH, PAD, SIZE, WON, StandingRow, column_xs, render_standings
 
 HEADS = ("#", "Player", "Pts", "BH", "SB", "Rounds")
 NAMES = ["张伟 😀", "محمد علي", "שלום", "🇬🇷 Νίκος", "👨‍👩‍👧 family", "A" * 200]
@@ -51,3 +55,13 @@ def test_round_results_are_drawn_in_their_colours():
     green, red = np.array(WON, dtype=np.int16), np.array(LOST, dtype=np.int16)
     assert (np.abs(wins - green).max(axis=2) < 40).sum() > 20 and (np.abs(wins - red).max(axis=2) < 40).sum() == 0
     assert (np.abs(losses - red).max(axis=2) < 40).sum() > 20 and (np.abs(losses - green).max(axis=2) < 40).sum() == 0
+
+
+@pytest.mark.parametrize("lang", ["en", "el"])
+@pytest.mark.parametrize("columns", [SEASON_COLUMNS, COLUMNS])
+def test_no_column_head_runs_into_the_next(lang: str, columns: tuple[str, ...]) -> None:
+    """Each number column is as wide as its head ("Αγώνες", "Matches"), so the heads never overlap."""
+    heads = [translate(key, lang) for key in columns]
+    xs = column_xs(heads)
+    for x, nxt, head in zip(xs[2:], xs[3:], heads[2:5], strict=False):
+        assert textrun.width(head, SIZE - 4) <= nxt - x - 8, head

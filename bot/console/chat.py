@@ -141,7 +141,7 @@ class ConsoleChat:
             self.say(reply.board_text)
         if self.links is not None and reply.game_id and reply.game_id not in self.linked:
             self.linked.add(reply.game_id)
-            lang = self.core.default_lang
+            lang = reply.lang or self.core.default_lang  # the board's language (lang el: Greek)
             self.say(f"[{self.core.t('web_open_board', lang)}: {self.links.page(reply.game_id)}]")
         if reply.image is not None and reply.image_name:
             self.board_dir.mkdir(parents=True, exist_ok=True)

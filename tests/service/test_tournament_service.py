@@ -243,3 +243,13 @@ async def test_counts_in_tournament_texts_agree_in_number(redis_service):
     assert said(Msg("tournament_full", {"max": 256}), "el") == "Το τουρνουά είναι γεμάτο (256 παίκτες)."
     demo = translate("tournament_demo_start", "en", count=5, rounds=1, points=1)
     assert demo.startswith("A demo Swiss of 5 players (1 round, matches to 1 point)")
+
+
+async def test_a_knockout_is_announced_without_a_count_of_rounds(service):
+    """A knockout's rounds are as many as its entrants make: its announcement names none (no "0 rounds")."""
+    made = await service.tournaments.create(ADMIN, HERE, is_admin=True, kind="knockout")
+    assert made.ok and made.messages[0].key == "tournament_created_knockout"
+    for lang in ("en", "el"):
+        text = translate(made.messages[0].key, lang, **made.messages[0].args)
+        assert "round" not in text.split("a round")[0] and "γύρ" not in text.split("ο γύρος")[0], text
+        assert "knockout" in text or "νοκ άουτ" in text, text

@@ -41,6 +41,11 @@ async def test_the_terminal_prints_a_working_board_link(core: BotCore, tmp_path:
         assert state["game"] == token.split(".")[0] and state["viewer"]["seat"] is None
         await chat.command("board")
         assert len(re.findall(r"\[Open board: ", out.getvalue())) == 1  # once per game
+        await chat.command("lang el")  # a new game's link is in the player's language
+        await chat.command("resign")
+        await chat.command("resign yes")
+        await chat.command("play ai easy")
+        assert "[Άνοιγμα ταμπλό: http://127.0.0.1:" in out.getvalue(), out.getvalue()[-800:]
         again = await start_local(core, settings)  # the port is taken: no page, no crash
         assert again is None
     finally:

@@ -107,6 +107,8 @@ class Tournaments:
         if not await self.store.commit(commit):
             return Result.error("tournament_exists")
         key = "tournament_created_at" if starts > 0 else "tournament_created"
+        if t.kind == "knockout":  # its rounds are as many as the entrants make: none to say yet
+            key += "_knockout"
         return Result(ok=True, place=place, messages=[Msg(key, t.about(self.clock()))])
 
     async def join(self, actor: PlayerRef, place: Place) -> Result:
