@@ -77,6 +77,13 @@ def _too_many_from(seq: list[tuple[int, int]], done: int, code: int) -> IllegalP
     there away (``15/21(4)`` with three on 15), the error says how many there were; else None."""
     src = seq[done][0]
     moved = sum(1 for p, _d in seq[:done] if p == src)  # every checker that was there, or came, and has left
+    if moved and src == 0 and code == NO_BAR:  # bar/5(3) with two on the bar
+        return IllegalPlayError(
+            f"you have only {moved} checker{'' if moved == 1 else 's'} on the bar",
+            key="only_bar_checkers",
+            rule="steps",
+            count=moved,
+        )
     if code != NO_CHECKER or src == 0 or moved == 0:
         return None
     return IllegalPlayError(

@@ -94,6 +94,11 @@ def test_more_steps_from_a_point_than_checkers_there_says_how_many() -> None:
     assert info.value.args_map == {"point": 15, "count": 1}
     assert rule_key("14/20(4)", three, (6, 6)) == "no_checker"
     assert rule_key("1/7 7/13 7/13 15/21", three, (6, 6)) == "only_checkers"  # one arrived on 7 and left
+    two_out = tpos("portes", {12: 3, 17: 4, 19: 6}, {1: 2, 2: 2, 3: 2, 4: 2, 6: 2, 15: 5}, me_bar=2)
+    for text in ("bar/5(3)", "bar/5 bar/5 bar/5"):  # from the bar too: "only 2 on the bar", not "none"
+        with pytest.raises(IllegalPlayError, match="you have only 2 checkers on the bar") as info:
+            parse_play(text, two_out, (5, 5))
+        assert info.value.key == "only_bar_checkers" and info.value.args_map == {"count": 2}
 
 
 @pytest.mark.parametrize(
