@@ -12,7 +12,7 @@ import random
 from typing import Any, Protocol
 
 from fevga import Play, Position, legal_plays
-from fevga.ai.stakes import MatchScore
+from fevga.ai.stakes import MONEY, MatchScore
 from fevga.variants import AnyRules, game_of
 
 LEVELS = ("easy", "medium", "hard", "expert")
@@ -27,7 +27,9 @@ class AiPlayer(Protocol):
         self, position: Position, dice: tuple[int, int], rules: AnyRules, level: str, score: MatchScore | None = None
     ) -> Play: ...
 
-    def hint(self, position: Position, dice: tuple[int, int], rules: AnyRules, n: int) -> list[tuple[Play, float]]: ...
+    def hint(
+        self, position: Position, dice: tuple[int, int], rules: AnyRules, n: int, score: MatchScore | None = None
+    ) -> list[tuple[Play, float]]: ...
 
 
 class RandomAI:
@@ -43,7 +45,9 @@ class RandomAI:
     ) -> Play:
         return self.rng.choice(legal_plays(position, dice, rules))
 
-    def hint(self, position: Position, dice: tuple[int, int], rules: AnyRules, n: int) -> list[tuple[Play, float]]:
+    def hint(
+        self, position: Position, dice: tuple[int, int], rules: AnyRules, n: int, score: MatchScore | None = None
+    ) -> list[tuple[Play, float]]:
         return [(p, 0.0) for p in legal_plays(position, dice, rules)[:n]]
 
 
@@ -64,12 +68,17 @@ class EngineAI:
         play: Play = player.choose(position, dice, rules)
         return play
 
-    def hint(self, position: Position, dice: tuple[int, int], rules: AnyRules, n: int) -> list[tuple[Play, float]]:
-        """The best plays: Fevga's hint search, or the ranking of the other game's strongest player."""
+    def hint(
+        self, position: Position, dice: tuple[int, int], rules: AnyRules, n: int, score: MatchScore | None = None
+    ) -> list[tuple[Play, float]]:
+        """The best plays: Fevga's hint search, or the ranking of the other game's strongest player; in a match,
+        judged by its score as the AI plays it."""
         game = game_of(position)
         if game != "fevga":
-            return list(self.module.get_player("hard", game).rank(position, dice, rules))[:n]
-        return list(self.module.hint(position, dice, rules, n=n))
+            player = self.module.playing_score(self.module.get_player("hard", game), score)
+            return list(player.rank(position, dice, rules))[:n]
+        stakes = score.stakes() if score is not None else MONEY
+        return list(self.module.hint(position, dice, rules, n=n, stakes=stakes))
 
 
 def default_ai() -> AiPlayer:
@@ -98,8 +107,9 @@ async def ai_choose(
 
 
 async def ai_hint(
-    ai: AiPlayer, position: Position, dice: tuple[int, int], rules: AnyRules, n: int
+    ai: AiPlayer, position: Position, dice: tuple[int, int], rules: AnyRules, n: int, score: MatchScore | None = None
 ) -> list[tuple[Play, float]]:
+    """The ``n`` best plays, off the event loop when the AI is slow; ``score``: the match the asker plays."""
     if ai.slow:
-        return await asyncio.to_thread(ai.hint, position, dice, rules, n)
-    return ai.hint(position, dice, rules, n)
+        return await asyncio.to_thread(ai.hint, position, dice, rules, n, score)
+    return ai.hint(position, dice, rules, n, score)

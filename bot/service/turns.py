@@ -8,6 +8,7 @@ import logging
 from bot.service.button_kinds import ButtonKind
 from bot.storage.base import DamagedKey, Store
 from fevga import StepState, format_play
+from fevga.ai.stakes import MatchScore
 from fevga.errors import IllegalStepError
 
 from . import fairness, keys
@@ -259,7 +260,8 @@ class Turns:
         if s.rated and len(s.human_seats()) == 2:  # the AI's advice is no help a rated opponent gets
             return Result.error("hint_rated", game_id=s.id)
         assert s.game.dice is not None
-        options = await ai_hint(self.ai, s.game.position, s.game.dice, s.game.rules, n)
+        score = MatchScore(s.length, s.score[seat], s.score[1 - seat], s.kind, s.game_no)  # advice plays the score
+        options = await ai_hint(self.ai, s.game.position, s.game.dice, s.game.rules, n, score)
         messages = [Msg("hint_line", {"rank": i, "play": format_play(play), "equity": f"{score:+.3f}"})
                     for i, (play, score) in enumerate(options, 1)]
         return Result(ok=True, messages=messages, game_id=s.id, place=s.place)

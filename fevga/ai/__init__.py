@@ -24,7 +24,7 @@ from .levels_tavli import tavli_hint, tavli_player
 from .network import V1_PATH, V2_PATH, WEIGHTS_PATH, WeightsError, default_network, v1_network, v2_network
 from .players import Player, RandomPlayer, greedy_player, heuristic_player
 from .search import NeuralPlayer, two_ply
-from .stakes import MatchScore, Stakes
+from .stakes import MONEY, MatchScore, Stakes
 
 LEVELS = {"easy": "greedy", "medium": "heuristic", "hard": "hard", "expert": "expert"}
 NAMES = ("random", "greedy", "heuristic", "neural", "neural0", "neural1", "neural2", "hard-v1", "hard-v2")
@@ -88,7 +88,12 @@ def playing_score(player: Player, score: MatchScore | None) -> Player:
 
 
 def hint(
-    position: Position, dice: tuple[int, int], rules: Rules = DEFAULT_RULES, n: int = 3, game: str | None = None
+    position: Position,
+    dice: tuple[int, int],
+    rules: Rules = DEFAULT_RULES,
+    n: int = 3,
+    game: str | None = None,
+    stakes: Stakes = MONEY,
 ) -> list[tuple[Play, float]]:
     """The ``n`` best legal plays with their equities (expected points for the mover), best first.
 
@@ -97,17 +102,18 @@ def hint(
     (so the equities are always comparable and never increase down the list). When the turn
     passes the list holds the pass play alone. ``game`` is the position's game (read off the
     position when None); Portes and Plakoto use their own network, searched like their hard level.
+    ``stakes``: what the game's ends are worth (a match's score, see ``fevga.ai.stakes``; money by default).
     """
     n = max(1, n)
     if (game or game_of(position)) != "fevga":
-        return tavli_hint(position, dice, n)
+        return tavli_hint(position, dice, n, stakes)
     if not has_weights():
         return heuristic_player().rank(position, dice, rules)[:n]
     net = default_network()
-    searcher = NeuralPlayer(net, ply=1, widen=n)
+    searcher = NeuralPlayer(net, ply=1, widen=n, stakes=stakes)
     ranked = sorted(searcher.rank(position, dice, rules)[:n], key=lambda item: -item[1])
     if HARD_PLY >= 2 and len(ranked) > 1:
-        eq2 = two_ply(net, [p for p, _ in ranked], rules, HARD_WORK2 * len(ranked) // 2)
+        eq2 = two_ply(net, [p for p, _ in ranked], rules, HARD_WORK2 * len(ranked) // 2, stakes)
         if not np.isnan(eq2).any():
             ranked = sorted(((p, float(e)) for (p, _), e in zip(ranked, eq2, strict=True)), key=lambda t: -t[1])
     return ranked

@@ -13,6 +13,7 @@ from fevga import DEFAULT_RULES, Play, Position
 from .games import game_network, has_game_weights
 from .players import Player
 from .search import NeuralPlayer
+from .stakes import MONEY, Stakes
 from .tavli_heuristic import EASY
 from .tavli_heuristic import tavli_player as hand_made_player
 
@@ -54,12 +55,12 @@ def tavli_player(name: str, game: str, level: object) -> Player:
     raise ValueError(f"unknown AI level {level!r}: use one of {choices}")
 
 
-def tavli_hint(position: Position, dice: tuple[int, int], n: int) -> list[tuple[Play, float]]:
+def tavli_hint(position: Position, dice: tuple[int, int], n: int, stakes: Stakes = MONEY) -> list[tuple[Play, float]]:
     """The ``n`` best legal plays of a Portes/Plakoto position with their equities, best first:
-    the hard level's search widened to the ``n`` best 0-ply plays (all judged at its depth)."""
+    the hard level's search widened to the ``n`` best 0-ply plays (all judged at its depth, by ``stakes``)."""
     game = getattr(position, "game", "fevga")
     if not has_game_weights(game):
         return hand_made_player(game, "heuristic").rank(position, dice, DEFAULT_RULES)[:n]
     net = game_network(game)
-    ranked = NeuralPlayer(net, **{**HARD, "widen": n}).rank(position, dice, DEFAULT_RULES)[:n]
+    ranked = NeuralPlayer(net, **{**HARD, "widen": n}, stakes=stakes).rank(position, dice, DEFAULT_RULES)[:n]
     return sorted(ranked, key=lambda item: -item[1])

@@ -111,3 +111,18 @@ def test_playing_score_leaves_other_players_as_they_are() -> None:
     scored = playing_score(hard, MatchScore(5, 3, 4, "tavli", 5))
     assert isinstance(scored, NeuralPlayer) and scored.stakes == match_stakes(5, (3, 4), "tavli", 5)
     assert isinstance(hard, NeuralPlayer) and scored.net is hard.net
+
+
+@pytest.mark.parametrize("game", ["fevga", "portes"])
+def test_a_hint_at_a_score_ranks_as_the_player_at_that_score(game: str) -> None:
+    """`hint` with a match's stakes gives the equities the AI playing that score judges by (not money's)."""
+    from fevga.ai import hint
+
+    pairs = random_positions(12, seed=78) if game == "fevga" else random_tavli_positions(game, 12, seed=78)
+    dmp = match_stakes(1, (0, 0), game, 1)
+    differs = 0
+    for position, dice in far_from_the_end(pairs):
+        scored, money = hint(position, dice, n=3, stakes=dmp), hint(position, dice, n=3)
+        assert [p for p, _ in scored] and len(scored) == len(money)
+        differs += any(abs(a - b) > 1e-9 for (_, a), (_, b) in zip(scored, money, strict=True))
+    assert differs >= 1

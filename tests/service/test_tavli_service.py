@@ -20,14 +20,14 @@ from bot.service.flow import MatchFlow
 from bot.service.session import Session, decode, encode
 from bot.service.views import build_view
 from bot.storage import Store
-from fevga import Board, FairDice, FixedDice, Game, Play, Position, Rules
+from fevga import Board, FairDice, FixedDice, Game, Play, Position, Rules, format_play
 from fevga.ai.stakes import MatchScore
 from fevga.match import game_kind
 from fevga.variants import AnyRules, PlakotoRules, game_of
 from tests.engine.tavli_positions import tpos
 
 from .conftest import ALICE, BOB, HERE, FakeClock
-from .helpers import play_out
+from .helpers import play_out, random_play
 
 
 async def test_a_tavli_match_rotates_portes_plakoto_fevga(service: GameService) -> None:
@@ -145,11 +145,17 @@ class ScoreSeeingAI(RandomAI):
     def __init__(self) -> None:
         super().__init__(seed=11)
         self.seen: list[tuple[MatchScore | None, str]] = []
+        self.hinted: list[MatchScore | None] = []
 
     def choose(self, position: Position, dice: tuple[int, int], rules: AnyRules, level: str,
                score: MatchScore | None = None) -> Play:
         self.seen.append((score, game_of(position)))
         return super().choose(position, dice, rules, level, score)
+
+    def hint(self, position: Position, dice: tuple[int, int], rules: AnyRules, n: int,
+             score: MatchScore | None = None) -> list[tuple[Play, float]]:
+        self.hinted.append(score)
+        return super().hint(position, dice, rules, n, score)
 
 
 async def test_the_ai_is_told_the_score_of_its_tavli_match(any_store: Store, clock: FakeClock) -> None:
@@ -173,3 +179,20 @@ async def test_the_ai_is_told_the_score_of_its_tavli_match(any_store: Store, clo
         assert score is not None and (score.length, score.kind) == (3, "tavli")
         assert game == game_kind("tavli", score.number)
         assert (score.mine, score.theirs) == before[score.number - 1]
+
+
+async def test_a_hint_in_a_match_is_asked_at_the_askers_score(any_store: Store, clock: FakeClock) -> None:
+    """`hint` judges the plays as the AI would at the asker's score: his points first, the game's number."""
+    ai = ScoreSeeingAI()
+    service = GameService(any_store, clock=clock, ai=ai)  # type: ignore[arg-type]
+    started = await service.play_ai(ALICE, HERE, level="easy", length=5, kind="portes")
+    assert started.ok and started.view is not None
+    result = started
+    while result.view is not None and result.view.status == "play" and result.view.game_no == 1:
+        view = result.view
+        hinted = await service.hint(ALICE, HERE)
+        assert hinted.ok and hinted.messages[0].key == "hint_line"
+        assert ai.hinted[-1] == MatchScore(5, view.score[0], view.score[1], "portes", view.game_no)
+        result = await service.move(ALICE, HERE, format_play(random_play(view, random.Random(len(ai.hinted)))),
+                                    game_id=view.game_id)
+        assert result.ok, result.messages
