@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Protocol
 
 from PIL import Image, ImageDraw
@@ -145,12 +146,16 @@ def render_blunder_image(
     size: int = DEFAULT_SIZE,
     theme: str = DEFAULT_THEME,
     labels: Mapping[str, str] = LEGEND,
+    board_labels: tuple[tuple[str, str], ...] = (),
 ) -> Image.Image:
-    """The picture as an RGB image: board, the two arrow sets and a legend strip below."""
+    """The picture as an RGB image: board, the two arrow sets and a legend strip below; ``board_labels``: the
+    board's own words (pips, whose turn, the game's name) in the caller's language."""
     start = position if position is not None else any_position_from_id(move.position)
     game = start.game if isinstance(start, TavliPosition) else "fevga"
     seat = move.player
     scene = BoardScene.from_position(start, seen_by=seat, turn=seat, dice=move.dice, names=names, theme=theme)
+    if board_labels:
+        scene = replace(scene, labels=board_labels)
     board = render_board_image(scene, seat, size=size).convert("RGB")
     geom = geometry(size)
     u = geom.unit
@@ -217,9 +222,12 @@ def render_blunder(
     size: int = DEFAULT_SIZE,
     theme: str = DEFAULT_THEME,
     labels: Mapping[str, str] = LEGEND,
+    board_labels: tuple[tuple[str, str], ...] = (),
 ) -> bytes:
     """The blunder picture as PNG bytes (see :func:`render_blunder_image`)."""
-    img = render_blunder_image(move, position=position, names=names, size=size, theme=theme, labels=labels)
+    img = render_blunder_image(
+        move, position=position, names=names, size=size, theme=theme, labels=labels, board_labels=board_labels
+    )
     out = io.BytesIO()
     img.save(out, format="PNG", compress_level=PNG_COMPRESS_LEVEL)
     return out.getvalue()

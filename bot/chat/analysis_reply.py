@@ -49,14 +49,17 @@ def picture_caption(move: Move, names: Sequence[str], lang: str) -> str:
     )
 
 
-def _draw(moves: Sequence[Move], names: Sequence[str], labels: Mapping[str, str]) -> list[bytes]:
-    """Every picture (run in a thread)."""
+def _draw(moves: Sequence[Move], names: Sequence[str], labels: Mapping[str, str],
+          board: tuple[tuple[str, str], ...] = ()) -> list[bytes]:
+    """Every picture (run in a thread); ``board``: the board's words in the reply's language."""
     # renderers' AnalysedMove protocol declares settable attributes; the frozen Move has them read-only.
-    return [render_blunder(move, names=names, labels=labels) for move in moves]
+    return [render_blunder(move, names=names, labels=labels, board_labels=board) for move in moves]
 
 
-async def analysis_reply(args: Mapping[str, Any], lang: str, *, draw: bool = True) -> Reply:
-    """The reply for a ``Msg('analysis', {'report', 'names', 'game_id', 'game_no'})``."""
+async def analysis_reply(args: Mapping[str, Any], lang: str, *, draw: bool = True,
+                         labels: tuple[tuple[str, str], ...] = ()) -> Reply:
+    """The reply for a ``Msg('analysis', {'report', 'names', 'game_id', 'game_no'})``; ``labels``: the board's
+    words in ``lang`` (the presenter's ``board_labels``)."""
     report = Report.from_dict(args["report"])
     names = [str(n) for n in args["names"]]
     head = translate("analysis", lang, game_id=args.get("game_id", "?"), game_no=args.get("game_no", 1))
@@ -66,6 +69,6 @@ async def analysis_reply(args: Mapping[str, Any], lang: str, *, draw: bool = Tru
     moves = report.blunders()[:MAX_PICTURES]
     pictures: tuple[tuple[bytes, str], ...] = ()
     if draw and moves:
-        images = await asyncio.to_thread(_draw, moves, names, legend(lang))
+        images = await asyncio.to_thread(_draw, moves, names, legend(lang), labels)
         pictures = tuple((png, picture_caption(m, names, lang)) for png, m in zip(images, moves, strict=True))
     return Reply(text=text, pictures=pictures)

@@ -195,7 +195,7 @@ async def present(result: Result, lang: str, actor: PlayerRef | None = None, *, 
             name = str(msg.args.get("filename", "fevga.mat"))
             replies.append(Reply(text=translate("export", lang, **msg.args), document=document, document_name=name))
         elif msg.key == "analysis":
-            replies.append(await analysis_reply(msg.args, lang, draw=draw))
+            replies.append(await analysis_reply(msg.args, lang, draw=draw, labels=board_labels(lang)))
         elif msg.key in PUZZLE_KEYS:  # the result's other lines (and its step buttons) go with the puzzle
             shown = await puzzle_reply(msg.key, msg.args, lang, text, draw=draw, labels=board_labels(lang))
             replies.append(replace(shown, buttons=buttons) if msg.key != "puzzle_verdict" else shown)

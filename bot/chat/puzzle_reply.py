@@ -10,7 +10,7 @@ from typing import Any
 
 from bot.chat.analysis_reply import legend
 from bot.delivery.replies import Reply
-from bot.i18n import translate
+from bot.i18n import catalogue, translate
 from fevga.analysis import Move
 from fevga.variants import any_position_from_id
 from renderers import BoardScene, render_board, render_text
@@ -42,13 +42,14 @@ def _scene(args: Mapping[str, Any], lang: str, labels: tuple[tuple[str, str], ..
                       names=_names(lang), labels=labels)
 
 
-def _verdict_picture(args: Mapping[str, Any], lang: str) -> bytes:
+def _verdict_picture(args: Mapping[str, Any], lang: str, labels: tuple[tuple[str, str], ...] = ()) -> bytes:
     """The wrong answer (crimson) and the best play (blue) on the puzzle's board (run in a thread)."""
     dice = _dice(args["dice"])
     move = Move(0, 0, dice, str(args["position"]), str(args["played"]), str(args["best"]),
                 float(args["played_equity"]), float(args["best_equity"]))
-    words = {**legend(lang), "loss": translate("puzzle_legend_loss", lang)}  # no game turn or player to name
-    return render_blunder(move, names=_names(lang), labels=words)
+    loss = catalogue(lang).get("puzzle_legend_loss") or catalogue("en")["puzzle_legend_loss"]  # a template: the
+    words = {**legend(lang), "loss": loss}  # picture fills in the loss, mark and dice (no game turn or player to name)
+    return render_blunder(move, names=_names(lang), labels=words, board_labels=labels)
 
 
 async def puzzle_reply(msg_key: str, args: Mapping[str, Any], lang: str, rest: str = "", *,
@@ -60,7 +61,7 @@ async def puzzle_reply(msg_key: str, args: Mapping[str, Any], lang: str, rest: s
         text = translate(key, lang, **args)
         image = None
         if draw and not args.get("correct"):
-            image = await asyncio.to_thread(_verdict_picture, args, lang)
+            image = await asyncio.to_thread(_verdict_picture, args, lang, labels)
         body = "\n".join(t for t in (text, rest) if t)
         return Reply(text=body, image=image, image_name="puzzle.png" if image else None)
     head = translate("puzzle_daily_head" if msg_key == "puzzle_daily" else "puzzle_head", lang, **args)

@@ -120,7 +120,7 @@ class ConsoleChat:
     async def _demo_match(self, level: str) -> bool:
         """Play the terminal player's demo match against the AI at ``level``; whether he won."""
         self._demo_game = asyncio.get_running_loop().create_future()
-        await self.command(f"play ai {level}")
+        await self.command(f"play ai {level} fevga")  # the demo is a Fevga event, whatever the place plays
         await self._demo_game_over()  # a game that could not start (or ended at once) is a loss
         return await self._demo_game
 

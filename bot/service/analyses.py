@@ -65,26 +65,31 @@ class Analyses:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
 
-    async def _game_id(self, actor: PlayerRef, place: Place) -> str | None:
-        """The actor's last finished match here, else his running one."""
+    async def _game_ids(self, actor: PlayerRef, place: Place) -> tuple[str | None, str | None]:
+        """The actor's running match here and his last ended one (either may be None)."""
         reads = Reads()
         running = reads.hget(keys.channel_games(place), actor.user_id)
         last = reads.hget(keys.channel_last(place), actor.user_id)
         await reads.run(self.store)
-        return last.value or running.value
+        return running.value, last.value
 
     async def analyze(self, actor: PlayerRef, place: Place, game_id: str | None = None) -> Result:
-        """The analysis of the last *finished* game of the actor's match here (or of ``game_id``). A game
-        still being played is refused: its analysis would change with every move."""
-        gid = game_id or await self._game_id(actor, place)
-        if gid is None:
+        """The analysis of the last *finished* game of the actor's match here (or of ``game_id``): his running
+        match's when one of its games has ended, else his last match's. A game still being played is refused
+        (its analysis would change with every move), and so is a match called off before any game ended."""
+        running, last = (game_id, None) if game_id else await self._game_ids(actor, place)
+        candidates = list(dict.fromkeys(g for g in (running, last) if g))
+        if not candidates:
             return Result.error("analysis_no_game")
-        records, err = await self.info.records(gid)
-        if err is not None:
-            return err
-        finished = [r for r in records if r.get("outcome") is not None]
-        if not finished:
-            return Result.error("analysis_running", game_id=gid)
+        for gid in candidates:
+            records, err = await self.info.records(gid)
+            if err is not None:
+                return err
+            finished = [r for r in records if r.get("outcome") is not None]
+            if finished:
+                break
+        else:  # nothing has ended: the running match's first game, or a match called off before any ended
+            return Result.error("analysis_running", game_id=running) if running else Result.error("analysis_no_game")
         record = finished[-1]
         report = await self.report_of(gid, record)
         if report is None:

@@ -117,7 +117,8 @@ def export_mat(records: list[dict[str, Any]], reports: Mapping[int, Report] | No
             rows[-1][seat] = cell
             seat ^= 1
         for n, (left, right) in enumerate(rows, 1):
-            lines.append(f"{n:3d}) {left}".ljust(COLUMN + 5) + right)
+            cell = f"{n:3d}) {left}".ljust(COLUMN + 5)
+            lines.append(cell + (" " if right and not cell.endswith(" ") else "") + right)  # a long left move
         outcome = rec.get("outcome")
         if outcome is not None and outcome["winner"] is None:  # a drawn Plakoto game: both mothers pinned
             lines.append("      Draw")

@@ -91,3 +91,35 @@ def test_png_bytes() -> None:
     png = render_blunder(_move(1), position=START, names=("Alice", "Bob"))
     img = Image.open(io.BytesIO(png))
     assert img.format == "PNG" and img.width == geometry(720).width
+
+
+def test_the_board_in_a_blunder_picture_speaks_the_callers_language() -> None:
+    """Given the board's words (the presenter's ``board_labels``), the board of the picture uses them."""
+    from bot.chat.presenter import board_labels
+
+    english = render_blunder_image(_move(0))
+    greek = render_blunder_image(_move(0), board_labels=board_labels("el"))
+    assert english.size == greek.size and english.tobytes() != greek.tobytes()
+    assert render_blunder_image(_move(0), board_labels=board_labels("en")).tobytes() == english.tobytes()
+
+
+def test_the_puzzle_verdict_picture_gets_templates_not_filled_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The legend's loss line reaches the picture as a template ({loss}, {mark}, {dice} filled there), never as
+    text already filled with "?"; the board's words come along in the reply's language."""
+    from bot.chat import puzzle_reply
+    from bot.chat.presenter import board_labels
+
+    seen: dict[str, object] = {}
+
+    def spy(move: Move, **kw: object) -> bytes:
+        seen.update(kw)
+        return b"png"
+
+    monkeypatch.setattr(puzzle_reply, "render_blunder", spy)
+    args = {"dice": "6-2", "position": START.id(), "played": "1/7 20/22", "best": "1/3 3/9",
+            "played_equity": -0.35, "best_equity": -0.1}
+    for lang in ("en", "el"):
+        assert puzzle_reply._verdict_picture(args, lang, board_labels(lang)) == b"png"
+        loss = seen["labels"]["loss"]  # type: ignore[index]
+        assert "{loss}" in loss and "{dice}" in loss and "?" not in loss, loss
+        assert seen["board_labels"] == board_labels(lang)

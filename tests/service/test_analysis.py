@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import re
 from collections.abc import Callable, Iterator
 from concurrent.futures import BrokenExecutor, Executor, Future
 from typing import Any
@@ -12,10 +13,11 @@ import pytest
 
 from bot.service import GameService, Place, keys
 from bot.storage import RedisStore
+from fevga import format_play
 from fevga.analysis import Report
 
 from .conftest import ALICE, BOB, CAROL, HERE, THERE, FakeClock, make_service
-from .helpers import play_out, start_game
+from .helpers import play_out, random_play, start_game
 
 
 @pytest.fixture
@@ -159,6 +161,9 @@ async def test_export_carries_marks_and_losses_once_analysed(analysing: GameServ
         assert f"{move.played}{move.mark} [-{move.loss:.3f}]" in text
     judged = sum(1 for code in report.marks if code not in ("-", "f"))  # every unforced move has its loss
     assert judged > 0 and moves.count(" [-") == judged
+    rows = [line for line in moves.splitlines() if re.match(r" *\d+\) ", line)]
+    for row in rows:  # a long first move never runs into the second: "[-0.000]45:" would be one word
+        assert not re.search(r"\][^ \n]", row), row
 
 
 class _BrokenPool(Executor):
@@ -179,3 +184,22 @@ async def test_a_broken_worker_pool_is_an_error_reply_and_is_replaced(analysing:
     assert analysing.analyses._pool is None  # a fresh pool next time
     again = await analysing.analyze(ALICE, HERE)
     assert again.ok and again.messages[0].key == "analysis"
+
+
+async def test_a_called_off_match_neither_hides_the_running_one_nor_reads_as_running(analysing: GameService) -> None:
+    """Called off before any game ended, a match has nothing to analyse ("no game", not "still being played");
+    then a new match's first finished game is the one analysed, not hidden behind the called-off one."""
+    await start_game(analysing, ALICE, BOB, HERE)
+    assert (await analysing.abort(ALICE, HERE)).ok
+    nothing = await analysing.analyze(ALICE, HERE)
+    assert not nothing.ok and nothing.error_key == "analysis_no_game"
+    started = await start_game(analysing, ALICE, BOB, HERE, length=25)  # a long match: game 1 ends, it runs on
+    result, rng = started, random.Random(4)
+    while result.view is not None and result.view.game_no == 1:
+        view = result.view
+        result = await analysing.move(view.players[view.turn], HERE, format_play(random_play(view, rng)),
+                                      game_id=view.game_id)
+        assert result.ok, result.messages
+    analysed = await analysing.analyze(ALICE, HERE)
+    assert analysed.ok, analysed.messages
+    assert analysed.messages[0].args["game_id"] == started.game_id and analysed.messages[0].args["game_no"] == 1

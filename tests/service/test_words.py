@@ -161,7 +161,7 @@ async def test_shared_and_personal_languages() -> None:
         challenge = await core.handle_text(ALICE, GROUP, "challenge @bob", mentions={"@bob": BOB}, locale="el")
         assert challenge.replies[0].text.startswith("Alice challenges Bob")  # the group's language: English
         help_el = await core.handle_text(ALICE, GROUP, "help", locale="el")
-        assert help_el.replies[0].text.startswith("Εντολές της Φεύγας")
+        assert help_el.replies[0].text.startswith("Εντολές του bot για το τάβλι")
         mine = await core.handle_text(ALICE, GROUP, "settings autoplay on", locale="el")
         assert mine.replies[0].private and mine.replies[0].text == "Η ρύθμιση autoplay είναι τώρα on."
         listing = await core.handle_text(BOB, GROUP, "settings", locale="en")
