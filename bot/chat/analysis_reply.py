@@ -62,7 +62,8 @@ async def analysis_reply(args: Mapping[str, Any], lang: str, *, draw: bool = Tru
     words in ``lang`` (the presenter's ``board_labels``)."""
     report = Report.from_dict(args["report"])
     names = [str(n) for n in args["names"]]
-    head = translate("analysis", lang, game_id=args.get("game_id", "?"), game_no=args.get("game_no", 1))
+    head = translate("analysis", lang, game_id=args.get("game_id", "?"), game_no=args.get("game_no", 1),
+                     game=args.get("game", "fevga"))
     text = "\n".join((head, report_text(report, names, words(lang))))
     if args.get("summary"):  # posted after a game: the one-line summary first
         text = "\n".join((summary_line(report, names, lang), "", text))

@@ -95,7 +95,8 @@ class Analyses:
         if report is None:
             return Result.error("corrupt_game", game_id=gid)
         names = [str(p[2]) for p in record["players"]]
-        args = {"report": report.to_dict(), "names": names, "game_id": gid, "game_no": record["game_no"]}
+        args = {"report": report.to_dict(), "names": names, "game_id": gid, "game_no": record["game_no"],
+                "game": str(record.get("game", {}).get("game", "fevga"))}  # Portes and Plakoto are named
         return Result(ok=True, messages=[Msg("analysis", args)], game_id=gid, place=place)
 
     async def after_game(self, game_id: str, game_no: int) -> Result:
@@ -121,7 +122,8 @@ class Analyses:
         if report is None:
             return Result.error("corrupt_game", game_id=game_id)
         names = [str(p[2]) for p in players]
-        args = {"report": report.to_dict(), "names": names, "game_id": game_id, "game_no": game_no, "summary": True}
+        args = {"report": report.to_dict(), "names": names, "game_id": game_id, "game_no": game_no, "summary": True,
+                "game": str(record.get("game", {}).get("game", "fevga"))}
         return Result(ok=True, messages=[Msg("analysis", args)], game_id=game_id, place=place)
 
     async def report_of(self, gid: str, record: dict[str, Any]) -> Report | None:

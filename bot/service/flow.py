@@ -124,7 +124,8 @@ class MatchFlow:
         change.kind = "next_game"
         starter = s.players[s.game.turn].name
         key = "next_game" if first is not None else "next_game_after_draw"
-        game = s.game_name if s.kind == "tavli" else "fevga"  # only a rotation names each game's kind
+        game = s.game_name if s.kind == "tavli" else "fevga"  # only a rotation names each game's kind, Fevga too
+        game = "tavli_fevga" if game == "fevga" and s.kind == "tavli" else game
         change.messages.append(Msg(key, {"game_no": s.game_no, "player": starter, "game": game}))
         self.note_passes(s, s.game.history, change)
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bot.i18n import translate
 from bot.service import GameService, Place, keys
 from bot.storage import RedisStore
 from fevga import format_play
@@ -53,6 +54,8 @@ async def test_finished_game_is_analysed_once_stored_and_cached(analysing: GameS
     assert first.ok, first.messages
     msg = first.messages[0]
     assert msg.key == "analysis" and msg.args["game_id"] == gid and msg.args["names"] == ["alice", "bob"]
+    assert msg.args["game"] == "fevga"  # the header names a Portes or Plakoto game ("game 2 (Plakoto)")
+    assert translate("analysis", "en", **{**msg.args, "game": "plakoto"}).startswith("Analysis of game 1 (Plakoto)")
     report = Report.from_dict(msg.args["report"])
     assert report.judge and report.result is not None
     assert report.players[0].decisions + report.players[1].decisions > 0

@@ -101,6 +101,9 @@ async def test_a_plakoto_draw_scores_nothing_and_moves_the_rotation_on(any_store
     assert s.score == [4, 2] and s.status == "play"
     assert (s.game_no, s.game.game, s.game.first) == (6, "fevga", None)  # the opening roll decides
     assert [m.key for m in change.messages][:2] == ["game_drawn", "next_game_after_draw"]
+    after = change.messages[1]  # a tavli match names each game, Fevga too
+    assert "Game 6 (Fevga) begins" in translate(after.key, "en", **after.args)
+    assert "παρτίδα 6 (Φεύγα)" in translate(after.key, "el", **after.args)
     assert decode(encode(s)).kind == "tavli" and decode(encode(s)).game.game == "fevga"
     view = build_view(decode(encode(s)), 9)
     assert view.previous_drawn and not view.drawn
