@@ -21,7 +21,7 @@ from .models import Msg
 from .ratings import Rating
 from .reads import Reads
 from .record_codec import pack
-from .records import by_mother, make_record
+from .records import make_record
 from .session import Session
 
 log = logging.getLogger(__name__)
@@ -95,11 +95,11 @@ class MatchFlow:
             self._next_game(s, change, None, now)
             return
         s.score[outcome.winner] += outcome.points
-        if outcome.mars and not outcome.resigned and not by_mother(s.game, outcome):  # a pinned mother is no mars
+        mars = outcome.mars and not outcome.resigned  # a pinned mother is no mars; a resignation's points are said
+        if mars:
             s.mars_wins[outcome.winner] += 1
         winner = s.players[outcome.winner]
-        mars = outcome.mars and not outcome.resigned  # a resignation's points are said, not called a mars
-        key = "game_won_mother" if by_mother(s.game, outcome) else "game_won_mars" if mars else "game_won"
+        key = "game_won_mother" if outcome.by_mother else "game_won_mars" if mars else "game_won"
         change.messages.append(Msg(key, {"player": winner.name, "points": outcome.points,
                                          "score": f"{s.score[0]}-{s.score[1]}", "game_no": s.game_no}))
         if whole_match or s.score[outcome.winner] >= s.length:
@@ -124,8 +124,8 @@ class MatchFlow:
         change.kind = "next_game"
         starter = s.players[s.game.turn].name
         key = "next_game" if first is not None else "next_game_after_draw"
-        game = s.game_name if s.kind == "tavli" else "fevga"  # only a rotation names each game's kind, Fevga too
-        game = "tavli_fevga" if game == "fevga" and s.kind == "tavli" else game
+        game = "fevga" if s.kind != "tavli" else f"tavli_{s.game_name}" if s.game_name == "fevga" else s.game_name
+        # only a rotation names each game's kind, Fevga too ("match_of_tavli_fevga")
         change.messages.append(Msg(key, {"game_no": s.game_no, "player": starter, "game": game}))
         self.note_passes(s, s.game.history, change)
 

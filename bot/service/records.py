@@ -11,7 +11,6 @@ from typing import Any
 
 from fevga import Game, game_to_dict
 from fevga.analysis import Report
-from fevga.board import Outcome
 
 from .session import Session
 
@@ -34,18 +33,12 @@ def make_record(s: Session, game: Game, game_no: int, score_before: list[int], e
         "ended": ended if outcome is not None else None,
         "outcome": None
         if outcome is None
-        else {"winner": outcome.winner, "points": outcome.points, "mars": outcome.mars and not by_mother(game, outcome),
+        else {"winner": outcome.winner, "points": outcome.points, "mars": outcome.mars,
               "resigned": outcome.resigned},  # a pinned mother's 2 points are not a mars (stats, head-to-head)
         "status": s.status if s.status != "play" or outcome is None else "over",
         "end": s.end,
         "game": game_to_dict(game, reveal_seed=outcome is not None),
     }
-
-
-def by_mother(game: Game, outcome: Outcome) -> bool:
-    """A Plakoto game won by pinning the mother (RULES-TAVLI rule 6: 2 points, not a mars): the winner has
-    not borne off all his checkers."""
-    return game.game == "plakoto" and outcome.by_mother
 
 
 def _wins(points: int) -> str:

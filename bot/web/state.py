@@ -14,7 +14,6 @@ from functools import cache
 from typing import Any
 
 from bot.i18n import catalogue
-from bot.service.flow import by_mother
 from bot.service.session import Session
 from fevga import Position
 from fevga.dice import FairDice
@@ -87,7 +86,7 @@ def _result(s: Session) -> dict[str, Any] | None:
         return None
     if outcome.winner is None:  # Plakoto: both mothers pinned
         return {"winner": None, "points": 0, "kind": "draw"}
-    kind = "resigned" if outcome.resigned else "mother" if by_mother(s.game, outcome) else \
+    kind = "resigned" if outcome.resigned else "mother" if outcome.by_mother else \
         "mars" if outcome.mars else "single"
     return {"winner": outcome.winner, "points": outcome.points, "kind": kind}
 

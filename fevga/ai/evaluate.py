@@ -13,7 +13,7 @@ from fevga import Play, Position
 
 from .encoding import PER_SIDE, FloatArray, encode_afterstates, encode_afterstates_single
 from .games import kind_of, result_points
-from .network import Network, equity
+from .network import Network
 from .stakes import MONEY, Stakes
 
 CHECKERS = 15
@@ -64,8 +64,7 @@ def _result_equities(net: Network, results: Sequence[Position], stakes: Stakes) 
 def opponent_equity(net: Network, x: NDArray[np.floating[Any]], stakes: Stakes) -> FloatArray:
     """The mover's worth of afterstates ``x``: minus what the network's outputs are worth to the
     opponent, now on roll (for money play exactly ``-equity``)."""
-    out = net.forward(x)
-    return -equity(out) if stakes.is_money else -stakes.other().equity(out)
+    return -stakes.other().equity(net.forward(x))
 
 
 def tavli_input_equities(

@@ -18,6 +18,7 @@ import numpy as np
 from numpy.typing import NDArray
 
 from .encoding import FEVGA_ENCODINGS, N_INPUTS
+from .stakes import MONEY
 
 FloatArray = NDArray[np.float64]
 WEIGHTS_PATH = Path(__file__).with_name("weights.npz")
@@ -40,11 +41,9 @@ def _sigmoid_in_place(z: NDArray[Any]) -> None:
 
 
 def equity(outputs: FloatArray) -> FloatArray:
-    """Expected points for the player on roll from (n, 3) outputs: win, win-mars, lose-mars."""
-    win = outputs[:, 0]
-    wm = np.minimum(outputs[:, 1], win)
-    lm = np.minimum(outputs[:, 2], 1.0 - win)
-    return 2.0 * win - 1.0 + wm - lm
+    """Expected points for the player on roll from (n, 3) outputs: win, win-mars, lose-mars (money play's
+    :class:`~fevga.ai.stakes.Stakes`)."""
+    return MONEY.equity(outputs)
 
 
 def flip_outputs(outputs: FloatArray) -> FloatArray:

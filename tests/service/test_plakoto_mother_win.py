@@ -11,7 +11,7 @@ from bot.chat.presenter import board_labels, scene_for
 from bot.i18n import translate
 from bot.service.ai import RandomAI
 from bot.service.commits import Change
-from bot.service.flow import MatchFlow, by_mother
+from bot.service.flow import MatchFlow
 from bot.service.records import make_record
 from bot.service.session import Session
 from bot.service.views import build_view
@@ -39,7 +39,7 @@ def k5_won() -> Game:
 
 async def test_the_flow_tells_a_mother_win_not_a_mars(any_store: Store, clock: FakeClock) -> None:
     game = k5_won()
-    assert game.outcome is not None and by_mother(game, game.outcome)
+    assert game.outcome is not None and game.outcome.by_mother
     s = Session("g1", HERE, (ALICE, BOB), 5, Rules(), game, 0.0, 3600.0, kind="plakoto")
     change = Change()
     MatchFlow(any_store, clock, RandomAI(1)).game_over(s, change)
@@ -58,7 +58,7 @@ def test_a_plakoto_mars_is_still_a_mars() -> None:
     game = Game.new(PlakotoRules(), FixedDice([(1, 2)]), first=0)
     game.board = Board(over, 0, game.rules)
     outcome = game.board.outcome()
-    assert outcome is not None and outcome.mars and not by_mother(game, outcome)
+    assert outcome is not None and outcome.mars and not outcome.by_mother
     last = Game.new(PlakotoRules(), FixedDice([(1, 2)]), first=0)  # the same end, reached by a play
     last.board = Board(tpos("plakoto", {23: 1}, {24: 15}, me_off=14), 0, last.rules)
     last.play("23/off")
