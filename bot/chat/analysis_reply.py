@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.delivery.replies import Reply
-from bot.i18n import catalogue, localised, translate
+from bot.i18n import catalogue, display_name, localised, translate
 from fevga.analysis import Move, Report
 from fevga.analysis_text import WORDS, report_text, summary
 from renderers.analysis_png import LEGEND, render_blunder
@@ -61,7 +61,7 @@ async def analysis_reply(args: Mapping[str, Any], lang: str, *, draw: bool = Tru
     """The reply for a ``Msg('analysis', {'report', 'names', 'game_id', 'game_no'})``; ``labels``: the board's
     words in ``lang`` (the presenter's ``board_labels``)."""
     report = Report.from_dict(args["report"])
-    names = [str(n) for n in args["names"]]
+    names = [display_name(str(n), lang) for n in args["names"]]
     head = translate("analysis", lang, game_id=args.get("game_id", "?"), game_no=args.get("game_no", 1),
                      game=args.get("game", "fevga"))
     text = "\n".join((head, report_text(report, names, words(lang))))

@@ -13,7 +13,7 @@ from bot.chat.draw_pool import draw_board
 from bot.chat.puzzle_reply import PUZZLE_KEYS, puzzle_reply
 from bot.chat.standings_reply import standings_picture
 from bot.delivery.replies import Button, Reply
-from bot.i18n import PLATFORM_WORDS, catalogue, generation, has, translate
+from bot.i18n import PLATFORM_WORDS, catalogue, display_name, generation, has, translate
 from bot.service.button_kinds import ButtonKind
 from bot.service.models import Action, GameView, Msg, PlayerRef, Result
 from fevga.rules import OFF
@@ -124,7 +124,7 @@ def scene_for(view: GameView, lang: str = "en", you: str | None = None) -> Board
         position=any_position_from_id(view.position_id),
         turn=None if over else view.turn,
         dice=None if over else view.dice,
-        names=view.names,
+        names=(display_name(view.names[0], lang), display_name(view.names[1], lang)),
         last_play_steps=view.last_steps,
         last_play_hits=view.last_hits if len(view.last_hits) == len(view.last_steps) else (),
         last_mover=view.last_mover,
@@ -145,7 +145,7 @@ def scene_for(view: GameView, lang: str = "en", you: str | None = None) -> Board
 def caption(view: GameView, lang: str, you: str | None = None) -> str:
     """One line: the players, the score, whose turn with which dice (or who won)."""
     names = view.names
-    head = f"{names[0]} – {names[1]}"
+    head = f"{display_name(names[0], lang)} – {display_name(names[1], lang)}"
     if view.match_length > 1:
         head += f"  ({view.score[0]}-{view.score[1]} / {view.match_length})"
     if not view.rated and all(p.platform != "ai" for p in view.players):  # said on every board of the match

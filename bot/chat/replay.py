@@ -12,7 +12,7 @@ import logging
 from typing import Any
 
 from bot.delivery.replies import Reply
-from bot.i18n import translate
+from bot.i18n import display_name, translate
 from bot.service import GameService, Place, PlayerRef
 from fevga import Game, SerializationError, game_from_dict
 from renderers import render_replay, replay_scenes
@@ -78,7 +78,7 @@ async def replay_reply(service: GameService, actor: PlayerRef, place: Place, lan
         log.exception("the record of game %s does not decode", game_id)
         return [Reply(translate("corrupt_game", lang, game_id=game_id), private=True, error=True)]
     try:
-        gif = await asyncio.to_thread(_draw, game, names, record, seat)
+        gif = await asyncio.to_thread(_draw, game, [display_name(n, lang) for n in names], record, seat)
     except Exception:  # the data is sound: drawing failed (e.g. too big to fit), so say that, not damage
         log.exception("the replay of game %s could not be drawn", game_id)
         return [Reply(translate("replay_failed", lang, game_id=game_id), private=True, error=True)]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
@@ -14,6 +15,7 @@ from bot.commands.intents import Challenge, Rematch
 from bot.console.demo import run_demo
 from bot.delivery.replies import Notice, Reply
 from bot.service.models import Place, PlayerRef
+from bot.service.tournaments.adjudication import adjudicate
 from bot.service.tournaments.standings import Entrant
 from bot.web.links import WebLinks
 from bot.web.server import start_local
@@ -131,8 +133,22 @@ class ConsoleChat:
             return
         view = (await self.core.service.board(self.you, self.place)).view
         if view is None or view.status != "play":
-            won = view is not None and view.winner is not None and view.players[view.winner].same(self.you)
-            waiting.set_result(won)
+            winner = view.winner if view is not None else None
+            if view is not None and view.status == "aborted":  # called off: judged as it stands, as events judge
+                winner = await self._judge_called_off(view.game_id)
+            waiting.set_result(view is not None and winner is not None and view.players[winner].same(self.you))
+
+    async def _judge_called_off(self, game_id: str) -> int | None:
+        """The seat that wins the player's called-off demo match by a tournament's rule for a match stopped
+        before its end (bot/service/tournaments/adjudication.py), told to him; None: neither."""
+        s = (await self.core.service.sessions.load(game_id, take=False)).session
+        if s is None:
+            return None
+        verdict = adjudicate(s, time.time())
+        lang = await self.core.language(self.you, self.place)
+        winner = "-" if verdict.winner is None else s.players[verdict.winner].name
+        self.say(self.core.t(f"tournament_demo_called_off_{verdict.reason}", lang, winner=winner))
+        return verdict.winner
 
     def show(self, reply: Reply) -> None:
         if reply.text:  # what happened first, then the board with whose turn it is

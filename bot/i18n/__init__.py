@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import string
 from functools import cache, lru_cache
 from pathlib import Path
@@ -38,6 +39,7 @@ _generation = 0  # bumped by register (see generation)
 
 
 PLATFORM_WORDS = ("here", "elsewhere", "scope", "slash")  # "in this chat" / "in this channel"...: see the presenter
+_AI_NAME = re.compile(r"AI \((easy|medium|hard|expert)\)")  # the built-in AI's stored name (bot/service/challenges.py)
 
 
 class _Args(dict[str, Any]):
@@ -185,9 +187,21 @@ def _plain(template: str) -> bool:
     return all(not spec or (spec[0] not in "@?#" and "{" not in spec) for _, _, spec, _ in fields)
 
 
+def display_name(name: str, lang: str = DEFAULT) -> str:
+    """A player's name as shown in ``lang``: the built-in AI's stored name ("AI (hard)") in the language's words
+    ("Υπολογιστής (hard)"; the level is the command's word), any other name as it is."""
+    match = _AI_NAME.fullmatch(name) if name.startswith("AI (") else None
+    if match is None or lang not in LANGUAGES:
+        return name
+    return render(catalogue(lang).get("ai_name") or "AI ({level})", lang, level=match.group(1))
+
+
 def render(template: str, lang: str = DEFAULT, /, **args: Any) -> str:
-    """A catalogue template (with ``@`` plural and ``?`` mark specs) filled in, in ``lang``; never raises."""
+    """A catalogue template (with ``@`` plural and ``?`` mark specs) filled in, in ``lang``; never raises. A
+    name among the arguments is shown in the language (:func:`display_name`)."""
     try:
+        if lang != DEFAULT and any(isinstance(v, str) and v.startswith("AI (") for v in args.values()):
+            args = {k: display_name(v, lang) if isinstance(v, str) else v for k, v in args.items()}
         values = _Args(args, lang if lang in LANGUAGES else DEFAULT)
         if _plain(template):
             return template.format_map(values)

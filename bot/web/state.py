@@ -13,7 +13,7 @@ import json
 from functools import cache
 from typing import Any
 
-from bot.i18n import catalogue
+from bot.i18n import catalogue, display_name
 from bot.service.session import Session
 from fevga import Position
 from fevga.dice import FairDice
@@ -160,7 +160,9 @@ def strings(lang: str) -> dict[str, str]:
 def for_viewer(base: dict[str, Any], lang: str, seat: int | None) -> dict[str, Any]:
     """The whole state for one viewer: his seat (None = spectator), whether he is to move, his strings."""
     to_move = seat is not None and base["turn"] == seat
-    return {**base, "lang": lang, "viewer": {"seat": seat, "to_move": to_move}, "strings": strings(lang)}
+    seats = [{**one, "name": display_name(one["name"], lang)} for one in base["seats"]]
+    viewer = {"seat": seat, "to_move": to_move}
+    return {**base, "seats": seats, "lang": lang, "viewer": viewer, "strings": strings(lang)}
 
 
 def encode(state: dict[str, Any]) -> str:

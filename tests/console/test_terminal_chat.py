@@ -82,3 +82,26 @@ async def test_a_hot_seat_rematch_starts_at_once_and_stats_speak_to_you(core: Bo
     mark = len(out.getvalue())
     await chat.command("rematch")
     assert await core.has_game(chat.place, chat.you) and "! " not in out.getvalue()[mark:]
+
+
+async def test_the_ai_is_named_in_the_chats_language(core: BotCore, tmp_path: Path) -> None:
+    """The AI's stored name ("AI (medium)") is shown in Greek words in a Greek chat: the caption, the messages,
+    the board picture's scene and the web page's seats; the stored name itself is unchanged."""
+    from bot.chat.presenter import caption, scene_for
+    from bot.web.state import for_viewer
+
+    out = io.StringIO()
+    chat = ConsoleChat(core, board_dir=tmp_path, out=out)
+    await chat.start()
+    await chat.command("lang el")
+    start = len(out.getvalue())
+    await chat.command("board")
+    greek = out.getvalue()[start:]
+    assert "Υπολογιστής (medium)" in greek and "AI (medium)" not in greek
+    view = (await core.service.board(chat.you, chat.place)).view
+    assert view is not None and "AI (medium)" in view.names  # stored as it always was
+    assert "Υπολογιστής (medium)" in scene_for(view, "el").names and "AI (medium)" in scene_for(view, "en").names
+    assert "Υπολογιστής (medium)" in caption(view, "el") and "AI (medium)" in caption(view, "en")
+    base = {"turn": 0, "seats": [{"name": "AI (medium)", "side": 0}, {"name": "AI (bogus)", "side": 1}]}
+    assert [s["name"] for s in for_viewer(base, "el", None)["seats"]] == ["Υπολογιστής (medium)", "AI (bogus)"]
+    assert base["seats"][0]["name"] == "AI (medium)"  # the shared state is not changed for other viewers

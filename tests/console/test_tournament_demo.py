@@ -76,3 +76,29 @@ async def test_the_terminal_player_joins_the_demo(core: BotCore, tmp_path: Path)
     assert "You:" in final  # he is ranked with the AI players
     mine = [line for line in text.splitlines() if line.startswith("  won: ") and "You" in line]
     assert len(mine) == 3
+
+
+async def test_a_called_off_demo_match_is_judged_and_told(core: BotCore, tmp_path: Path) -> None:
+    """Calling off his demo match (allowed before both have moved) judges it as a stored event judges a stopped
+    match: the player who never moved loses (both lose when neither did); he is told why, and the round's result
+    agrees."""
+    out = io.StringIO()
+    chat = ConsoleChat(core, board_dir=tmp_path, out=out)
+    await chat.command("tournament demo join")
+    assert chat.demo_task is not None
+    for _wait in range(200):
+        if await core.has_game(chat.place, chat.you):
+            break
+        await asyncio.sleep(0.05)
+    await chat.command("abort")
+    start = out.getvalue()
+    assert re.search(r"^Your demo match was called off(\. One player never moved: AI \(\w+\) wins| before either "
+                     r"player moved: both lose)", start, re.M), start[-600:]
+    rng = random.Random(3)
+    while not chat.demo_task.done():
+        if await core.has_game(chat.place, chat.you):
+            await play_until_over(chat, core, rng)
+        await asyncio.sleep(0.05)
+    text = out.getvalue()
+    first = re.search(r"^Round 1: (.*)…$\n(?:.*\n)*?^  won: (.*) \(against (.*)\)$", text, re.M)
+    assert first is not None and "You" in first.group(1) and first.group(3) == "You", text[:800]
