@@ -21,7 +21,7 @@ from .models import Action, Msg, Place, PlayerRef, Result
 from .reads import Reads, read_one
 from .session import AI_PLATFORM, Session, rules_of
 from .sessions import Sessions
-from .settings import Settings
+from .settings import Settings, owner_of
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +50,8 @@ class Challenges:
         ``kind`` (fevga, portes, plakoto, tavli; None: the place's ``default_game``)."""
         if (bad := match_error(length, kind)) is not None:
             return bad
+        if owner_of(place) is not None and place.platform != "terminal":  # the terminal's friend sits beside him
+            return Result.error("challenge_private_place")  # nobody else can see a private chat to accept
         if opponent is not None and (actor.same(opponent) or opponent.platform != actor.platform):
             return Result.error("challenge_self" if actor.same(opponent) else "not_for_you")
         if opponent is not None and opponent.bot:

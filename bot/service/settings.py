@@ -193,8 +193,9 @@ class Settings:
             return hint if hint in LANGUAGES else default, default
         found = here.value.get("place_lang")
         shared = str(found) if found in LANGUAGES else None
-        if shared is None:
-            shared = _chosen(theirs.value if theirs is not None else {}, None) or default
+        if shared is None:  # the owner's hint counts at once when he is the one speaking (his first message)
+            own_hint = hint if actor is not None and owner is not None and actor.same(owner) else None
+            shared = _chosen(theirs.value if theirs is not None else {}, own_hint) or default
         if mine is None or actor is None:
             return shared, shared
         personal = _chosen(mine.value, hint) or shared

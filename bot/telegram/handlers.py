@@ -40,7 +40,7 @@ from .texts import MAX_ALERT, clip
 
 log = get_logger(__name__)
 
-ADMIN_COMMANDS = frozenset({"settings", "lang", "tournament"})  # only these need to know whether the author is an admin
+ADMIN_COMMANDS = frozenset({"settings", "lang", "tournament", "ping"})  # only these need to know whether the author is an admin
 _ADMIN_STATUSES = ("creator", "administrator")
 _ADMIN_CACHE_SECONDS = 300.0
 FALLBACK_ERROR = {
@@ -187,7 +187,7 @@ class Handlers:
                      idem: str) -> None:
         """``/start``: the welcome with its buttons; ``/start accept_<id>`` (a deep link from a group's
         challenge) accepts that challenge from this private chat: the board goes to the group."""
-        lang = await self.core.language(actor, place)
+        lang = await self.core.language(actor, place, getattr(message.from_user, "language_code", None))
         if payload is None or not payload.startswith(DEEP_ACCEPT) or message.chat.type != Chat.PRIVATE:
             keys = welcome_keyboard(self.core, lang)
             await message.reply_text(self.core.t("group_tg_welcome", lang), reply_markup=keys)
@@ -216,7 +216,7 @@ class Handlers:
             return
         actor, place = player_of(query.from_user), place_of(message.chat)
         if query.data in WELCOME_TEXTS:
-            lang = await self.core.language(actor, place)
+            lang = await self.core.language(actor, place, query.from_user.language_code)
             await context.bot.send_message(message.chat.id, self.core.t(WELCOME_TEXTS[query.data], lang))
             return
         line = WELCOME_LINES.get(query.data)

@@ -173,3 +173,16 @@ async def test_a_damaged_games_index_never_blocks_a_game(redis_store: RedisStore
     listed = await redis_service.mygames(ALICE)  # reset (logged), then rebuilt by the next game's commits
     assert listed.ok and listed.messages[0].key == "mygames_none"
     assert (await redis_service.mygames(BOB)).messages[0].args["count"] == 1
+
+
+async def test_a_challenge_in_a_private_chat_is_refused(redis_store: RedisStore, redis_service: GameService) -> None:
+    """Nobody but its owner sees a private chat or a DM, so a challenge made there (named or open) could never be
+    accepted: it is refused, saying where challenges are made, and nothing is stored; the AI can be played there."""
+    for place in (Place("telegram", "private:1", "1"), Place("discord", "dm:1", "55")):
+        actor, other = PlayerRef(place.platform, "1", "Ελένη"), PlayerRef(place.platform, "2", "Bob")
+        for opponent in (other, None):
+            refused = await redis_service.challenge(actor, place, opponent, kind="portes")
+            assert not refused.ok and [m.key for m in refused.messages] == ["challenge_private_place"]
+        assert await redis_store.client.hgetall(keys.channel_challenges(place)) == {}
+        assert (await redis_service.play_ai(actor, place, "easy")).ok
+    assert "group" in translate("challenge_private_place", "en") and "ομάδα" in translate("challenge_private_place", "el")

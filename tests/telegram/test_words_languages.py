@@ -98,3 +98,29 @@ async def test_his_own_settings_are_answered_in_his_private_chat(
     assert fake.last_bot_message(room).text == translate("setting_changed", "en", name="autoplay", value="on")
     await chat.say(alice, room, "/lang el")
     assert fake.last_bot_message(home).text == translate("setting_changed", "el", name="lang", value="el")
+
+
+async def test_a_greek_users_first_contact_is_greek(fake: FakeTelegram, core: CoreSpy, chat: Chat) -> None:
+    """A user whose Telegram app is Greek is answered in Greek from his very first message: the /start welcome,
+    and the first board of his first game in his private chat (before any setting of his was stored)."""
+    eleni = fake.user(201, "Ελένη", "eleni", language_code="el")
+    home = fake.private_chat(eleni)
+    await chat.say(eleni, home, "/start")
+    welcome = fake.bot_messages(home)[-1].content
+    assert welcome.startswith(translate("group_tg_welcome", "el")[:20]), welcome
+    nikos = fake.user(202, "Νίκος", "nikos", language_code="el")
+    his = fake.private_chat(nikos)
+    await chat.say(nikos, his, "/ai portes")
+    board = next(m for m in fake.bot_messages(his) if m.kind == "photo")
+    assert "Υπολογιστής (medium)" in board.content and "AI (medium)" not in board.content, board.content
+
+
+async def test_a_group_owner_sets_the_ping_time(fake: FakeTelegram, core: CoreSpy, chat: Chat) -> None:
+    """``ping after 45`` is an admin's command (README): a group's owner may give it, a member may not."""
+    owner, member = fake.user(301, "Owner", "owner_t"), fake.user(302, "Member", "member_t")
+    room = fake.group(-3001, "Club")
+    fake.make_owner(room, owner)
+    await chat.say(member, room, "/ping after 45")
+    assert "admin" in fake.bot_messages(room)[-1].content
+    await chat.say(owner, room, "/ping after 45")
+    assert "admin" not in fake.bot_messages(room)[-1].content
