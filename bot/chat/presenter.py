@@ -159,6 +159,10 @@ def caption(view: GameView, lang: str, you: str | None = None) -> str:
             key = "caption_steps_done" if view.pending_complete else "caption_steps_next"
             line += "  · " + translate(key, lang, steps=steps_text(view.pending))
         return line
+    won = view.match_winner
+    if view.status == "done" and won is not None and view.match_length > 1 and view.score[won] < view.match_length:
+        key = "caption_match_won_you" if you is not None and names[won] == you else "caption_match_won"  # ended early
+        return head + "  · " + translate(key, lang, player=names[won])
     if view.winner is not None:
         key = "caption_won_you" if you is not None and names[view.winner] == you else "caption_won"
         return head + "  · " + translate(key, lang, player=names[view.winner], points=view.points)

@@ -192,7 +192,9 @@ class Sessions:
             seat = s.seat_of(actor)
             assert seat is not None
             if version is not None and version != current:
-                gone = version < s.turn_version or s.status != "play"
+                if s.status != "play":  # a second press after the match ended (e.g. "Yes, resign" twice)
+                    return Result.error("game_over", game_id=s.id)
+                gone = version < s.turn_version
                 return Result.error("turn_already_played" if gone else "stale_action", game_id=s.id)
             try:
                 change = await apply(s, current, seat)

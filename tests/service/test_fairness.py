@@ -180,3 +180,27 @@ async def test_a_damaged_short_list_never_blocks_a_match_end(redis_store: RedisS
     assert (await redis_service.resign(ALICE, HERE)).ok
     raw = await read_one(redis_store, lambda r: r.get(keys.player_short("discord", BOB.user_id)))
     assert raw is not None and raw.startswith(b"1:")  # the damaged list was replaced
+
+
+async def test_resigning_a_match_says_the_match_is_won_and_a_second_press_says_it_is_over(
+        redis_service: GameService) -> None:
+    """``resign match`` in a 7-point match: the prompt asks for the typed confirmation (there is no button), the
+    end says the match is won though the score is under its length, the board's caption says so too, and the
+    "Yes, resign" button of an earlier prompt pressed afterwards answers that the game is over."""
+    started = await until_both_moved(redis_service, await start_game(redis_service, ALICE, BOB, HERE, length=7),
+                                     HERE, random.Random(5))
+    assert started.view is not None
+    asked = await execute(redis_service, ALICE, HERE, parse_command("resign"))
+    button = asked.actions[0]
+    match = await execute(redis_service, ALICE, HERE, parse_command("resign match"))
+    assert [m.key for m in match.messages] == ["resign_match_prompt", "resign_match_confirm_how"]
+    assert match.actions == []
+    done = await execute(redis_service, ALICE, HERE, parse_command("resign match yes"))
+    keys_said = [m.key for m in done.messages]
+    assert done.ok and "resigned_match" in keys_said and "match_won_early" in keys_said, keys_said
+    view = done.view
+    assert view is not None and view.status == "done" and view.match_winner is not None
+    assert view.score[view.match_winner] < 7 and view.players[view.match_winner].same(BOB)
+    assert caption(view, "en").endswith("bob wins the match") and "τον αγώνα" in caption(view, "el")
+    again = await redis_service.resign(ALICE, HERE, game_id=button.game_id, version=button.version)
+    assert not again.ok and again.error_key == "game_over"
