@@ -109,8 +109,8 @@ class MatchFlow:
             change.finished = True
             change.kind = "match_over"
             early = s.score[outcome.winner] < s.length  # the match resigned or claimed before its length
-            change.messages.append(Msg("match_won_early" if early else "match_won", {"player": winner.name, "score": f"{s.score[0]}-{s.score[1]}",
-                                                     "length": s.length}))
+            change.messages.append(Msg("match_won_early" if early else "match_won", {
+                "player": winner.name, "score": f"{s.score[0]}-{s.score[1]}", "length": s.length}))
         record = make_record(s, s.game, s.game_no, before, now)
         change.extra.put(keys.game_record(s.id, s.game_no), pack(record), keys.RECORD_KEEP)
         if s.status == "play":

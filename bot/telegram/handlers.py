@@ -40,7 +40,8 @@ from .texts import MAX_ALERT, clip
 
 log = get_logger(__name__)
 
-ADMIN_COMMANDS = frozenset({"settings", "lang", "tournament", "ping"})  # only these need to know whether the author is an admin
+# only these commands need to know whether the author is an admin
+ADMIN_COMMANDS = frozenset({"settings", "lang", "tournament", "ping"})
 _ADMIN_STATUSES = ("creator", "administrator")
 _ADMIN_CACHE_SECONDS = 300.0
 FALLBACK_ERROR = {
