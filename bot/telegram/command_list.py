@@ -35,6 +35,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "export": ("Download the game record (.mat)", "Κατέβασε την καταγραφή της παρτίδας (.mat)"),
     "replay": ("An animated replay of the last game", "Κινούμενη επανάληψη της τελευταίας παρτίδας"),
     "analyze": ("How well each side played your last game", "Πόσο καλά έπαιξε ο καθένας την τελευταία παρτίδα"),
+    "h2h": ("Your record against a player: /h2h @player", "Το ιστορικό σου με έναν παίκτη: /h2h @παίκτης"),
+    "dice": ("Are the dice fair? Your rolls counted", "Είναι τίμια τα ζάρια; Οι ζαριές σου μετρημένες"),
     "puzzle": ("A puzzle; /puzzle 1/7 7/12 answers it", "Ένας γρίφος· το /puzzle 1/7 7/12 τον απαντά"),
     "lang": ("Language: /lang en or /lang el", "Γλώσσα: /lang en ή /lang el"),
     "ping": ("Turn pings: /ping on|off, /ping dm on|off", "Ειδοποιήσεις σειράς: /ping on|off, /ping dm on|off"),

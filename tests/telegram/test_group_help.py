@@ -65,3 +65,20 @@ async def test_private_help_keeps_the_plain_play(fake: FakeTelegram, core: CoreS
     text = await ask_help(fake, chat, dora, home, "/help")
     assert "• 1/7 7/12 (or move 1/7 7/12)" in text  # in a private chat every text reaches the bot
     assert "/setprivacy" not in text
+
+
+async def test_group_help_lists_every_command_the_private_help_lists(fake: FakeTelegram, core: CoreSpy,
+                                                                     chat: Chat) -> None:
+    """The group's help (slash forms) names every command of the core's help, in English and in Greek."""
+    fake.privacy_mode = True
+    alice, _bob, room, _board = await group_game(fake, chat, core)
+    words = ("challenge", "accept", "decline", "cancel", "ai", "board", "hint", "undo", "confirm", "resign", "abort",
+             "claim", "rematch", "top", "stats", "h2h", "dice", "mygames", "export", "replay", "analyze",
+             "tournament", "ping", "puzzle", "lang", "settings", "rules")
+    english = await ask_help(fake, chat, alice, room, "/help")
+    await core.service.set_setting(actor_ref(alice), group_place(room), "lang", "el")
+    greek = await ask_help(fake, chat, alice, room, "/help")
+    assert greek != english
+    for text in (english, greek):
+        missing = [w for w in words if not re.search(rf"/{w}\b", text)]
+        assert not missing, (missing, text)
