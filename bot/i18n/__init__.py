@@ -14,8 +14,8 @@ format spec ``@``: ``"{games:@matches}"`` writes ``games`` through the plural en
 ``{seconds:@duration}`` writes a span of time as hours and minutes ("1 hour 5 minutes", "45 minutes"; under a
 minute "30 seconds"): every duration shown to a player goes through it. And
 ``{flag:?key}`` writes the message ``key`` only when ``flag`` is true (a mark such as a provisional rating's).
-``{kind:#prefix_}`` writes the message ``prefix_<value>``, or nothing when there is none (`` of Portes`` after
-a match, nothing for Fevga: ``{kind:#match_of_}``).
+``{kind:#prefix_}`` writes the message ``prefix_<value>`` (with the same arguments), or nothing when there is
+none (`` of Portes`` after a match, nothing for Fevga: ``{kind:#match_of_}``).
 """
 
 from __future__ import annotations
@@ -139,6 +139,12 @@ class _Formatter(string.Formatter):
     def __init__(self, lang: str) -> None:
         """A formatter for ``lang``'s plural rules and words."""
         self.lang = lang
+        self.args: Any = {}  # the message's arguments, for the word a ``#`` field writes
+
+    def vformat(self, format_string: str, args: Any, kwargs: Any) -> str:
+        """The template filled in; its arguments are kept for the ``#`` fields' words."""
+        self.args = kwargs
+        return super().vformat(format_string, args, kwargs)
 
     def format_field(self, value: Any, format_spec: str) -> str:
         """One field: ``?key`` a mark, ``#prefix`` a word by value, ``@duration`` a span of time, ``@key`` a plural
@@ -147,7 +153,7 @@ class _Formatter(string.Formatter):
             return translate(format_spec[1:], self.lang) if value and value != "?" else ""
         if format_spec.startswith("#"):  # a word chosen by the value, e.g. the name of a game
             key = f"{format_spec[1:]}{value}"  # a value with no entry (or missing, in an old message): nothing
-            return translate(key, self.lang) if has(key, self.lang) else ""
+            return translate(key, self.lang, **dict(self.args)) if has(key, self.lang) else ""
         if not format_spec.startswith("@"):
             return str(super().format_field(value, format_spec))
         word = format_spec[1:]

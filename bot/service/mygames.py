@@ -32,13 +32,16 @@ def board_link(place: Place, ref: str | None) -> str:
     return ""
 
 
-def where(place: Place, link: str, title: str | None = None) -> str:
-    """Where a game is: its board link, else the chat's title (when a frontend noted it), else its kind and id."""
+def where(place: Place, link: str, title: str | None = None) -> dict[str, str]:
+    """Where a game is, as a row's arguments: its board link, else the chat's title (when a frontend noted it),
+    else the words for a private chat or a chat and its id (``spot``, written in the reader's language)."""
     if link:
-        return link
+        return {"where": link, "spot": ""}
     if place.scope_id.startswith(("private:", "dm:")):
-        return "private chat"
-    return f"«{title}»" if title else f"chat {place.channel_id}"
+        return {"where": "", "spot": "private"}
+    if title:
+        return {"where": f"«{title}»", "spot": ""}
+    return {"where": "", "spot": "chat", "channel": place.channel_id}
 
 
 def _channel(entry: str | None) -> str:
@@ -85,7 +88,7 @@ class MyGames:
             link = board_link(s.place, ref.value.decode() if ref.value else None)
             opponent = s.players[seat ^ 1].name
             key = "mygames_row_yours" if s.game.turn == seat else "mygames_row_theirs"
-            rows.append(Msg(key, {"opponent": opponent, "where": where(s.place, link, title.value), "game_id": gid,
+            rows.append(Msg(key, {"opponent": opponent, **where(s.place, link, title.value), "game_id": gid,
                                   "score": f"{s.score[seat]}-{s.score[seat ^ 1]}", "length": s.length}))
         if gone.ops:
             await self.store.commit(gone)

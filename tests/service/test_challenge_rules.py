@@ -145,7 +145,9 @@ async def test_mygames_lists_running_games_with_whose_turn(redis_store: RedisSto
         assert rows[game.game_id].key == ("mygames_row_yours" if alice_turn else "mygames_row_theirs")
     assert rows[one.view.game_id].args["where"] == "https://discord.com/channels/guild1/chan1/5555"
     assert rows[one.view.game_id].args["opponent"] == "bob" and rows[two.view.game_id].args["opponent"] == "carol"
-    assert rows[two.view.game_id].args["where"] == f"chat {THERE.channel_id}"  # no link, no title known
+    untitled = rows[two.view.game_id]  # no link, no title known: a chat and its id, in the reader's words
+    assert untitled.args["spot"] == "chat" and translate(untitled.key, "en", **untitled.args).endswith(
+        f"chat {THERE.channel_id}")
     await redis_store.client.hset(keys.chat_titles("discord"), THERE.channel_id, "Backroom")
     titled = {m.args["game_id"]: m for m in (await redis_service.mygames(ALICE)).messages[1:]}
     assert titled[two.view.game_id].args["where"] == "«Backroom»"
@@ -187,3 +189,18 @@ async def test_a_challenge_in_a_private_chat_is_refused(redis_store: RedisStore,
         assert (await redis_service.play_ai(actor, place, "easy")).ok
     assert "group" in translate("challenge_private_place", "en")
     assert "ομάδα" in translate("challenge_private_place", "el")
+
+
+def test_mygames_says_where_a_game_is_in_the_readers_language() -> None:
+    """A game without a board link is placed in words of the reader's language (a private chat, a chat and its
+    id), a noted chat title and a link as they are."""
+    from bot.service.mygames import where
+
+    def row(place: Place, lang: str, link: str = "", title: str | None = None) -> str:
+        return translate("mygames_row_yours", lang, opponent="Bob", score="0-0", length=3,
+                         **where(place, link, title))
+
+    private, group = Place("telegram", "private:5", "5"), Place("telegram", "-5", "-5")
+    assert row(private, "en").endswith("private chat") and row(private, "el").endswith("ιδιωτική συνομιλία")
+    assert row(group, "en").endswith("chat -5") and row(group, "el").endswith("συνομιλία -5")
+    assert row(group, "el", title="Club").endswith("«Club»") and row(group, "el", "https://t.me/c/5/1").endswith("/1")
