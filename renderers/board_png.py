@@ -275,14 +275,8 @@ def _middle(img: Image.Image, k: Kit, scene: BoardScene, perspective: int) -> No
     """Dice on the mover's half (the viewer's right, the opponent's left) or the winner's banner."""
     geom, theme = k.geom, k.theme
     _l, my0, _r, my1 = geom.middle
-    u = geom.unit
     if scene.winner is not None or scene.drawn:
-        if scene.winner is None:
-            text = scene.label("banner_draw")
-        else:
-            name = textrun.fit(_name(scene, scene.winner), int(u * 0.5), int(geom.width * 0.45), bold=True)
-            text = scene.win_label("banner", name=name)
-        tile = k.text(f"  {text}  ", int(u * 0.5), theme.banner_text, theme.banner, bold=True)
+        tile = banner(k, scene)
         bx0, _by, bx1, _ = geom.board
         img.paste(tile, ((bx0 + bx1 - tile.width) // 2, (my0 + my1 - tile.height) // 2))
         return
@@ -291,6 +285,30 @@ def _middle(img: Image.Image, k: Kit, scene: BoardScene, perspective: int) -> No
         make = partial(sprites.die, face, box[2] - box[0], *colours)
         tile = k.sprite_on(("die", face, box[2] - box[0], spent), box, make)
         img.paste(tile, box[:2])
+
+
+def banner(k: Kit, scene: BoardScene) -> Image.Image:
+    """The winner's (or the draw's) banner, inside the board whatever the name and the language: the letters are
+    made a little smaller first, then the name is shortened to what the words leave, then smaller again."""
+    geom, theme = k.geom, k.theme
+    u = geom.unit
+    bx0, _by, bx1, _ = geom.board
+    room = bx1 - bx0 - u // 2
+    size = int(u * 0.5)
+    while True:
+        if scene.winner is None:
+            text = scene.label("banner_draw")
+        else:
+            name_room = int(geom.width * 0.45)
+            if size <= int(u * 0.4):  # small enough: the name gives way to the words
+                words = textrun.width(scene.win_label("banner", name=""), size, bold=True)
+                name_room = max(int(u * 1.5), min(name_room, int(room - words - size * 2)))
+            name = textrun.fit(_name(scene, scene.winner), size, name_room, bold=True)
+            text = scene.win_label("banner", name=name)
+        tile = k.text(f"  {text}  ", size, theme.banner_text, theme.banner, bold=True)
+        if tile.width <= room or size <= int(u * 0.28):
+            return tile
+        size -= max(1, u // 40)
 
 
 def dice_boxes(geom: Geometry, scene: BoardScene, perspective: int) -> list[tuple[Box, int, bool]]:

@@ -289,3 +289,20 @@ def test_direction_marks_over_the_bar_show_each_viewer_moving_the_other_way_from
         assert (left, right) == ((viewer, other) if row == 0 else (other, viewer))
     fevga = _rgb(BoardScene(Position.start(), turn=0, dice=(6, 5)), perspective)
     assert _nearest(fevga.getpixel((int(mid - size * 0.6), int(rows[0]))), named) == "frame"
+
+
+@pytest.mark.parametrize("name", ["Bob <&>", "Αλεξάνδρα Παπαδοπούλου-Κωνσταντινίδου"])
+def test_a_greek_mother_win_banner_fits_inside_the_board(name: str) -> None:
+    """The Greek mother-win banner is long ("Κερδίζει ο/η … · πλάκωσε τη μάνα, 2 πόντοι"): it stays inside the
+    board, its words whole (the name is shortened first, then the letters made smaller)."""
+    from bot.chat.presenter import board_labels
+    from renderers.board_png import banner
+
+    played = tavli_samples.random_tavli_game("plakoto", seed=4)
+    scene = dataclasses.replace(scene_from_game(played, (name, "B")), drawn=False, winner=0, mother=True,
+                                labels=board_labels("el"))
+    k = kit("classic", DEFAULT_SIZE, 0, "plakoto")
+    bx0, _by, bx1, _ = k.geom.board
+    tile = banner(k, scene)
+    assert tile.width <= bx1 - bx0 - k.geom.unit // 2
+    assert "μάνα" in scene.win_label("banner", name="x")  # the mother's own words are what made it long
