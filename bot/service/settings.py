@@ -228,13 +228,14 @@ class Settings:
     async def set_setting(self, actor: PlayerRef, place: Place, name: str, value: str, is_admin: bool = False,
                           idem: str | None = None) -> Result:
         """Change one setting; place settings need ``is_admin`` (a chat admin; always true in the terminal)."""
+        known = ALIASES.get(name.strip().lower(), name.strip().lower())
+        if known in SETTINGS and SETTINGS[known][1] and not is_admin:  # who may, before what may be set
+            return Result.error("setting_admin_only", name=known)
         checked = normalise(name, value)
         if isinstance(checked, Result):
             return checked
         name, value = checked
-        where, admin_only = SETTINGS[name]
-        if admin_only and not is_admin:
-            return Result.error("setting_admin_only", name=name)
+        where, _admin_only = SETTINGS[name]
         key = keys.place_settings(place) if where == "place" else keys.player_settings(actor.platform, actor.user_id)
         commit = Commit().hset(key, name, value)
         if name == "puzzle_hour":  # the channel's next daily post (its due time lives in the channel's home)

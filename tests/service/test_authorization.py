@@ -97,6 +97,9 @@ async def test_step_by_the_waiting_player_is_refused(service: GameService) -> No
 
 async def test_settings_need_admin_for_the_place(service: GameService, clock: FakeClock) -> None:
     assert (await service.set_setting(ALICE, HERE, "deadline_hours", "2")).error_key == "setting_admin_only"
+    for bad in ("0", "nope"):  # a member is told who may change it, not what values it takes
+        assert (await service.set_setting(ALICE, HERE, "deadline_hours", bad)).error_key == "setting_admin_only"
+    assert (await service.set_setting(ALICE, HERE, "deadline", "0")).error_key == "setting_admin_only"  # an alias
     assert (await service.set_setting(ALICE, HERE, "deadline_hours", "nope", is_admin=True)).error_key == \
         "setting_bad_value"
     assert (await service.set_setting(ALICE, HERE, "colour", "red")).error_key == "setting_unknown"
