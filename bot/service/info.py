@@ -52,8 +52,9 @@ class Info:
         docs = [reads.get(keys.player_stats(scope, uid)) for uid, _ in rows]
         await reads.run(self.store)
         messages = [Msg("top_header_global" if global_ else "top_header", {"count": len(rows)})]
-        if not rows:
-            messages = [Msg("top_empty", {})]
+        if not rows:  # which game's board is empty, and how to see the others
+            others = ", ".join(f"top {other}" for other in MATCH_KINDS if other != kind)
+            messages = [Msg("top_empty", {"kind": kind}), Msg("top_other_boards", {"others": others})]
         for rank, ((uid, _score), raw) in enumerate(zip(rows, docs, strict=True), 1):
             data = _load_stats(raw.value)
             if data is None:
@@ -64,7 +65,7 @@ class Info:
             messages.append(Msg("rating_legend", {}))
         if asked > MAX_TOP:
             messages.append(Msg("top_max", {"max": MAX_TOP}))
-        if kind != "fevga":  # which game's board this is (Fevga's reads as before)
+        if kind != "fevga" and rows:  # which game's board this is (Fevga's reads as before; an empty one says it)
             messages.insert(0, Msg("top_of_game", {"kind": kind}))
         return Result(ok=True, messages=messages, place=place)
 

@@ -28,7 +28,9 @@ def _names(result: Result) -> list[str]:
 
 async def test_each_kind_has_its_own_board(service: GameService) -> None:
     await _won_by_bob(service, "tavli")
-    assert (await service.top(HERE)).messages[0].key == "top_empty"  # Fevga's board: nothing yet
+    empty = (await service.top(HERE)).messages  # Fevga's board: nothing yet, said with its game and the others
+    assert [m.key for m in empty] == ["top_empty", "top_other_boards"] and empty[0].args["kind"] == "fevga"
+    assert empty[1].args["others"] == "top portes, top plakoto, top tavli"
     tavli = await service.top(HERE, kind="tavli")
     assert tavli.messages[0].key == "top_of_game" and tavli.messages[0].args["kind"] == "tavli"
     assert _names(tavli) == ["bob", "alice"]

@@ -68,8 +68,11 @@ async def test_personal_replies_follow_each_players_language(fake: FakeTelegram,
     await chat.say(bob, room, "/board")  # "de" is not ours: English
     assert fake.last_bot_message(room).text == "You have no game in this chat."
     await chat.say(alice, room, "/top 1000")  # accepted; the maximum explained, in Greek
-    assert fake.last_bot_message(room).text == translate("top_empty", "el") + "\n" + translate(
-        "top_max", "el", max=50)
+    assert fake.last_bot_message(room).text == "\n".join((
+        translate("top_empty", "el", kind="fevga"),
+        translate("top_other_boards", "el", others="top portes, top plakoto, top tavli"),
+        translate("top_max", "el", max=50)))
+    assert "Φεύγα" in fake.last_bot_message(room).text  # the empty board names its game
 
 
 async def test_a_greek_language_code_gives_a_new_user_greek_until_he_chooses(
