@@ -33,6 +33,17 @@ def analyse_blob(game: dict[str, Any], ply: int | None) -> bytes:
     return analyse(game, ply).encode()
 
 
+JUST_POSTED = 120.0  # seconds after an automatic post was claimed during which ``analyze`` may point to it
+
+
+def _recent(raw: bytes | str | None, now: float, within: float) -> bool:
+    """Whether a stored claim time lies within ``within`` seconds before ``now`` (an old "1" marker: no)."""
+    try:
+        return raw is not None and 0 <= now - float(raw) <= within
+    except ValueError:
+        return False
+
+
 class Analyses:
     """``analyze``: the last finished game of a match analysed once, stored, and read back afterwards."""
 
@@ -91,6 +102,13 @@ class Analyses:
         else:  # nothing has ended: the running match's first game, or a match called off before any ended
             return Result.error("analysis_running", game_id=running) if running else Result.error("analysis_no_game")
         record = finished[-1]
+        if [str(part) for part in record.get("place", ())] == [place.platform, place.scope_id, place.channel_id]:
+            game_no = int(record["game_no"])
+            posted, stored = await self.store.read([("get", self._posted(gid, game_no)),
+                                                    ("get", keys.game_analysis(gid, game_no))])
+            if stored is None and _recent(posted, self.info.clock(), JUST_POSTED):  # the automatic post is being
+                # made here (analysed now): not twice; once it is out, asking shows it again
+                return Result(ok=True, messages=[Msg("analysis_just_posted", {"game_id": gid})], place=place)
         report = await self.report_of(gid, record)
         if report is None:
             return Result.error("corrupt_game", game_id=gid)
@@ -115,8 +133,9 @@ class Analyses:
         wanted = wanted.decode() if isinstance(wanted, bytes) else str(wanted)
         if wanted == "off" or (wanted == "ai" and not any(p[0] == "ai" for p in players)):
             return Result(ok=True, place=place)
-        posted = f"{keys.game_analysis(game_id, game_no)}:posted"
-        if not await self.store.commit(Commit().expect(posted, 0).put(posted, b"1", keys.RECORD_KEEP)):
+        posted = self._posted(game_id, game_no)  # when it was claimed: an ``analyze`` just after it is not repeated
+        claimed = str(round(self.info.clock(), 3)).encode()
+        if not await self.store.commit(Commit().expect(posted, 0).put(posted, claimed, keys.RECORD_KEEP)):
             return Result(ok=True, place=place)
         report = await self.report_of(game_id, record)
         if report is None:
@@ -125,6 +144,11 @@ class Analyses:
         args = {"report": report.to_dict(), "names": names, "game_id": game_id, "game_no": game_no, "summary": True,
                 "game": str(record.get("game", {}).get("game", "fevga"))}
         return Result(ok=True, messages=[Msg("analysis", args)], game_id=game_id, place=place)
+
+    @staticmethod
+    def _posted(game_id: str, game_no: int) -> str:
+        """The key that claims a game's automatic post (its value: when it was claimed)."""
+        return f"{keys.game_analysis(game_id, game_no)}:posted"
 
     async def report_of(self, gid: str, record: dict[str, Any]) -> Report | None:
         """The stored report of a kept record, analysing (and storing) it first when there is none."""

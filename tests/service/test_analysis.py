@@ -206,3 +206,35 @@ async def test_a_called_off_match_neither_hides_the_running_one_nor_reads_as_run
     analysed = await analysing.analyze(ALICE, HERE)
     assert analysed.ok, analysed.messages
     assert analysed.messages[0].args["game_id"] == started.game_id and analysed.messages[0].args["game_no"] == 1
+
+
+async def test_analyze_while_the_automatic_post_is_being_made_points_to_it(analysing: GameService,
+                                                                            redis_store: RedisStore) -> None:
+    """After a game against the AI its analysis is posted by itself; ``analyze`` typed while that post is being
+    analysed says it is on its way instead of posting it twice; once it is out, asking shows it again."""
+    started = await analysing.play_ai(ALICE, HERE, "easy")
+    gid = started.game_id
+    assert started.ok and gid is not None
+    await play_out(analysing, started, HERE, random.Random(4))
+    gate = asyncio.Event()
+    real = analysing.analyses._analyse
+
+    async def slow(key: str, game_id: str, record: dict[str, Any]) -> Report | None:
+        await gate.wait()  # the automatic post's analysis is still running
+        return await real(key, game_id, record)
+
+    analysing.analyses._analyse = slow  # type: ignore[method-assign]
+    posting = asyncio.ensure_future(analysing.analyses.after_game(gid, 1))
+    for _ in range(100):
+        if await redis_store.read([("get", f"{keys.game_analysis(gid, 1)}:posted")]) != [None]:
+            break
+        await asyncio.sleep(0.01)
+    soon = await analysing.analyze(ALICE, HERE)
+    assert soon.ok and [m.key for m in soon.messages] == ["analysis_just_posted"]
+    gate.set()
+    posted = await posting
+    assert posted.ok and [m.key for m in posted.messages] == ["analysis"]
+    later = await analysing.analyze(ALICE, HERE)
+    assert later.ok and [m.key for m in later.messages] == ["analysis"]
+    assert later.messages[0].args["report"] == posted.messages[0].args["report"]
+    assert analysing.analyses.runs == 1
