@@ -1,5 +1,5 @@
-"""``/tournament create``: the admin's form for a new tournament (a Discord modal: kind, rounds, points,
-deadline, rated), through discord.py's UI classes. The submitted form is written as one command-language
+"""``/tournament create``: the admin's form for a new tournament (a Discord modal: kind and game, rounds,
+points, deadline, rated), through discord.py's UI classes. The submitted form is written as one command-language
 line (``tournament create swiss rounds 5 points 3 deadline 24h rated``) and run like any slash command, so
 the core checks it (admin rights, ranges) and answers exactly as it answers the typed command.
 
@@ -23,7 +23,7 @@ TEXT.update({
     "tournament": ("Server tournaments (Swiss or knockout)", "Τουρνουά του διακομιστή (ελβετικό ή νοκ-άουτ)"),
     "tournament.create": ("Open a tournament here with a form (admins)", "Άνοιξε τουρνουά εδώ με φόρμα (διαχειριστές)"),
     "ui.tform.title": ("New tournament", "Νέο τουρνουά"),
-    "ui.tform.kind": ("Kind: swiss or knockout", "Είδος: swiss ή knockout"),
+    "ui.tform.kind": ("Kind and game, e.g. swiss portes", "Είδος και παιχνίδι, π.χ. swiss πόρτες"),
     "ui.tform.rounds": ("Rounds (Swiss: 1-15)", "Γύροι (ελβετικό: 1-15)"),
     "ui.tform.points": ("Match length in points", "Μήκος αγώνα σε πόντους"),
     "ui.tform.deadline": ("A round's deadline: 90m, 24h, 2d", "Προθεσμία γύρου: 90m, 24h, 2d"),
@@ -34,10 +34,12 @@ DEFAULTS = {"kind": "swiss", "rounds": "5", "points": "3", "deadline": "24h", "r
 
 
 def form_line(values: dict[str, str]) -> str:
-    """The command line of a submitted form (each field's first word; an empty field takes its default)."""
+    """The command line of a submitted form (each field's first word, the kind's field two: the kind and the
+    game, which the core checks like a typed one; an empty field takes its default, no game the place's)."""
     words = {name: ((values.get(name) or "").split() or [DEFAULTS[name]])[0][:20] for name in FIELDS}
-    return (f"tournament create {words['kind']} rounds {words['rounds']} points {words['points']} "
-            f"deadline {words['deadline']} {words['rated']}")
+    game = " ".join(word[:20] for word in (values.get("kind") or "").split()[1:2])
+    return (f"tournament create {words['kind']}{' ' + game if game else ''} rounds {words['rounds']} "
+            f"points {words['points']} deadline {words['deadline']} {words['rated']}")
 
 
 def lang_of(interaction: discord.Interaction) -> str:
@@ -75,7 +77,10 @@ class TournamentFormCog(commands.GroupCog, group_name="tournament", group_descri
     async def create(self, interaction: discord.Interaction) -> None:
         """Open the form."""
         lang = lang_of(interaction)
-        if interaction.guild_id is None or not is_admin(interaction.user, interaction.channel):
+        if interaction.guild_id is None:  # a DM: nobody else could join
+            await interaction.response.send_message(translate("tournament_server_only", lang), ephemeral=True)
+            return
+        if not is_admin(interaction.user, interaction.channel):
             await interaction.response.send_message(translate("tournament_admin_only", lang), ephemeral=True)
             return
         await interaction.response.send_modal(TournamentForm(self.frontend, lang))
