@@ -11,7 +11,7 @@ from collections.abc import Awaitable, Callable
 from bot.chat.presenter import caption
 from bot.delivery.pings import PingPlan
 from bot.delivery.replies import Reply
-from bot.i18n import translate
+from bot.i18n import display_name, translate
 from bot.service import GameService, Place, PlayerRef, keys
 from bot.service.models import GameView
 from bot.service.reads import Reads, read_one
@@ -64,7 +64,7 @@ async def ping_after(store: Store, place: Place, default: float) -> float:
 def end_text(view: GameView, lang: str) -> str:
     """The new message when a game is over: the match result, or the game's and the score so far."""
     if view.status == "aborted":
-        return translate("group_game_called_off", lang, players=" – ".join(view.names))
+        return translate("group_game_called_off", lang, players=" – ".join(display_name(n, lang) for n in view.names))
     if view.status == "play" and view.winner is None:  # the next game of the match runs already
         score = f"{view.names[0]} {view.score[0]}–{view.score[1]} {view.names[1]}"
         key = "group_game_drawn_next" if view.previous_drawn else "group_game_over_next"
@@ -90,7 +90,8 @@ async def ping_plan(service: GameService, store: Store, language: LanguageOf, ga
     lang = await language(mover, place)
     dice = f"{view.dice[0]}-{view.dice[1]}" if view.dice else ""
     ping = Reply(translate("group_your_turn", lang, player=mover.name, dice=dice), mention=(mover,))
-    direct = Reply(translate("group_your_turn_direct", lang, dice=dice, players=" – ".join(view.names)))
+    players = " – ".join(display_name(n, lang) for n in view.names)
+    direct = Reply(translate("group_your_turn_direct", lang, dice=dice, players=players))
     return PingPlan(view.version, place, turn_key(view), ping if prefs["ping"] == "on" else None,
                     direct if prefs["ping_dm"] == "on" else None, mover, finished, end,
                     await ping_after(store, place, default_after))

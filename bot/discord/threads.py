@@ -17,6 +17,7 @@ import discord
 
 from bot.chat.core import BotCore
 from bot.delivery import BoardTracker, Outcome, RetryLater, Undeliverable
+from bot.i18n import display_name, translate
 from bot.service import keys
 from bot.service.models import Place
 from bot.service.reads import Reads
@@ -123,7 +124,7 @@ class GameThreads:
             return None
         try:
             thread = await channel.get_partial_message(message_id).create_thread(
-                name=await self._name(board), auto_archive_duration=1440)  # a day without a move: archived
+                name=await self._name(place, board), auto_archive_duration=1440)  # a day without a move: archived
         except discord.HTTPException as exc:
             if exc.code == THREAD_EXISTS:
                 return message_id
@@ -135,11 +136,15 @@ class GameThreads:
             return None
         return thread.id
 
-    async def _name(self, board: tuple[int, int]) -> str:
+    async def _name(self, place: Place, board: tuple[int, int]) -> str:
+        """The thread's name: the match's game and its players, in the place's language ("Πόρτες Ελένη – Bob")."""
         game = await self.core.game_for_board_message(f"{board[0]}:{board[1]}")
         view = (await self.core.service.view_of(game)).view if game else None
-        names = " – ".join(view.names) if view is not None else ""
-        return f"Fevga {names}".strip()[:100]
+        lang = await self.core.place_language(place)
+        kind = view.kind if view is not None else "fevga"
+        title = translate(f"thread_name_{kind}", lang)
+        names = " – ".join(display_name(n, lang) for n in view.names) if view is not None else ""
+        return f"{title} {names}".strip()[:100]
 
     async def unbury(self, board: tuple[int, int]) -> tuple[int, int]:
         """Post the board again at the bottom when ``buried_after`` newer messages hide it; the old

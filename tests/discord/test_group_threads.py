@@ -21,8 +21,9 @@ from .test_group_pings import pings
 pytestmark = pytest.mark.timeout(120)
 
 
-async def start(fake: FakeDiscord, w: World) -> StoredMessage:
-    await (await fake.slash_command(w.alice, w.general, "fevga challenge", {"user": w.bob})).original()
+async def start(fake: FakeDiscord, w: World, game: str | None = None) -> StoredMessage:
+    options = {"user": w.bob, **({"game": game} if game else {})}
+    await (await fake.slash_command(w.alice, w.general, "fevga challenge", options)).original()
     return await (await fake.slash_command(w.bob, w.general, "fevga accept")).original()
 
 
@@ -36,7 +37,7 @@ async def test_each_game_gets_a_thread_where_it_is_pinged_and_played(fake: FakeD
     w = world
     board = await start(fake, w)
     thread = await fake.wait_for(lambda: fake.channels.get(board.id), 10, "the game's thread")
-    assert thread.is_thread and thread.parent_id == w.general.id and "alice" in thread.name
+    assert thread.is_thread and thread.parent_id == w.general.id and thread.name.startswith("Fevga alice")
     ping = await fake.wait_for_message(thread, lambda m: bool(m.mentions), timeout=10)
     assert ping.notified == [(await mover(core, w)).user]
     edits = board.edits
@@ -115,3 +116,10 @@ async def test_a_refused_thread_is_not_asked_for_on_every_ping(fake: FakeDiscord
     assert thread.is_thread and thread.parent_id == w.general.id
     await fake.wait_for_message(thread, lambda m: bool(m.mentions), timeout=10)
     assert [c.status for c in fake.failed_calls()] == [403]  # the one refusal, nothing else
+
+
+async def test_a_portes_games_thread_is_named_after_portes(fake: FakeDiscord, bot: Any, world: World) -> None:
+    """A thread's name says the match's game (it said "Fevga" for every game)."""
+    board = await start(fake, world, "portes")
+    thread = await fake.wait_for(lambda: fake.channels.get(board.id), 10, "the game's thread")
+    assert thread.name.startswith("Portes alice – bob"), thread.name
