@@ -38,7 +38,8 @@ _extra: dict[str, dict[str, str]] = {}
 _generation = 0  # bumped by register (see generation)
 
 
-PLATFORM_WORDS = ("here", "elsewhere", "scope", "slash")  # "in this chat" / "in this channel"...: see the presenter
+# "in this chat" / "in this channel", "a group" / "a server channel"...: see the presenter
+PLATFORM_WORDS = ("here", "elsewhere", "scope", "slash", "shared")
 _AI_NAME = re.compile(r"AI \((easy|medium|hard|expert)\)")  # the built-in AI's stored name (bot/service/challenges.py)
 
 

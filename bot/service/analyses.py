@@ -36,10 +36,13 @@ def analyse_blob(game: dict[str, Any], ply: int | None) -> bytes:
 JUST_POSTED = 120.0  # seconds after an automatic post was claimed during which ``analyze`` may point to it
 
 
-def _recent(raw: bytes | str | None, now: float, within: float) -> bool:
-    """Whether a stored claim time lies within ``within`` seconds before ``now`` (an old "1" marker: no)."""
+def _posting(raw: bytes | str | None, now: float, within: float) -> bool:
+    """Whether a stored claim is the automatic post's ("auto:<time>") from within ``within`` seconds before
+    ``now`` (an ``analyze``'s claim, "asked:<time>", or an old "1" marker: no)."""
+    text = raw.decode() if isinstance(raw, bytes) else raw or ""
+    who, _, when = text.partition(":")
     try:
-        return raw is not None and 0 <= now - float(raw) <= within
+        return who == "auto" and 0 <= now - float(when) <= within
     except ValueError:
         return False
 
@@ -102,13 +105,9 @@ class Analyses:
         else:  # nothing has ended: the running match's first game, or a match called off before any ended
             return Result.error("analysis_running", game_id=running) if running else Result.error("analysis_no_game")
         record = finished[-1]
-        if [str(part) for part in record.get("place", ())] == [place.platform, place.scope_id, place.channel_id]:
-            game_no = int(record["game_no"])
-            posted, stored = await self.store.read([("get", self._posted(gid, game_no)),
-                                                    ("get", keys.game_analysis(gid, game_no))])
-            if stored is None and _recent(posted, self.info.clock(), JUST_POSTED):  # the automatic post is being
-                # made here (analysed now): not twice; once it is out, asking shows it again
-                return Result(ok=True, messages=[Msg("analysis_just_posted", {"game_id": gid})], place=place)
+        here = [str(part) for part in record.get("place", ())] == [place.platform, place.scope_id, place.channel_id]
+        if here and not await self._claim_post(gid, int(record["game_no"])):  # the automatic post is being made
+            return Result(ok=True, messages=[Msg("analysis_just_posted", {"game_id": gid})], place=place)
         report = await self.report_of(gid, record)
         if report is None:
             return Result.error("corrupt_game", game_id=gid)
@@ -133,11 +132,13 @@ class Analyses:
         wanted = wanted.decode() if isinstance(wanted, bytes) else str(wanted)
         if wanted == "off" or (wanted == "ai" and not any(p[0] == "ai" for p in players)):
             return Result(ok=True, place=place)
-        posted = self._posted(game_id, game_no)  # when it was claimed: an ``analyze`` just after it is not repeated
-        claimed = str(round(self.info.clock(), 3)).encode()
-        if not await self.store.commit(Commit().expect(posted, 0).put(posted, claimed, keys.RECORD_KEEP)):
-            return Result(ok=True, place=place)
-        report = await self.report_of(game_id, record)
+        if not await self._claim(game_id, game_no, "auto"):  # posted once: by whoever claims it first, or not at
+            return Result(ok=True, place=place)  # all when a player's ``analyze`` here had it first
+        try:
+            report = await self.report_of(game_id, record)
+        except Exception:  # not posted after all: the claim goes, so that ``analyze`` is not told to wait for it
+            await self.store.commit(Commit().delete(self._posted(game_id, game_no)))
+            raise
         if report is None:
             return Result.error("corrupt_game", game_id=game_id)
         names = [str(p[2]) for p in players]
@@ -149,6 +150,22 @@ class Analyses:
     def _posted(game_id: str, game_no: int) -> str:
         """The key that claims a game's automatic post (its value: when it was claimed)."""
         return f"{keys.game_analysis(game_id, game_no)}:posted"
+
+    async def _claim(self, game_id: str, game_no: int, who: str) -> bool:
+        """Claim the post of a game's analysis in its place (once, across instances), noting by whom and when."""
+        claimed = f"{who}:{round(self.info.clock(), 3)}".encode()
+        key = self._posted(game_id, game_no)
+        return bool(await self.store.commit(Commit().expect(key, 0).put(key, claimed, keys.RECORD_KEEP)))
+
+    async def _claim_post(self, game_id: str, game_no: int) -> bool:
+        """For ``analyze`` in the game's own place: False while the automatic post is being made there (claimed
+        lately, its analysis not stored yet), so it is not posted twice; else True, and the automatic post, if
+        it comes later, is not made (the asker has it). Once the post is out, asking shows it again."""
+        if await self._claim(game_id, game_no, "asked"):
+            return True
+        posted, stored = await self.store.read([("get", self._posted(game_id, game_no)),
+                                                ("get", keys.game_analysis(game_id, game_no))])
+        return stored is not None or not _posting(posted, self.info.clock(), JUST_POSTED)
 
     async def report_of(self, gid: str, record: dict[str, Any]) -> Report | None:
         """The stored report of a kept record, analysing (and storing) it first when there is none."""

@@ -4,8 +4,10 @@ replay GIF, the export and the analysis of the games."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import random
+import re
 from pathlib import Path
 
 import pytest
@@ -75,8 +77,11 @@ async def check_after_game(chat: ConsoleChat, out: io.StringIO, folder: Path, va
     exported = [p for p in folder.iterdir() if p.suffix in (".mat", ".txt")]
     assert exported and f'[Variation "{variation}"]' in exported[0].read_text(encoding="utf-8")
     mark = len(out.getvalue())
-    await chat.command("analyze")
+    await asyncio.gather(*chat.core._follow_ups)  # the automatic posts after each game against the AI are out
+    mark = len(out.getvalue())
+    await chat.command("analyze")  # asked for afterwards: shown again
     answer = out.getvalue()[mark:]
-    assert "Analysis of game " in answer and "Traceback" not in answer and not answer.startswith("! "), answer
+    assert len(re.findall(r"Analysis of game \d+", answer)) == 1, answer
+    assert "Traceback" not in answer and not answer.startswith("! "), answer
     blunders = sorted(folder.glob("blunder-*.png"))  # the analysis pictures: the worst plays on the board
     assert blunders and all(p.read_bytes().startswith(PNG) for p in blunders) and "[picture:" in answer

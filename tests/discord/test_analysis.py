@@ -53,6 +53,12 @@ async def test_analyze_shows_the_report_and_the_blunder_pictures_as_embeds(
         assert (await refused.response()).ephemeral  # still being played
         await play_to_the_end(analysing_core, game_id, random.Random(4))
 
+        # The follow-up after a game against the AI, through the frontend's notice sink (moves made through
+        # the service above do not start it; a command or button that ends a game does).
+        await analysing_core._post_analysis(analysing_core.sinks["discord"], game_id, 1)
+        posted = fake.messages(w.general)[-1]
+        assert "; luck " in str(posted.embeds[0])
+
         shown = await (await fake.slash_command(w.alice, w.general, "fevga analyze")).original()
         first, *pictures = shown.embeds
         assert game_id.replace("_", "\\_") in first["title"] and "error rate" in first["description"]
@@ -68,13 +74,10 @@ async def test_analyze_shows_the_report_and_the_blunder_pictures_as_embeds(
         assert len(named.embeds) == len(shown.embeds)
         assert analysing_core.service.analyses.runs == 1  # the second ask read the stored report
 
-        # The follow-up after a game against the AI, through the frontend's notice sink (moves made through
-        # the service above do not start it; a command or button that ends a game does).
+        assert len(posted.embeds) == len(shown.embeds)  # asked for after it was out: shown again, in full
+        last = fake.messages(w.general)[-1]
         await analysing_core._post_analysis(analysing_core.sinks["discord"], game_id, 1)
-        posted = fake.messages(w.general)[-1]
-        assert "; luck " in str(posted.embeds[0]) and len(posted.embeds) == len(shown.embeds)
-        await analysing_core._post_analysis(analysing_core.sinks["discord"], game_id, 1)
-        assert fake.messages(w.general)[-1] is posted  # posted once
+        assert fake.messages(w.general)[-1] is last  # the follow-up is posted once
     assert not fake.failed_calls()
 
 

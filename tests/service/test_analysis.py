@@ -238,3 +238,17 @@ async def test_analyze_while_the_automatic_post_is_being_made_points_to_it(analy
     assert later.ok and [m.key for m in later.messages] == ["analysis"]
     assert later.messages[0].args["report"] == posted.messages[0].args["report"]
     assert analysing.analyses.runs == 1
+
+
+async def test_analyze_before_the_automatic_post_takes_its_place(analysing: GameService) -> None:
+    """A player's ``analyze`` in the game's place before the automatic post claimed it: he gets the analysis and
+    the automatic post is not made (one post, whichever comes first); elsewhere it does not count."""
+    started = await analysing.play_ai(ALICE, HERE, "easy")
+    gid = started.game_id
+    assert started.ok and gid is not None
+    await play_out(analysing, started, HERE, random.Random(6))
+    asked = await analysing.analyze(ALICE, HERE)
+    assert asked.ok and [m.key for m in asked.messages] == ["analysis"]
+    skipped = await analysing.analyses.after_game(gid, 1)
+    assert skipped.ok and skipped.messages == []
+    assert (await analysing.analyze(ALICE, HERE)).messages[0].key == "analysis"  # asked again: shown again

@@ -187,8 +187,8 @@ async def test_a_challenge_in_a_private_chat_is_refused(redis_store: RedisStore,
             assert not refused.ok and [m.key for m in refused.messages] == ["challenge_private_place"]
         assert await redis_store.client.hgetall(keys.channel_challenges(place)) == {}
         assert (await redis_service.play_ai(actor, place, "easy")).ok
-    assert "group" in translate("challenge_private_place", "en")
-    assert "ομάδα" in translate("challenge_private_place", "el")
+    assert "a group or a server channel" in translate("challenge_private_place", "en")
+    assert "μια ομάδα" in translate("challenge_private_place", "el", shared=translate("word_shared_telegram", "el"))
 
 
 def test_mygames_says_where_a_game_is_in_the_readers_language() -> None:

@@ -124,7 +124,8 @@ async def test_top_1000_is_answered_with_the_maximum() -> None:
     try:
         handled = await core.handle_text(ALICE, GROUP, "top 1000")
         assert handled.word == "top"
-        assert handled.replies[0].text == "No rated matches yet.\nA leaderboard shows at most 50 players."
+        assert handled.replies[0].text == ("No rated matches of Fevga yet.\nOther games' boards: top portes, top "
+                                           "plakoto, top tavli.\nA leaderboard shows at most 50 players.")
         assert not handled.replies[0].error
     finally:
         await core.close()
