@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from bot.chat.core import BotCore
 from bot.commands.intents import Challenge, Rematch
 from bot.console.demo import run_demo
-from bot.delivery.replies import Notice, Reply
+from bot.delivery.replies import Handled, Notice, Reply
 from bot.service.models import Place, PlayerRef
 from bot.service.tournaments.adjudication import adjudicate
 from bot.service.tournaments.standings import Entrant
@@ -23,6 +23,7 @@ from bot.web.server import start_local
 if TYPE_CHECKING:
     from bot.config import Settings
 
+PROMPT = "fevga> "
 QUIT_WORDS = ("quit", "exit", "q", ":q", "έξοδος")
 DEMO_WORDS = ("tournament demo", "τουρνουά demo")  # a local Swiss among AI levels (bot/console/demo.py)
 DEMO_JOIN_WORDS = ("tournament demo join", "τουρνουά demo join")  # ... with the terminal's player in it
@@ -51,6 +52,7 @@ class ConsoleChat:
         self.place = Place("terminal", "terminal", "main")
         self.ai_level = ai_level
         self.lines = 0
+        self.prompting = False  # the prompt is on screen, waiting for a line (see from_page)
         self.demo_task: asyncio.Task[object] | None = None  # a demo the terminal's player is in
         self._demo_game: asyncio.Future[bool] | None = None  # his demo match being played: did he win?
         core.you = self.you  # messages about this player read "You start", not "You starts"
@@ -63,6 +65,20 @@ class ConsoleChat:
     async def deliver_notice(self, notice: Notice) -> None:
         """Print something the bot says on its own (the analysis after a game)."""
         self.show(notice.reply)
+
+    async def from_page(self, handled: Handled) -> None:
+        """Print a play made on the board page (web/actions.py calls it): the bot's answer as if typed here,
+        the AI's reply and the board included, under a line saying where it came from; the prompt again when
+        it was waiting for a line."""
+        lang = await self.core.language(self.you, self.place)
+        if self.prompting:
+            self.say()
+        self.say(f"[{self.core.t('web_console_from_page', lang)}]")
+        for reply in handled.replies:
+            self.show(reply)
+        if self.prompting:
+            self.out.write(PROMPT)
+            self.out.flush()
 
     async def actor(self) -> PlayerRef:
         """Whose keyboard this is now: in a hot-seat game, the player to move."""
@@ -182,9 +198,13 @@ class ConsoleChat:
         """Read lines until end of input or ``quit``."""
         await self.start()
         while True:
-            self.out.write("fevga> ")
+            self.out.write(PROMPT)
             self.out.flush()
-            line = await asyncio.to_thread(read_line)
+            self.prompting = True
+            try:
+                line = await asyncio.to_thread(read_line)
+            finally:
+                self.prompting = False
             if line is None or line.strip().lower() in QUIT_WORDS:
                 self.say()
                 break
@@ -202,7 +222,8 @@ async def run_console(core: BotCore, *, board_dir: Path, ai_level: str = "medium
     """Run the terminal chat on standard input and output, with the board page on a local port (printed),
     where the terminal's players can also play from this machine."""
     chat = ConsoleChat(core, board_dir=board_dir, ai_level=ai_level)
-    local = await start_local(core, settings, (chat.you, chat.friend)) if settings is not None else None
+    local = (await start_local(core, settings, (chat.you, chat.friend), on_play=chat.from_page)
+             if settings is not None else None)
     chat.links = local[1] if local else None
     try:
         await chat.run(_read_stdin)

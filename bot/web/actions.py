@@ -143,15 +143,24 @@ async def steps(request: web.Request) -> web.Response:
                               "dice_left": list(state.dice_left)})
 
 
-async def _answer(app: WebApp, snap: Snapshot, handled: Handled, seat: int, lang: str) -> web.Response:
-    """What BotCore answered: the new state, or its error (the chat's own message and key)."""
+async def _answer(app: WebApp, snap: Snapshot, handled: Handled, user: TelegramUser | LocalUser, seat: int,
+                  lang: str) -> web.Response:
+    """What BotCore answered: the new state, or its error (the chat's own message and key). The terminal's
+    player gets the state as the page's own fetch would give it (``local``; in a hot-seat game from the seat
+    now to move, the other player at the same keyboard), and the terminal prints what happened."""
     errors = [r for r in handled.replies if r.error]
     if errors:
         code = errors[0].code or "error"
         status = 409 if code in CONFLICT else 403 if code in FORBIDDEN else 400
         return web.json_response({"ok": False, "code": code, "error": errors[0].text}, status=status)
     fresh = await app.snapshot(snap.session.id)
-    return web.json_response(text=f'{{"ok":true,"state":{fresh.json(lang, seat)}}}')
+    if not isinstance(user, LocalUser):
+        return web.json_response(text=f'{{"ok":true,"state":{fresh.json(lang, seat)}}}')
+    if app.config.on_local_play is not None:
+        await app.config.on_local_play(handled)
+    now = local_user(fresh, app.config.local_players).player
+    state = fresh.json(lang, fresh.seat_of(now.platform, now.user_id))
+    return web.json_response(text=f'{{"ok":true,"state":{state[:-1]},"local":true}}}}')
 
 
 async def play(request: web.Request) -> web.Response:
@@ -165,7 +174,7 @@ async def play(request: web.Request) -> web.Response:
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
     idem = f"web:{snap.session.id}:{snap.version}:{digest}"  # a retried request answers the same
     handled = await app.core.handle_text(user.player, snap.place, text, idem=idem, reply_to_game=snap.session.id)
-    return await _answer(app, snap, handled, seat, lang)
+    return await _answer(app, snap, handled, user, seat, lang)
 
 
 async def _button(request: web.Request, kind: ButtonKind) -> web.Response:
@@ -174,7 +183,7 @@ async def _button(request: web.Request, kind: ButtonKind) -> web.Response:
     token = encode(kind, snap.session.id, snap.version)
     idem = f"web:{snap.session.id}:{snap.version}:{kind.value}"
     handled = await app.core.press(user.player, snap.place, token, idem=idem)
-    return await _answer(app, snap, handled, seat, lang)
+    return await _answer(app, snap, handled, user, seat, lang)
 
 
 async def undo(request: web.Request) -> web.Response:

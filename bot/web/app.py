@@ -13,6 +13,7 @@ from pathlib import Path
 from aiohttp import web
 
 from bot.chat.core import BotCore
+from bot.delivery.replies import Handled
 from bot.i18n import LANGUAGES, translate
 from bot.service.models import PlayerRef
 
@@ -61,6 +62,8 @@ class WebConfig:
     heartbeat_seconds: float = 15.0
     init_data_max_age: float = 3600.0
     local_players: tuple[PlayerRef, ...] = ()
+    # the terminal chat's printer of a play made on its page (what the bot answered: the play, the AI's reply)
+    on_local_play: Callable[[Handled], Awaitable[None]] | None = None
 
 
 

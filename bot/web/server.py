@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
 
 from aiohttp import web
 
 from bot.chat.core import BotCore
 from bot.config import Settings
+from bot.delivery.replies import Handled
 from bot.service.models import PlayerRef
 
 from . import links
@@ -70,11 +71,13 @@ async def serve_web(core: BotCore, config: WebConfig, port: int, host: str = "0.
 
 
 async def start_local(core: BotCore, settings: Settings, players: tuple[PlayerRef, ...] = (),
+                      on_play: Callable[[Handled], Awaitable[None]] | None = None,
                       ) -> tuple[web.AppRunner, links.WebLinks] | None:
     """The terminal chat's page on 127.0.0.1 (WEB_PORT, else 8766); None when the port is taken. The page
-    plays for ``players`` (the terminal's) when asked from this machine."""
+    plays for ``players`` (the terminal's) when asked from this machine; ``on_play`` gets what the bot
+    answered to each play made there (the terminal prints it)."""
     port = settings.web_port or LOCAL_PORT
-    config = replace(config_from(settings, port=port), local_players=players)
+    config = replace(config_from(settings, port=port), local_players=players, on_local_play=on_play)
     try:
         runner = await start_web(core, config, port, "127.0.0.1")
     except OSError as exc:

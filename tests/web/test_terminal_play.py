@@ -21,6 +21,7 @@ from yarl import URL
 from bot.chat.core import BotCore
 from bot.config import Settings
 from bot.console import ConsoleChat
+from bot.i18n import translate
 from bot.web.app import WEB_APP, WebConfig
 from bot.web.server import make_app, start_local
 from tests.botkit import a_legal_play_text
@@ -32,8 +33,9 @@ from .test_terminal import free_port
 class Terminal:
     """The terminal chat with its page on a loopback port, as ``run_console`` starts them."""
 
-    def __init__(self, core: BotCore, chat: ConsoleChat, runner: web.AppRunner, url: str, token: str) -> None:
-        self.core, self.chat, self.runner, self.url, self.token = core, chat, runner, url, token
+    def __init__(self, core: BotCore, chat: ConsoleChat, runner: web.AppRunner, url: str, token: str,
+                 out: io.StringIO) -> None:
+        self.core, self.chat, self.runner, self.url, self.token, self.out = core, chat, runner, url, token, out
 
     @property
     def gid(self) -> str:
@@ -54,13 +56,13 @@ async def terminal(core: BotCore, tmp_path: Path) -> AsyncIterator[Terminal]:
     settings = Settings(_env_file=None, web_port=free_port())  # type: ignore[call-arg]
     out = io.StringIO()
     chat = ConsoleChat(core, board_dir=tmp_path, out=out)
-    local = await start_local(core, settings, (chat.you, chat.friend))
+    local = await start_local(core, settings, (chat.you, chat.friend), on_play=chat.from_page)
     assert local is not None
     runner, chat.links = local
     try:
         await chat.start()  # a game against the AI: the AI moves at once when it starts, so "you" are to move
         [(url, token)] = re.findall(r"\[Open board: (http://127\.0\.0\.1:\d+/g/([^/\]]+))\]", out.getvalue())
-        yield Terminal(core, chat, runner, url, token)
+        yield Terminal(core, chat, runner, url, token, out)
     finally:
         await runner.cleanup()
 
@@ -79,6 +81,21 @@ async def test_the_page_plays_for_the_terminal_player_from_loopback(terminal: Te
     assert await stored_version(terminal.core, terminal.gid) > version  # the move was made (and the AI's reply)
     moves = body["state"]["moves"]
     assert any(m["text"] == play for m in moves), (play, moves)
+
+
+async def test_a_play_on_the_page_is_printed_in_the_terminal(terminal: Terminal) -> None:
+    """The terminal shows a play made on its page as it shows a typed one, without the player typing
+    ``board``: where it came from, the play, the AI's reply and the board with whose turn it is."""
+    printed = terminal.out.tell()
+    version, play = await terminal.a_play()
+    async with aiohttp.ClientSession() as http:
+        answer = await http.post(terminal.api("play"), json={"version": version, "text": play})
+        assert answer.status == 200, await answer.text()
+    shown = terminal.out.getvalue()[printed:]
+    assert shown.startswith(f"[{translate('web_console_from_page', 'en')}]\n"), shown
+    assert "You rolled" in shown and f"played {play}." in shown, (play, shown)
+    assert "AI (medium) rolled" in shown  # the AI's reply to it
+    assert "┌" in shown and "You to play" in shown, shown  # the board, the terminal's player to move again
 
 
 @pytest.mark.parametrize("headers", [{"Host": "fevga.example:80"}, {"Origin": "https://evil.example"}])

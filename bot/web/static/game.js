@@ -12,7 +12,7 @@
   function setText(e, text) { if (e.textContent !== text) e.textContent = text; }
   FV.setText = setText;
 
-  var app = { state: null, seat: null, auth: "", authed: false, index: null, client: null, play: null, verified: "" };
+  var app = { state: null, seat: null, auth: "", authed: false, local: false, index: null, client: null, play: null, verified: "" };
   FV.app = app;
 
   /* A UI string of the viewer's language with {name} fields filled in (the key itself if missing). */
@@ -177,6 +177,9 @@
     if (!st || typeof st.version !== "number") return;
     if (old && st.version < old.version) return;
     if (old && st.version === old.version && fromStream && JSON.stringify(st.analysis) === JSON.stringify(old.analysis)) return;
+    // the terminal's page follows the seat to move (hot-seat: both players at one keyboard), which only
+    // its own fetch knows: a newer version from the anonymous stream is fetched again as the page's own
+    if (fromStream && app.local && old) { app.refresh(); return; }
     if (fromStream && app.authed && old) {
       st.viewer = { seat: app.seat, to_move: app.seat !== null && st.turn === app.seat && !st.over };
       st.strings = old.strings;
@@ -186,7 +189,8 @@
     if (!fromStream) {
       app.seat = st.viewer && typeof st.viewer.seat === "number" ? st.viewer.seat : null;
       app.auth = typeof st.auth === "string" ? st.auth : "";
-      if (st.local === true) app.authed = true;  // the terminal's player on his own machine: he plays here
+      app.local = st.local === true;
+      if (app.local) app.authed = true;  // the terminal's player on his own machine: he plays here
     }
     app.state = st;
     if (app.index !== null && app.index > (st.moves || []).length) app.index = null;
