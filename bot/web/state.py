@@ -18,7 +18,7 @@ from bot.service.session import Session
 from fevga import Position
 from fevga.dice import FairDice
 from fevga.errors import IllegalStepError
-from fevga.play import Step, apply_steps
+from fevga.play import Step, apply_steps, format_steps
 from fevga.rules import OFF
 from fevga.variants import TavliPosition, start_position
 from fevga.variants.tavli import replay
@@ -34,6 +34,21 @@ def _steps(steps: tuple[tuple[int, int], ...]) -> list[list[int]]:
 def _hits(steps: tuple[Step, ...], hits: tuple[bool, ...]) -> list[bool]:
     """Per step: did its landing hit (Portes) or pin (Plakoto)? All false in Fevga."""
     return [bool(h) for h in hits] if len(hits) == len(steps) else [False] * len(steps)
+
+
+def _other_point(point: int, tavli: bool) -> int:
+    """A point of one seat's numbering in the other seat's: ``25 - p`` in Portes/Plakoto, ``p + 12`` round
+    the board in Fevga; the bar (0) and off (25) stay."""
+    if not 1 <= point <= 24:
+        return point
+    return 25 - point if tavli else (point + 11) % 24 + 1
+
+
+def _here(steps: tuple[Step, ...], hits: tuple[bool, ...], tavli: bool) -> str:
+    """A turn written in the other seat's numbering (the terminal's "here" form: the opponent's play on
+    one's own board), in the same notation."""
+    other = tuple((_other_point(a, tavli), _other_point(b, tavli)) for a, b in steps)
+    return format_steps(other, tuple(_hits(steps, hits)) if steps else ())
 
 
 def _board(pos0: Position) -> dict[str, Any]:
@@ -57,6 +72,7 @@ def _moves(s: Session) -> tuple[list[dict[str, Any]], Position]:
     """Every turn of the game shown, with the position after it (seat 0's view), and that final position."""
     game = s.game
     pos0 = start_position(game.game)
+    tavli = game.game != "fevga"
     out: list[dict[str, Any]] = []
     for rec in game.history:
         if rec.steps:
@@ -64,7 +80,7 @@ def _moves(s: Session) -> tuple[list[dict[str, Any]], Position]:
             after = _after(mover, rec.steps, rec.dice)
             pos0 = after if rec.player == 0 else after.flip()
         out.append({"seat": rec.player, "dice": list(rec.dice), "text": rec.text(), "steps": _steps(rec.steps),
-                    "hits": _hits(rec.steps, rec.hits), **_board(pos0)})
+                    "here": _here(rec.steps, rec.hits, tavli), "hits": _hits(rec.steps, rec.hits), **_board(pos0)})
     return out, pos0
 
 

@@ -172,7 +172,8 @@
         var y = mine ? b[1] + b[3] - 1 - (i + 1) * h : b[1] + 1 + i * h;
         el("rect", { x: b[0] + 1.5, y: y + 0.15, width: b[2] - 3, height: h - 0.3, rx: 0.6, "class": "ck ck" + colour }, g);
       }
-      if (n) el("text", { x: b[0] + b[2] / 2, y: mine ? b[1] - 1.2 : b[1] + b[3] + 3.6, "class": "num" }, svg).textContent = String(n);
+      // the count at the tray's outer end, in the row of point numbers (the trays meet in the middle)
+      if (n) el("text", { x: b[0] + b[2] / 2, y: mine ? BOTTOM + LBL - 1.4 : TOP - 1.4, "class": "num offcount " + (mine ? "mine" : "theirs") }, svg).textContent = String(n);
     });
     if (scene.dice && scene.dice.length === 2) {
       var d = scene.dice, faces = d[0] === d[1] ? [d[0], d[0], d[0], d[0]] : d.slice(), spent = faces.map(function () { return false; });

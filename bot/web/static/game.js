@@ -129,6 +129,13 @@
     return m.length > 1 ? S("webpage_match_game", args) : args.game;
   }
 
+  /* The heading and tab title: the game shown (Portes, Plakoto, Fevga), a tavli match's current game after
+     "Tavli". */
+  function titleText() {
+    var st = app.state, S = app.S, game = S("webpage_game_" + (st.kind || "fevga"));
+    return st.match && st.match.kind === "tavli" ? S("webpage_title_tavli", { game: game }) : game;
+  }
+
   /* Why the board cannot be played here (empty when it can, or when the game is over). */
   function modeText(playing) {
     var st = app.state, S = app.S;
@@ -145,8 +152,8 @@
     var st = app.state, S = app.S;
     if (!st) return;
     document.documentElement.lang = st.lang || "en";
-    document.title = S("webpage_title");
-    $("title").textContent = S("webpage_title");
+    setText($("title"), titleText());
+    if (document.title !== $("title").textContent) document.title = $("title").textContent;
     setText($("status"), statusText());
     setText($("match"), matchText());
     FV.panels.seatLine($("seat-top"), app, 1 - side());

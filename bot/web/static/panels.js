@@ -23,6 +23,8 @@
     node("span", "name", (info.name || "?") + (app.seat === seat ? " " + S("webpage_you") : ""), box);
     node("span", "pips", S("webpage_pips", { pips: info.pips }), box);
     node("span", "off", S("webpage_off", { count: info.off || 0 }), box);
+    var bar = (st.bar || [])[seat] || 0;  // Portes: checkers waiting to enter
+    if (bar > 0) node("span", "bar", S("webpage_on_bar", { count: bar }), box);
   }
 
   function diceText(d) { return d && d.length === 2 ? d[0] + "-" + d[1] : ""; }
@@ -40,6 +42,8 @@
       node("span", "who", ((st.seats || [])[mv.seat] || {}).name || "?", b);
       node("span", "dice", diceText(mv.dice), b);
       node("span", "text", !mv.text || mv.text === "pass" ? S("webpage_pass") : mv.text, b);
+      // the opponent's play is written in his numbering: the same play on the viewer's board (the labels)
+      if (mv.seat !== app.side() && mv.here && mv.text !== "pass") node("span", "here", S("webpage_here", { steps: mv.here }), b);
       var mark = marks.charAt(i), loss = losses[i];
       if (mark === "b" || mark === "e") {
         node("span", "mark " + mark, (mark === "b" ? "??" : "?") + (loss ? " −" + (loss / 1000).toFixed(3) : ""), b);
