@@ -121,6 +121,32 @@ class WebApp:
 
 
 WEB_APP: web.AppKey[WebApp] = web.AppKey("web", WebApp)
+MAX_URL = 4096  # bytes of a request's path and query: a board link is ~40; longer is not ours (414)
+
+
+def request_lang(request: web.Request, default: str) -> str:
+    """The language a page without a player asks for: ``?lang=``, else the browser's first language we
+    speak (``Accept-Language``), else ``default``. The tournament page and the error pages follow it."""
+    asked = request.query.get("lang", "")
+    if asked in LANGUAGES:
+        return asked
+    for part in request.headers.get("Accept-Language", "").split(","):
+        code = part.strip()[:2].lower()
+        if code in LANGUAGES:
+            return code
+    return default
+
+
+def _refusal(app: WebApp, request: web.Request, exc: ApiError) -> web.Response:
+    """An ApiError as the answer: JSON for the API, else a short HTML page, in the language the request
+    asks for when the error does not carry one (a bad link has no game, hence no player, to ask)."""
+    if exc.lang is None and exc.snap is None:
+        exc.lang = request_lang(request, app.core.default_lang)
+    if request.path.startswith("/api/"):
+        return app.error(exc)
+    lang = exc.lang or app.core.default_lang
+    text = translate(f"web_{exc.code}", lang)
+    return web.Response(text=_error_page(text, lang), status=exc.status, content_type="text/html")
 
 
 @web.middleware
@@ -130,14 +156,12 @@ async def guard(request: web.Request, handler: Callable[[web.Request], Awaitable
     unexpected ever shows a traceback."""
     app = request.app[WEB_APP]
     try:
+        if len(request.raw_path) > MAX_URL:  # no link of ours is that long; said plainly, logged without it
+            log.warning("web request refused: an address of %d bytes from %s", len(request.raw_path), request.remote)
+            raise ApiError(414, "too_long")
         response = await handler(request)
     except ApiError as exc:
-        if request.path.startswith("/api/"):
-            response = app.error(exc)
-        else:
-            lang = exc.lang or app.core.default_lang
-            text = translate(f"web_{exc.code}", lang)
-            response = web.Response(text=_error_page(text), status=exc.status, content_type="text/html")
+        response = _refusal(app, request, exc)
     except web.HTTPException as exc:
         if exc.status == 413:
             response = app.error(ApiError(413, "too_large"))
@@ -156,6 +180,7 @@ async def guard(request: web.Request, handler: Callable[[web.Request], Awaitable
     return response
 
 
-def _error_page(text: str) -> str:
-    return (f"<!doctype html><meta charset=utf-8><meta name=viewport content='width=device-width'>"
-            f"<title>Fevga</title><p style='font:16px sans-serif;margin:2em'>{escape(text)}</p>")
+def _error_page(text: str, lang: str) -> str:
+    return (f"<!doctype html><html lang='{escape(lang)}'><meta charset=utf-8>"
+            f"<meta name=viewport content='width=device-width'><title>{escape(translate('web_title', lang))}</title>"
+            f"<p style='font:16px sans-serif;margin:2em'>{escape(text)}</p></html>")

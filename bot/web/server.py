@@ -6,10 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
+from typing import Any
 
 from aiohttp import web
+from aiohttp.http_exceptions import HttpProcessingError
 
 from bot.chat.core import BotCore
 from bot.config import Settings
@@ -22,6 +25,24 @@ from .routes import add_routes
 
 log = logging.getLogger(__name__)
 LOCAL_PORT = 8766  # the terminal chat's default port (WEB_PORT overrides it)
+
+
+MAX_LINE = 65536  # bytes of a request line aiohttp reads (its default 8190): a longer address up to this gets
+# the guard's plain 414 (see app.MAX_URL); past it aiohttp's own 400, logged by _ProtocolLog in one line
+
+
+class _ProtocolLog(logging.LoggerAdapter):
+    """The log aiohttp's connection handler writes to: a request it could not read at all (a line too long,
+    bad HTTP) is one warning line, without the exception's text or traceback, which quote the request line
+    and so a board link's token; anything else as aiohttp logs it."""
+
+    def exception(self, msg: object, *args: object, exc_info: object = True, **kwargs: Any) -> None:
+        exc = exc_info if isinstance(exc_info, BaseException) else sys.exc_info()[1]
+        if isinstance(exc, HttpProcessingError):
+            self.logger.warning("web request unreadable from %s: %s (status %s)", args[0] if args else "?",
+                                type(exc).__name__, exc.code)
+            return
+        self.logger.exception(msg, *args, exc_info=exc_info, **kwargs)
 
 
 def make_app(core: BotCore, config: WebConfig) -> web.Application:
@@ -55,7 +76,8 @@ def config_from(settings: Settings, *, port: int | None = None) -> WebConfig:
 
 async def start_web(core: BotCore, config: WebConfig, port: int, host: str = "0.0.0.0") -> web.AppRunner:
     """Start serving; the runner (``await runner.cleanup()`` stops it)."""
-    runner = web.AppRunner(make_app(core, config), access_log=None, shutdown_timeout=2.0)
+    runner = web.AppRunner(make_app(core, config), access_log=None, shutdown_timeout=2.0,
+                           max_line_size=MAX_LINE, logger=_ProtocolLog(log, {}))
     await runner.setup()
     await web.TCPSite(runner, host, port).start()
     return runner

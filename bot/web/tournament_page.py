@@ -12,28 +12,16 @@ from typing import Any
 
 from aiohttp import web
 
-from bot.i18n import LANGUAGES, translate
+from bot.i18n import translate
 from bot.service import keys
 from bot.service.reads import read_one
 from bot.service.tournaments import model
 from bot.service.tournaments.model import Tournament
 from bot.service.tournaments.standings import standings
 
-from .app import WEB_APP, ApiError, WebApp
+from .app import WEB_APP, ApiError, WebApp, request_lang
 
 PAGE_CACHE = "no-cache"
-
-
-def _lang(request: web.Request, default: str) -> str:
-    """``?lang=``, else the browser's first language we speak, else the default."""
-    asked = request.query.get("lang", "")
-    if asked in LANGUAGES:
-        return asked
-    for part in request.headers.get("Accept-Language", "").split(","):
-        code = part.strip()[:2].lower()
-        if code in LANGUAGES:
-            return code
-    return default
 
 
 async def _event(app: WebApp, request: web.Request) -> tuple[Tournament, dict[str, str]]:
@@ -109,7 +97,7 @@ async def tournament_page(request: web.Request) -> web.Response:
     """``GET /t/<id>``: the event as a read-only HTML page."""
     app = request.app[WEB_APP]
     t, games = await _event(app, request)
-    lang = _lang(request, app.core.default_lang)
+    lang = request_lang(request, app.core.default_lang)
     text = event_html(event_data(app, t, games), lang)
     return web.Response(text=text, content_type="text/html", headers={"Cache-Control": PAGE_CACHE})
 
