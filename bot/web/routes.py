@@ -7,8 +7,9 @@ import contextlib
 
 from aiohttp import web
 
+from . import state
 from .actions import add_action_routes
-from .app import HEADERS, WEB_APP, ApiError, WebApp
+from .app import HEADERS, WEB_APP, ApiError, WebApp, request_lang
 from .assets import PAGE
 from .initdata import InitDataError, TelegramUser
 from .live import TooManyWatchers
@@ -77,6 +78,14 @@ async def get_state(request: web.Request) -> web.Response:
     return resp
 
 
+async def get_strings(request: web.Request) -> web.Response:
+    """``GET /api/strings``: the page's strings in the language the request asks for (``?lang=``, else
+    ``Accept-Language``), for a page that has no game to ask about (``/app`` opened outside Telegram)."""
+    app = _web(request)
+    lang = request_lang(request, app.core.default_lang)
+    return web.json_response({"lang": lang, "strings": state.strings(lang)}, headers={"Cache-Control": "no-cache"})
+
+
 def _since(request: web.Request) -> int:
     raw = request.headers.get("Last-Event-ID") or request.query.get("since") or "-1"
     try:
@@ -132,5 +141,6 @@ def add_routes(app: web.Application) -> None:
     app.router.add_get("/static/{name:.+}", static)
     app.router.add_get("/api/g/{token}/state", get_state)
     app.router.add_get("/api/g/{token}/events", events)
+    app.router.add_get("/api/strings", get_strings)
     add_action_routes(app)
     add_tournament_routes(app)

@@ -210,9 +210,9 @@ async def test_replay_and_the_dice_checked_in_the_browser_on_plain_http(
 
 async def test_a_page_without_a_game_says_so(site: Site, browser: Chromium):
     page = await browser.new_page(viewport=PHONE)
-    await page.goto(f"{site.base}/app")  # the Mini App opened without a start_param
+    await page.goto(f"{site.base}/app")  # the Mini App opened without a start_param: no game to name
     await page.wait_for_selector("#status.bad")
-    assert await page.inner_text("#status") == translate("web_bad_link", "en")
+    assert await page.inner_text("#status") == translate("web_no_token", "en")
     # the pointer's hit test agrees with the drawing: every checker slot is on its own point
     misses = await page.evaluate("""() => {
         const bad = [];
@@ -225,4 +225,4 @@ async def test_a_page_without_a_game_says_so(site: Site, browser: Chromium):
     assert misses == []
     await page.goto(f"{site.base}/app#tgWebAppData=garbage")
     await page.wait_for_selector("#status.bad")
-    assert await page.inner_text("#status") == translate("web_bad_link", "en")
+    assert await page.inner_text("#status") == translate("web_no_token", "en")

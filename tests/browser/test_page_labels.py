@@ -1,7 +1,7 @@
 """What the page writes around the board, in Chromium: the two borne-off counts apart and next to their own
 trays (desktop and phone), the heading and tab title naming the game shown (in the viewer's language), a
-Portes player's checkers on the bar in his line, and the opponent's plays in the move list also in the
-viewer's numbering (the terminal's "here" form)."""
+Portes player's checkers on the bar in his line, the opponent's plays in the move list also in the viewer's
+numbering (the terminal's "here" form), and a page with no game showing its message alone."""
 
 from __future__ import annotations
 
@@ -120,3 +120,24 @@ async def test_the_opponents_plays_are_also_written_in_the_viewers_numbering(
                 assert here == f"(here {format_steps(steps, rec.hits)})", (text, here)
         await page.close()
 
+
+async def test_a_page_with_no_game_shows_its_message_alone(site: Site, browser: Chromium) -> None:
+    """/app outside Telegram (no game named): the message in the browser's language, no board, no replay
+    controls, no request for a game; a signed link to a game no longer stored: its message alone too."""
+    page = await browser.new_page(locale="el-GR")
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url))
+    await page.goto(f"{site.base}/app")
+    await page.wait_for_function("() => document.getElementById('status').className === 'bad'")
+    assert await page.inner_text("#status") == translate("web_no_token", "el")
+    for hidden in ("#board", "#replay", "#moves", "#prev", "#next", ".seat"):
+        assert not await page.is_visible(hidden), hidden
+    assert not [u for u in asked if "/api/g/" in u], asked
+    await page.close()
+
+    page = await browser.new_page()
+    await page.goto(site.page_url("ZZZZZZZZ"))  # a good signature for a game that is not stored
+    await page.wait_for_function("() => document.getElementById('status').className === 'bad'")
+    assert await page.inner_text("#status") == translate("web_no_game", "en")
+    assert not await page.is_visible("#replay") and not await page.is_visible("#board")
+    await page.close()

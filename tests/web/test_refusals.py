@@ -1,6 +1,6 @@
 """What a refused request is answered: the error pages in the language the browser asks for (``?lang=``,
-else ``Accept-Language``: the tournament page's rule), and an address too long to be a board link answered
-by a short plain sentence and logged in one line without it."""
+else ``Accept-Language``: the tournament page's rule), the page's strings for a page with no game, and an
+address too long to be a board link answered by a short plain sentence and logged in one line without it."""
 
 from __future__ import annotations
 
@@ -38,6 +38,13 @@ async def test_error_pages_speak_the_browsers_language(site: Site, path: str, he
 async def test_api_errors_without_a_game_follow_the_same_rule(site: Site) -> None:
     body = await (await site.client.get("/api/g/bad/state", headers=GREEK)).json()
     assert body == {"ok": False, "code": "bad_link", "error": translate("web_bad_link", "el")}
+
+
+async def test_the_page_strings_alone_in_the_browsers_language(site: Site) -> None:
+    greek = await (await site.client.get("/api/strings", headers=GREEK)).json()
+    assert greek["lang"] == "el" and greek["strings"]["web_no_token"] == translate("web_no_token", "el")
+    english = await (await site.client.get("/api/strings?lang=en", headers=GREEK)).json()
+    assert english["lang"] == "en" and english["strings"]["webpage_undo"] == "Undo"
 
 
 @pytest.mark.parametrize("extra", [9000, MAX_LINE + 10])

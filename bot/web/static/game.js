@@ -243,18 +243,31 @@
     if (target) target.focus();
   }
 
+  /* No game to show (a bad link, or /app opened outside Telegram): only the message, none of the board's
+     controls, which could do nothing. */
   function failed(r) {
     var msg = r.body && (r.body.error || r.body.code);
+    $("app").classList.add("nogame");
     $("status").textContent = msg || (r.status ? "HTTP " + r.status : "—");
     $("status").className = "bad";
   }
 
+  /* /app without a game (opened outside Telegram): say so in the browser's language, ask nothing else. */
+  function noGame(client) {
+    $("app").classList.add("nogame");
+    client.strings().then(function (r) {
+      var strings = (r && r.strings) || {};
+      if (r && r.lang) document.documentElement.lang = r.lang;
+      failed({ status: 0, body: { error: strings.web_no_token || "—" } });
+    });
+  }
+
   function boot() {
-    // without a token the server still answers, with its own "bad link" message in its language
-    var data = FV.net.initData(), tok = FV.net.token(data) || "-";
+    var data = FV.net.initData(), tok = FV.net.token(data);
     app.authed = !!data;
     if (data) FV.net.theme();
     app.client = new FV.net.Client(tok, data);
+    if (!tok) { noGame(app.client); return; }
     app.play = FV.play.create(app);
     $("board").addEventListener("keydown", onKey);
     $("board").addEventListener("focusin", function (e) {

@@ -56,6 +56,12 @@
     }, function () { return { status: 0, body: null }; });
   };
   Client.prototype.state = function () { return this.call("/state"); };
+  /* The page's strings alone ({lang, strings}), in the browser's language: for a page with no game. */
+  Client.prototype.strings = function () {
+    return fetch("/api/strings", { headers: { Accept: "application/json" } }).then(function (r) {
+      return r.ok ? r.json() : null;
+    }).then(null, function () { return null; });
+  };
   Client.prototype.steps = function (version, pending) { return this.call("/steps", { version: version, pending: pending }); };
   Client.prototype.play = function (version, text) { return this.call("/play", { version: version, text: text }); };
 
