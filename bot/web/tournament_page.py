@@ -37,7 +37,8 @@ async def _event(app: WebApp, request: web.Request) -> tuple[Tournament, dict[st
 
 
 def event_data(app: WebApp, t: Tournament, games: dict[str, str]) -> dict[str, Any]:
-    """The page's content: the event, its standings and its rounds (each match: players, winner, board link)."""
+    """The page's content: the event (its game: fevga, portes, plakoto or tavli; ``points``: the matches'
+    length), its standings and its rounds (each match: players, winner, board link)."""
     table = standings(t.players, t.results)
     rounds: dict[int, list[dict[str, Any]]] = {}
     done = {(r.round, r.a, r.b) for r in t.results}
@@ -51,7 +52,8 @@ def event_data(app: WebApp, t: Tournament, games: dict[str, str]) -> dict[str, A
             "winner": None if winner is None else t.name_of(winner),
             "board": f"/g/{app.config.links.token(gid)}" if gid else None})  # fmt: skip
     return {
-        "id": t.id, "kind": t.kind, "status": t.status, "round": t.round, "rounds": t.rounds, "points": t.points,
+        "id": t.id, "kind": t.kind, "game": t.game, "status": t.status, "round": t.round, "rounds": t.rounds,
+        "points": t.points,
         "rated": t.rated, "winner": t.name_of(t.winner) if t.winner else None,
         "standings": [{"rank": s.rank, "name": t.name_of(s.player), "score": s.score, "buchholz": s.buchholz,
                        "sb": s.sonneborn_berger, "out": s.player in t.withdrawn} for s in table],
@@ -71,7 +73,8 @@ def _match_html(m: dict[str, Any], lang: str) -> str:
 
 
 def event_html(data: dict[str, Any], lang: str) -> str:
-    """The page: a title, the standings table, the rounds (newest first)."""
+    """The page: a title, the game its matches play and their length, the standings table, the rounds
+    (newest first)."""
     title = translate("tpage_title", lang, id=data["id"], kind=data["kind"], status=data["status"],
                       round=data["round"], rounds=data["rounds"])
     heads = "".join(f"<th>{escape(translate(k, lang))}</th>" for k in (
@@ -83,6 +86,7 @@ def event_html(data: dict[str, Any], lang: str) -> str:
     rounds = "".join(
         f"<h2>{escape(translate('tpage_round', lang, round=r['round']))}</h2><ul>"
         + "".join(_match_html(m, lang) for m in r["matches"]) + "</ul>" for r in reversed(data["matches"]))
+    game = f"<p id=game>{escape(translate('tpage_game', lang, game=data['game'], points=data['points']))}</p>"
     winner = (f"<p class=winner>{escape(translate('tpage_winner', lang, winner=data['winner']))}</p>"
               if data["winner"] else "")
     return ("<!doctype html><html lang='" + lang + "'><meta charset=utf-8>"
@@ -90,7 +94,7 @@ def event_html(data: dict[str, Any], lang: str) -> str:
             "<style>body{font:16px sans-serif;margin:1.5em;background:#28221f;color:#f6f0e6}"
             "table{border-collapse:collapse}td,th{padding:.3em .8em;text-align:left}"
             "tr:nth-child(even){background:#342d29}a{color:#ffd666}</style>"
-            f"<h1>{escape(title)}</h1>{winner}<table id=standings><tr>{heads}</tr>{rows}</table>{rounds}</html>")
+            f"<h1>{escape(title)}</h1>{game}{winner}<table id=standings><tr>{heads}</tr>{rows}</table>{rounds}</html>")
 
 
 async def tournament_page(request: web.Request) -> web.Response:

@@ -64,3 +64,17 @@ async def test_unknown_and_malformed_ids(site: Site) -> None:
         assert resp.status == 404, path
     body = await (await site.client.get("/api/t/nope")).json()
     assert body["code"] == "no_tournament" and "no such tournament" in body["error"]
+
+
+async def test_the_page_says_which_game_and_how_long_the_matches(site: Site) -> None:
+    """The event's game and match length: in the JSON (``game``, ``points``) and on the page in both languages."""
+    events = site.core.service.tournaments
+    assert (await events.create(ALICE, ROOM, rounds=2, points=3, is_admin=True, game="plakoto")).ok
+    _v, t = await events.current(ROOM)
+    assert t is not None
+    data = await (await site.client.get(f"/api/t/{t.id}")).json()
+    assert data["game"] == "plakoto" and data["points"] == 3
+    english = await (await site.client.get(f"/t/{t.id}?lang=en")).text()
+    assert "<p id=game>Game: Plakoto; matches to 3 points</p>" in english
+    greek = await (await site.client.get(f"/t/{t.id}", headers={"Accept-Language": "el"})).text()
+    assert "<p id=game>Παιχνίδι: Πλακωτό· αγώνες στους 3</p>" in greek
