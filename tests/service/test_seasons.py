@@ -142,3 +142,11 @@ async def test_archive_refusals_and_season_off(redis_service, clock):
     await redis_service.set_setting(ADMIN, HERE, "season", "monthly", is_admin=True)
     assert (await typed(redis_service, "top season 2026-11")).error_key \
         == "season_no_archive"
+
+
+async def test_a_month_before_any_season_is_a_month_with_no_season(redis_service, clock):
+    """``top season 1999-01`` is a real month: the answer is that no season was kept then, not "not a month"."""
+    clock.now = NOV_END
+    old = await typed(redis_service, "top season 1999-01")
+    assert old.error_key == "season_no_archive" and old.messages[0].args["month"] == "1999-01"
+    assert (await typed(redis_service, "top season 1999-00")).error_key == "season_bad_month"

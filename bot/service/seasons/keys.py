@@ -36,9 +36,10 @@ def month_end(month: str) -> float:
 
 
 def valid_month(text: str) -> bool:
-    """``YYYY-MM`` with a real month."""
+    """``YYYY-MM`` with a real month (any year: one with no season here is answered "no season then", not
+    "not a month")."""
     found = MONTH.match(text)
-    return found is not None and 1 <= int(found.group(2)) <= 12 and int(found.group(1)) >= 2000
+    return found is not None and 1 <= int(found.group(2)) <= 12 and int(found.group(1)) >= 1
 
 
 def tallies(board: str, month: str) -> str:
