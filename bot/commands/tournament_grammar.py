@@ -1,6 +1,7 @@
 """Reading the tournament commands: ``tournament create swiss rounds 5 points 3 deadline 24h start 2h``,
 ``tournament join|leave|start|cancel``, ``tournament remove <name>``, ``tournament [standings] [id]``,
-``tournaments``. Pure: never raises, bad input gets a CommandError that says what to type."""
+``tournaments`` (``tournament <id>`` too: the id has the shape every event id has). Pure: never raises, bad
+input gets a CommandError that says what to type."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from datetime import UTC, datetime
 
 from bot.commands.numbers import whole_number
 from bot.service.game_words import game_word
+from bot.service.keys import is_game_id
 
 from . import intents as i
 from . import tournament_intents as t
@@ -53,6 +55,8 @@ def tournament(words: list[str]) -> i.Intent | i.CommandError:
         return t.TournamentRemove(words[1][:64])
     if low[0] == "create":
         return _create(low[1:])
+    if len(words) == 1 and is_game_id(words[0]):  # ``tournament CrOmWlHZ``: an event's id, as written
+        return t.TournamentShow(words[0])
     return i.CommandError("cmd_tournament_usage")
 
 

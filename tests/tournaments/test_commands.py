@@ -26,6 +26,9 @@ ROOT = Path(__file__).resolve().parents[2]
         ("tournament", t.TournamentShow()),
         ("/tournament standings", t.TournamentShow()),
         ("tournament standings Cab12345", t.TournamentShow("Cab12345")),
+        ("tournament CrOmWlHZ", t.TournamentShow("CrOmWlHZ")),  # the id alone, as docs/tournaments.md gives it
+        ("τουρνουά CrOmWlHZ", t.TournamentShow("CrOmWlHZ")),
+        ("/tournament C-_x9a0Z", t.TournamentShow("C-_x9a0Z")),
         ("tournament join", t.TournamentAct("join")),
         ("τουρνουά leave", t.TournamentAct("leave")),
         ("tournament start", t.TournamentAct("start")),
