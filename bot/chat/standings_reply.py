@@ -9,7 +9,7 @@ from bot.i18n import translate
 from bot.service.models import Msg
 from renderers.standings_png import StandingRow, render_standings
 
-HEADERS = ("tournament_table_header", "tournament_table_final")
+HEADERS = ("tournament_table_header", "tournament_table_final", "tournament_table_start")
 COLUMNS = ("tournament_col_rank", "tournament_col_name", "tournament_col_score", "tournament_col_buchholz",
            "tournament_col_sb", "tournament_col_rounds")  # fmt: skip
 SEASON_HEADERS = ("season_table_header", "season_table_final")

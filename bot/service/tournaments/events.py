@@ -27,7 +27,7 @@ from bot.service.timers import notice_entry
 from bot.storage.base import Commit, DamagedValue, Store, split_versioned
 from fevga.match import MAX_LENGTH
 
-from . import model
+from . import model, notices
 from .adjudication import adjudicate, forfeit
 from .knockout import bracket_pairs, first_bracket, next_bracket
 from .model import Pair, Tournament, due_key, due_member
@@ -196,6 +196,8 @@ class Tournaments:
                 continue
             status, _sep, winner = state.partition("|")
             key = f"tournaments_row_{status}" if status in ("open", "running", "done", "cancelled") else None
+            if key == "tournaments_row_done" and not winner:  # a knockout whose last match both players lost
+                key = "tournaments_row_done_no_winner"
             if key is not None:
                 messages.append(Msg(key, {"id": tid, "winner": winner}))
         if not messages:
@@ -294,8 +296,8 @@ class Tournaments:
             if len(t.slots) < 2:
                 return False  # the final was played
             pairs = [(a, b) for a, b in bracket_pairs(t.slots) if a is not None or b is not None]
-            if len(pairs) == 1 and (pairs[0][0] is None or pairs[0][1] is None):
-                return False  # one player left
+            if not pairs or (len(pairs) == 1 and (pairs[0][0] is None or pairs[0][1] is None)):
+                return False  # one player left, or none (the last matches were lost by both players)
             t.pairs = [Pair(a, b) if a is not None else Pair(str(b), None) for a, b in pairs]
         else:
             if t.round >= t.rounds:
@@ -399,42 +401,12 @@ class Tournaments:
         return started
 
     def _round_result(self, t: Tournament, verdicts: Sequence[Msg]) -> Result:
-        """What the channel is told: verdicts, the table after a round, the new pairings (each player pinged
-        once, with his opponent and the deadline), or the final message. It goes to the outbox in the round's
-        own commit, so it is delivered once, whichever instance (or restarted process) made the round."""
-        messages = list(verdicts)
-        if t.round > 1 or t.status == "done":
-            messages.extend(self.table_msgs(t))
-        notify: list[PlayerRef] = []
-        if t.status == "done":
-            messages.append(Msg("tournament_over", {"winner": t.name_of(t.winner), "id": t.id}))
-        else:
-            for pair in t.pairs:
-                if pair.b is None:
-                    messages.append(Msg("tournament_bye", {"player": t.name_of(pair.a), "round": t.round}))
-                    continue
-                notify.extend((t.ref(pair.a), t.ref(pair.b)))
-                messages.append(Msg("tournament_pairing", {
-                    "round": t.round, "player0": t.name_of(pair.a), "player1": t.name_of(pair.b),
-                    "left": max(0.0, t.round_ends - self.clock())}))  # fmt: skip
-        return Result(ok=True, messages=messages, to_notify=notify, place=t.place)
+        """The round's notice (:func:`.notices.round_result`) at the service's time."""
+        return notices.round_result(t, verdicts, self.clock())
 
     def table_msgs(self, t: Tournament) -> list[Msg]:
-        """The standings as messages: a header, then one row per player (rank, name, score, Buchholz,
-        Sonneborn-Berger, and the round results as ``+name`` won / ``-name`` lost, ``+—`` a bye)."""
-        header = "tournament_table_final" if t.status == "done" else "tournament_table_header"
-        out = [Msg(header, {"id": t.id, "round": t.round, "rounds": t.rounds, "game": t.game})]
-        for row in standings(t.players, t.results):
-            marks = " ".join(
-                ("+" if won else "-") + ("—" if opponent is None else t.name_of(opponent))
-                for _n, (opponent, won) in sorted(row.rounds.items())
-            )
-            out.append(Msg("tournament_table_row", {
-                "rank": row.rank, "name": t.name_of(row.player), "score": row.score, "buchholz": row.buchholz,
-                "sb": row.sonneborn_berger, "results": marks,
-                "marks": [[won, None if opponent is None else t.name_of(opponent)]
-                          for _n, (opponent, won) in sorted(row.rounds.items())]}))  # fmt: skip
-        return out
+        """The standings as messages (:func:`.notices.table_msgs`): the chats, ``tournament`` and the demo."""
+        return notices.table_msgs(t)
 
     # --- helpers --------------------------------------------------------------------------------
     async def _edit(self, place: Place, edit: object, open_only: bool = False) -> Result:

@@ -103,9 +103,12 @@ class Tournament:
         return [e.id for e in self.players if e.id not in self.withdrawn]
 
     def name_of(self, user_id: str | None) -> str:
-        """A player's display name as he joined (his id if unknown)."""
-        found = self.entrant(user_id) if user_id else None
-        return found.name if found is not None and found.name else str(user_id)
+        """A player's display name as he joined (his id if unknown; "" for nobody: a match both lost has no
+        winner to name, and no text may say "None")."""
+        if not user_id:
+            return ""
+        found = self.entrant(user_id)
+        return found.name if found is not None and found.name else user_id
 
     def ref(self, user_id: str) -> PlayerRef:
         """The player as the service addresses him."""
