@@ -2,13 +2,13 @@
 start (scheduled and by hand), the standings' round, a pair kept from starting by another match here, the
 round closing at its deadline and judged as it stood then, unknown ids and private places."""
 
-
+import asyncio
 import random
 
 from bot.i18n import translate
 from bot.service import GameService
 from bot.service.result_codec import decode_result
-from tests.service.conftest import HERE
+from tests.service.conftest import HERE, make_service
 from tests.service.test_tournament_deadlines import DAYS3
 from tests.service.test_tournament_service import ADMIN, finish_round, open_event, outbox_notices, players
 
@@ -52,6 +52,31 @@ async def test_a_knockout_whose_every_match_both_lose_pairs_no_empty_round(redis
     assert (t.status, t.round, t.winner) == ("done", 1, None)  # no round 2 without matches
     (keys,) = await notices(redis_service)
     assert "tournament_pairing" not in keys and keys[-1] == "tournament_over_no_winner_all"
+
+
+async def test_a_scheduled_start_with_one_player_is_called_off_and_said_once(redis_store, clock):
+    one, two = make_service(redis_store, clock), make_service(redis_store, clock)
+    tid = await open_event(one, players(1), starts_at=clock() + 7200)
+    clock.advance(7201)
+    await asyncio.gather(one.tournaments.tick(), two.tournaments.tick(), one.tournaments.tick())
+    _v, t = await one.tournaments.load(tid)
+    assert t.status == "cancelled"
+    told = [decode_result(raw) for raw in await outbox_notices(redis_store)]
+    assert [[m.key for m in r.messages] for r in told] == [["tournament_too_few_called_off"]]
+    assert "has 1 player; it needs at least two, so it is called off" in said(told[0])
+    assert (await one.tournaments.current(HERE)) == (0, None)
+
+
+async def test_a_manual_start_with_one_player_is_refused_and_the_event_stays_open(redis_service):
+    alice, bob = players(2)
+    tid = await open_event(redis_service, [alice])
+    refused = await redis_service.tournaments.start(ADMIN, HERE, is_admin=True)
+    assert refused.error_key == "tournament_too_few" and "It stays open" in said(refused)
+    _v, t = await redis_service.tournaments.load(tid)
+    assert t.status == "open" and [e.id for e in t.players] == [alice.user_id]
+    assert await outbox_notices(redis_service.store) == []
+    assert (await redis_service.tournaments.join(bob, HERE)).ok
+    assert (await redis_service.tournaments.start(ADMIN, HERE, is_admin=True)).ok
 
 
 async def test_the_standings_name_the_last_round_played(redis_service):

@@ -174,7 +174,7 @@ class Tournaments:
             return Result.error("tournament_none")
         if t.status != "open":
             return Result.error("tournament_not_open")
-        began = await self._begin(t, version)
+        began = await self._begin(t, version, scheduled=False)
         if not began.ok:
             return began
         # the pairings themselves go out through the outbox (round one's notice, written by its commit)
@@ -254,7 +254,7 @@ class Tournaments:
             if t.status == "open":
                 if t.starts_at <= 0 or self.clock() < t.starts_at:
                     return out
-                began = await self._begin(t, version)
+                began = await self._begin(t, version, scheduled=True)
                 if began.ok:
                     out.append(began)
                     continue
@@ -270,12 +270,17 @@ class Tournaments:
             out.append(closed)
         return out
 
-    async def _begin(self, t: Tournament, version: int) -> Result:
-        """Round one: pairs from the seeds, committed with the status change; then its matches start."""
+    async def _begin(self, t: Tournament, version: int, scheduled: bool) -> Result:
+        """Round one: pairs from the seeds, committed with the status change; then its matches start. Too few
+        players: an admin's start is refused (the event stays open); at its start time the event is called
+        off and the channel told, in the same commit (once, whichever instance got there)."""
         if len(t.players) < 2:
+            if not scheduled:
+                return Result.error("tournament_too_few", count=len(t.players))
             t.status = "cancelled"
-            await self._save(t, version, finished=True)
-            return Result.error("tournament_too_few")
+            told = Result(ok=True, place=t.place, to_notify=[t.ref(e.id) for e in t.players],
+                          messages=[Msg("tournament_too_few_called_off", {"id": t.id, "count": len(t.players)})])
+            return told if await self._save(t, version, finished=True, notice=told) else Result.error("tournament_busy")
         t.status = "running"
         if t.kind == "knockout":
             t.slots = first_bracket(t.players)
