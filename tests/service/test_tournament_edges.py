@@ -8,7 +8,9 @@ import random
 from bot.i18n import translate
 from bot.service import GameService
 from bot.service.result_codec import decode_result
+from bot.service.tournaments import model
 from tests.service.conftest import HERE, make_service
+from tests.service.helpers import start_game
 from tests.service.test_tournament_deadlines import DAYS3
 from tests.service.test_tournament_service import ADMIN, finish_round, open_event, outbox_notices, players
 
@@ -89,3 +91,31 @@ async def test_the_standings_name_the_last_round_played(redis_service):
     shown = await redis_service.tournaments.standings(HERE)  # typed mid-round 2
     assert "standings after round 1 of 3" in said(shown.messages[:1])
     assert "μετά τον γύρο 1 από 3" in said(shown.messages[:1], "el")
+
+
+async def test_a_pair_kept_waiting_by_another_match_here_is_told_and_the_busy_player_loses(redis_service, clock):
+    alice, bob = players(2)
+    carol = players(3)[2]
+    await start_game(redis_service, alice, carol, HERE)  # alice is still in a match in this channel
+    tid = await open_event(redis_service, [alice, bob], rounds=1, deadline_secs=DAYS3)
+    assert (await redis_service.tournaments.start(ADMIN, HERE, is_admin=True)).ok
+    assert await model_games(redis_service, tid) == {}  # the match could not start
+    clock.advance(120)
+    await redis_service.tournaments.tick()  # tried again: still busy, not told twice
+    told = [decode_result(raw) for raw in await outbox_notices(redis_service.store)]
+    waits = [r for r in told if r.messages[0].key == "tournament_match_waits"]
+    assert len(waits) == 1 and {p.user_id for p in waits[0].to_notify} == {alice.user_id, bob.user_id}
+    assert "player0 is still playing another match here" in said(waits[0])
+    assert "if it has not started by the round's deadline, player0 loses" in said(waits[0])
+    _v, t = await redis_service.tournaments.load(tid)
+    clock.now = t.round_ends + 1
+    (closed,) = await redis_service.tournaments.advance(tid)
+    _v, t = await redis_service.tournaments.load(tid)
+    assert t.results[0].winner == bob.user_id
+    verdict = closed.messages[0]
+    assert verdict.key == "tournament_adjudicated_busy" and "neither" not in said(closed)
+    assert "never started because player0 was still playing another match here; player1 wins" in said([verdict])
+
+
+async def model_games(service: GameService, tid: str) -> dict[str, str]:
+    return (await service.store.read([("hgetall", model.round_games(tid))]))[0]

@@ -27,7 +27,7 @@ from bot.service.timers import notice_entry
 from bot.storage.base import Commit, DamagedValue, Store, split_versioned
 from fevga.match import MAX_LENGTH
 
-from . import model, notices
+from . import model, notices, waits
 from .adjudication import adjudicate, forfeit
 from .knockout import bracket_pairs, first_bracket, next_bracket
 from .model import Pair, Tournament, due_key, due_member
@@ -321,6 +321,7 @@ class Tournaments:
         commit. False: still being played; None: another writer got there first."""
         now = self.clock()
         games = await read_one(self.store, lambda r: r.hgetall(model.round_games(t.id)))
+        kept_waiting = await read_one(self.store, lambda r: r.hgetall(model.round_waits(t.id)))
         results: list[GameResult] = []
         verdicts: list[Msg] = []
         ended: list[tuple[str, Commit]] = []  # adjudicated matches end in the round's commit (same home, one slot)
@@ -328,7 +329,8 @@ class Tournaments:
             if pair.b is None:
                 results.append(GameResult(t.round, pair.a, None, pair.a))
                 continue
-            gid = games.get(model.slot(t.round, pair.a, pair.b))
+            slot = model.slot(t.round, pair.a, pair.b)
+            gid = games.get(slot)
             loaded = await self.sessions.load(gid, take=False) if gid else None
             s = loaded.session if loaded is not None else None
             if s is not None and s.status == "done" and s.winner is not None:
@@ -337,10 +339,14 @@ class Tournaments:
             forfeited = forfeit(t, pair, s)  # a player who left: his opponent wins at once
             if forfeited is None and now < t.round_ends and (s is None or s.status != "aborted"):
                 return False
+            winner: str | None
+            said: Msg | None = None  # a verdict of its own (waits.py); else the reason's message
             if forfeited is not None:
                 winner, reason = forfeited[0], "gone"
                 if s is not None and s.status == "play":
                     ended.append((s.id, self._end_match(s, loaded.version if loaded else 0, forfeited[1])))
+            elif s is None and (busy := waits.verdict(t, pair, kept_waiting.get(slot, "").split(","))) is not None:
+                (winner, said), reason = busy, "busy"  # never started: a player was in another match here
             elif s is None:  # never started (a player could not be reached): neither played
                 winner, reason = None, "both_idle"
             else:
@@ -350,7 +356,7 @@ class Tournaments:
                 if s.status == "play":
                     ended.append((s.id, self._end_match(s, loaded.version if loaded else 0, verdict.winner)))
             results.append(GameResult(t.round, pair.a, pair.b, winner))
-            verdicts.append(Msg(f"tournament_adjudicated_{reason}", {
+            verdicts.append(said or Msg(f"tournament_adjudicated_{reason}", {
                 "player0": t.name_of(pair.a), "player1": t.name_of(pair.b), "winner": t.name_of(winner)}))  # fmt: skip
         t.results.extend(results)
         if t.kind == "knockout":
@@ -403,6 +409,8 @@ class Tournaments:
             elif result is not None and not (await self.store.read([("hget", games_key, field)]))[0]:
                 # not started by another instance meanwhile: a player is busy here; tried again next look
                 log.warning("tournament %s: match %s could not start: %s", t.id, field, result.error_key)
+                if result.error_key in waits.BUSY_ERRORS:  # the pair is told (once), the close judges by it
+                    await waits.note_busy(self.store, t, pair, field)
         return started
 
     def _round_result(self, t: Tournament, verdicts: Sequence[Msg]) -> Result:

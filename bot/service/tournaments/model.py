@@ -32,6 +32,12 @@ def round_games(tid: str) -> str:
     return f"{tournament(tid)}:games"
 
 
+def round_waits(tid: str) -> str:
+    """Hash: ``<round>:<a>|<b>`` -> the ids of the players who kept that match from starting at its last try
+    (in another match in the channel), written by :mod:`.waits`; the round's close judges it by them."""
+    return f"{tournament(tid)}:waits"
+
+
 def place_events_index(place: Place) -> str:
     """Hash in the channel's home: ``now`` -> the running or open event here; ``<id>`` -> ``<status>|<winner>``
     of every event made here (``tournaments`` lists them)."""
