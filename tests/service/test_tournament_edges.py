@@ -6,13 +6,14 @@ import asyncio
 import random
 
 from bot.i18n import translate
-from bot.service import GameService
+from bot.service import GameService, keys
 from bot.service.result_codec import decode_result
 from bot.service.tournaments import model
+from bot.service.tournaments.adjudication import adjudicate, pips_at
 from tests.service.conftest import HERE, make_service
 from tests.service.helpers import start_game
-from tests.service.test_tournament_deadlines import DAYS3
-from tests.service.test_tournament_service import ADMIN, finish_round, open_event, outbox_notices, players
+from tests.service.test_tournament_deadlines import DAYS3, one_match, play_once
+from tests.service.test_tournament_service import ADMIN, both_move, finish_round, open_event, outbox_notices, players
 
 
 async def notices(service: GameService) -> list[list[str]]:
@@ -119,3 +120,49 @@ async def test_a_pair_kept_waiting_by_another_match_here_is_told_and_the_busy_pl
 
 async def model_games(service: GameService, tid: str) -> dict[str, str]:
     return (await service.store.read([("hgetall", model.round_games(tid))]))[0]
+
+
+async def test_the_round_closes_at_its_deadline_not_a_poll_later(redis_service, clock):
+    tid, _gid = await one_match(redis_service)
+    _v, t = await redis_service.tournaments.load(tid)
+    clock.now = t.round_ends - 30
+    await redis_service.tournaments.tick()  # claims the event (a lease of a poll: 60 s) and finds it running
+    due = model.due_key(keys.place_bucket(HERE))
+    (score,) = await redis_service.store.read([("zscore", due, model.due_member(t))])
+    assert float(score) <= t.round_ends
+    clock.now = t.round_ends
+    await redis_service.tournaments.tick()
+    _v, t = await redis_service.tournaments.load(tid)
+    assert t.status == "done"
+
+
+async def test_a_move_after_the_deadline_does_not_count(redis_service, clock):
+    tid, gid = await one_match(redis_service)
+    rng = random.Random(7)
+    mover = await play_once(redis_service, gid, rng)  # one player moved; the other never did by the deadline
+    _v, t = await redis_service.tournaments.load(tid)
+    clock.now = t.round_ends + 20
+    late = await play_once(redis_service, gid, rng)  # the other moves after it, before the round's close
+    assert late != mover
+    (told,) = await redis_service.tournaments.advance(tid)
+    _v, t = await redis_service.tournaments.load(tid)
+    assert t.results[0].winner == mover
+    assert told.messages[0].key == "tournament_adjudicated_never_moved"
+
+
+async def test_pips_are_judged_as_they_stood_at_the_deadline(redis_service, clock):
+    _tid, gid = await one_match(redis_service)
+    rng = random.Random(8)
+    await both_move(redis_service, gid, HERE, rng)
+    seen = []  # after each play, a second apart: (time, each seat's pips, the verdict then)
+    for _ in range(30):
+        clock.advance(1)
+        await play_once(redis_service, gid, rng)
+        s = (await redis_service.sessions.load(gid, take=False)).session
+        assert s.status == "play"
+        seen.append((clock(), pips_at(s, 0), adjudicate(s, clock())))
+    position = s.game.board.position
+    for late, (deadline, pips, verdict) in enumerate(reversed(seen)):  # each moment as the deadline
+        assert pips_at(s, late) == pips  # the later plays taken back
+        assert adjudicate(s, deadline) == verdict  # judged as it stood then
+    assert s.game.board.position == position  # the board is left as it was (it is saved afterwards)

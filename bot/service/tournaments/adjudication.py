@@ -1,6 +1,7 @@
 """Deciding a tournament match that is still running at its round's deadline (issue 24's rule).
 
-In order: a player who never moved loses to one who did; if only one player moved in the last deadline
+The match is judged as it stood at the deadline (plays after it do not count). In order: a player who never
+moved loses to one who did; if only one player moved in the last deadline
 period (the match's turn deadline, up to the round's close) he wins; if neither moved in it (or neither
 ever moved) both lose; otherwise the higher match score wins, then the lower pip count, then the higher seat
 on the standings' seed (the first-named player).
@@ -24,11 +25,21 @@ class Verdict:
 
 
 def adjudicate(s: Session, closes_at: float) -> Verdict:
-    """The verdict for ``s``, still running when its round closes at ``closes_at``."""
+    """The verdict for ``s``, still running when its round closes at ``closes_at`` (its deadline): the match
+    as it stood then. Plays made after it (before the round's close, at most a tick later) do not count: they
+    are left out of who moved, and taken back on a copy of the board for the pips. A game of the match that
+    ended after the deadline cannot be taken back (the session keeps only the current game): its result
+    stands in the score."""
     window_start = closes_at - s.deadline_secs
+    history = s.game.history
+    late = 0  # the plays after the deadline: the end of the history
+    for record in reversed(history):
+        if record.at is None or record.at <= closes_at:
+            break
+        late += 1
     ever = [s.game_no > 1 or s.plies_before > 0, s.game_no > 1 or s.plies_before > 0]
     recent = [False, False]
-    for record in s.game.history:
+    for record in history[: len(history) - late]:
         if record.is_pass:
             continue
         ever[record.player] = True
@@ -42,10 +53,21 @@ def adjudicate(s: Session, closes_at: float) -> Verdict:
         return Verdict(0 if recent[0] else 1, "idle")
     if s.score[0] != s.score[1]:
         return Verdict(0 if s.score[0] > s.score[1] else 1, "score")
-    board = s.game.board
-    mover, other = board.position.pips()
-    pips = (mover, other) if board.turn == 0 else (other, mover)
+    pips = pips_at(s, late)
     return Verdict(0 if pips[0] <= pips[1] else 1, "pips")
+
+
+def pips_at(s: Session, late: int) -> tuple[int, int]:
+    """Each seat's pips to go with the last ``late`` plays of the current game taken back (the board is
+    restored before returning: the session is saved afterwards)."""
+    board = s.game.board
+    taken = [board.pop() for _ in range(min(late, len(board.move_stack)))]
+    try:
+        mover, other = board.position.pips()
+        return (mover, other) if board.turn == 0 else (other, mover)
+    finally:
+        for play in reversed(taken):
+            board.push(play, check=False)
 
 
 def forfeit(t: Tournament, pair: Pair, s: Session | None) -> tuple[str, int | None] | None:

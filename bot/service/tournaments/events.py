@@ -244,6 +244,16 @@ class Tournaments:
         except Exception:
             log.exception("nudging the tournament of %s failed", place)
 
+    async def _look_by_deadline(self, t: Tournament) -> None:
+        """The tick's claim put the next look a poll (60 s) on; never past the round's deadline, so the round
+        closes on time. Only moved earlier (a nudge meanwhile may have made it sooner still: kept)."""
+        now = self.clock()
+        if now < t.round_ends < now + POLL:
+            member, due = due_member(t), due_key(keys.place_bucket(t.place))
+            (score,) = await self.store.read([("zscore", due, member)])
+            if score is not None and float(score) > t.round_ends:
+                await self.store.commit(Commit().zadd(due, member, t.round_ends))
+
     async def advance(self, tid: str) -> list[Result]:
         """Move event ``tid`` on as far as it can go now; the messages to post (pairings, standings)."""
         out: list[Result] = []
@@ -266,6 +276,7 @@ class Tournaments:
                 continue
             if not isinstance(closed, Result):  # the round is still being played: its matches all started?
                 out.extend(await self._start_matches(t))
+                await self._look_by_deadline(t)
                 return out
             out.append(closed)
         return out
