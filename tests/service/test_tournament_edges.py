@@ -6,7 +6,7 @@ import asyncio
 import random
 
 from bot.i18n import translate
-from bot.service import GameService, keys
+from bot.service import GameService, Place, keys
 from bot.service.result_codec import decode_result
 from bot.service.tournaments import model
 from bot.service.tournaments.adjudication import adjudicate, pips_at
@@ -166,3 +166,20 @@ async def test_pips_are_judged_as_they_stood_at_the_deadline(redis_service, cloc
         assert pips_at(s, late) == pips  # the later plays taken back
         assert adjudicate(s, deadline) == verdict  # judged as it stood then
     assert s.game.board.position == position  # the board is left as it was (it is saved afterwards)
+
+
+async def test_an_unknown_id_is_named(redis_service):
+    await open_event(redis_service, players(2))
+    shown = await redis_service.tournaments.standings(HERE, "nosuchid")
+    assert shown.error_key == "tournament_unknown_id" and "There is no tournament nosuchid" in said(shown)
+    assert "Δεν υπάρχει τουρνουά nosuchid" in said(shown, "el")
+
+
+async def test_no_event_in_a_private_chat_or_the_terminal(redis_service):
+    for place, key in ((Place("discord", "dm:100", "dm-100"), "tournament_private"),
+                       (Place("telegram", "private:100", "100"), "tournament_private"),
+                       (Place("terminal", "terminal", "chat"), "tournament_private_terminal")):  # fmt: skip
+        made = await redis_service.tournaments.create(ADMIN, place, is_admin=True)
+        assert made.error_key == key, place
+        assert (await redis_service.tournaments.current(place)) == (0, None)
+    assert "tournament demo" in said(made)

@@ -22,7 +22,7 @@ from bot.service.models import Msg, Place, PlayerRef, Result
 from bot.service.reads import read_one
 from bot.service.session import Session
 from bot.service.sessions import Sessions
-from bot.service.settings import Settings
+from bot.service.settings import Settings, owner_of
 from bot.service.timers import notice_entry
 from bot.storage.base import Commit, DamagedValue, Store, split_versioned
 from fevga.match import MAX_LENGTH
@@ -79,6 +79,8 @@ class Tournaments:
         (fevga, portes, plakoto, tavli; None: the place's ``default_game``)."""
         if not is_admin:
             return Result.error("tournament_admin_only")
+        if owner_of(place) is not None:  # a private chat, DM or the terminal: nobody else could join
+            return Result.error("tournament_private_terminal" if place.platform == "terminal" else "tournament_private")
         game = game or (await self.settings.place_choice(place))[2]
         if game not in MATCH_KINDS:
             return Result.error("bad_match_kind_here", games=", ".join(MATCH_KINDS))
@@ -183,8 +185,8 @@ class Tournaments:
     async def standings(self, place: Place, tid: str | None = None) -> Result:
         """The table of this channel's event (or event ``tid``): a text form for every chat."""
         _version, t = await (self.load(tid) if tid else self.current(place))
-        if t is None:
-            return Result.error("tournament_none")
+        if t is None:  # an id nobody made (or one long gone) is named, not taken for "no event here"
+            return Result.error("tournament_unknown_id", id=tid) if tid else Result.error("tournament_none")
         return Result(ok=True, place=place, messages=self.table_msgs(t))
 
     async def history(self, place: Place) -> Result:
