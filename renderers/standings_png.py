@@ -28,7 +28,8 @@ ROW = 34
 PAD = 16
 NAME_WIDTH = 260
 MAX_ROWS = 64  # a larger field is cut (the text form lists everyone)
-MAX_WIDTH = 1000  # a title wider than this is cut by whole characters
+MAX_WIDTH = 1000  # a title wider than this goes on two lines (the second cut by whole characters)
+TITLE_LINES = 2
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +53,24 @@ def column_xs(heads: Sequence[str]) -> list[int]:
     return columns
 
 
+def title_lines(title: str, size: int, max_width: float) -> list[str]:
+    """The title on at most :data:`TITLE_LINES` lines of ``max_width`` pixels, broken between words (a long
+    game name or a Greek title is never cut mid-title); only what still does not fit is cut, on the last line."""
+    lines: list[str] = []
+    words = title.split(" ")
+    while words and len(lines) < TITLE_LINES - 1:
+        taken = 1
+        while taken < len(words) and textrun.width(" ".join(words[: taken + 1]), size, bold=True) <= max_width:
+            taken += 1
+        if taken == len(words) and textrun.width(" ".join(words), size, bold=True) <= max_width:
+            break  # the rest fits on this line: it is the last one
+        lines.append(textrun.fit(" ".join(words[:taken]), size, max_width, bold=True))
+        words = words[taken:]
+    if words:
+        lines.append(textrun.fit(" ".join(words), size, max_width, bold=True))
+    return lines
+
+
 def render_standings(title: str, heads: Sequence[str], rows: Sequence[StandingRow]) -> bytes:
     """The PNG of the table. ``heads``: the column titles (rank, name, score, Buchholz, SB, rounds)."""
     shown = list(rows[:MAX_ROWS])
@@ -60,11 +79,14 @@ def render_standings(title: str, heads: Sequence[str], rows: Sequence[StandingRo
     cell = 44
     title_width = textrun.width(title, SIZE + 4, bold=True) + 2 * PAD  # a long title widens it, up to MAX_WIDTH
     width = max(columns[-1] + max(rounds, 1) * cell + PAD, 640, min(int(title_width) + 1, MAX_WIDTH))
-    height = PAD * 2 + ROW * (len(shown) + 2)
+    titles = title_lines(title, SIZE + 4, width - 2 * PAD)
+    top = ROW * (len(titles) - 1)  # a title on two lines moves the table down by a row
+    height = PAD * 2 + ROW * (len(shown) + 2) + top
     img = Image.new("RGB", (width, height), BG)
     draw = ImageDraw.Draw(img)
-    textrun.draw(img, (PAD, PAD), textrun.fit(title, SIZE + 4, width - 2 * PAD, bold=True), SIZE + 4, HEAD, bold=True)
-    y = PAD + ROW
+    for n, line in enumerate(titles):
+        textrun.draw(img, (PAD, PAD + n * ROW), line, SIZE + 4, HEAD, bold=True)
+    y = PAD + ROW + top
     room = [nxt - x - 8 for x, nxt in itertools.pairwise(columns)] + [width - columns[-1] - PAD]
     shown_heads = heads[: len(columns) - 1] if rounds else heads  # the rounds' numbers head their own columns
     for x, head, space in zip(columns, shown_heads, room, strict=False):  # each head cut to its column: none overlap
@@ -72,7 +94,7 @@ def render_standings(title: str, heads: Sequence[str], rows: Sequence[StandingRo
     for n in range(rounds):
         textrun.draw(img, (columns[-1] + n * cell, y), str(n + 1), SIZE - 4, HEAD)
     for index, row in enumerate(shown):
-        y = PAD + ROW * (index + 2)
+        y = PAD + ROW * (index + 2) + top
         if index % 2:
             draw.rectangle((0, y - 4, width, y + ROW - 6), fill=STRIPE)
         textrun.draw(img, (columns[0], y), f"{row.rank}.", SIZE, TEXT)

@@ -7,10 +7,22 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from bot.chat.standings_reply import COLUMNS, SEASON_COLUMNS
+from bot.chat.standings_reply import COLUMNS, PICTURE_TITLES, SEASON_COLUMNS
 from bot.i18n import translate
 from renderers import textrun
-from renderers.standings_png import LOST, NAME_WIDTH, PAD, SIZE, WON, StandingRow, column_xs, render_standings
+from renderers.standings_png import (
+    LOST,
+    MAX_WIDTH,
+    NAME_WIDTH,
+    PAD,
+    ROW,
+    SIZE,
+    WON,
+    StandingRow,
+    column_xs,
+    render_standings,
+    title_lines,
+)
 
 HEADS = ("#", "Player", "Pts", "BH", "SB", "Rounds")
 NAMES = ["张伟 😀", "محمد علي", "שלום", "🇬🇷 Νίκος", "👨‍👩‍👧 family", "A" * 200]
@@ -65,3 +77,28 @@ def test_no_column_head_runs_into_the_next(lang: str, columns: tuple[str, ...]) 
     xs = column_xs(heads)
     for x, nxt, head in zip(xs[2:], xs[3:], heads[2:5], strict=False):
         assert textrun.width(head, SIZE - 4) <= nxt - x - 8, head
+
+
+@pytest.mark.parametrize("lang", ["en", "el"])
+@pytest.mark.parametrize("key", list(PICTURE_TITLES))
+def test_a_tavli_title_fits_whole(lang, key):
+    """A tavli event's or season's picture title (the text's header names the game in full, in Greek most of
+    all) names the game shortly and fits on the picture (two lines at most), uncut."""
+    args = {"id": "CpO50QIk", "game": "tavli", "kind": "tavli", "round": 1, "rounds": 4, "month": "2026-11", "min": 5}
+    title = translate(PICTURE_TITLES[key], lang, **args)
+    assert "Portes," not in title and "Πόρτες," not in title
+    lines = title_lines(title, SIZE + 4, MAX_WIDTH - 2 * PAD)  # the picture widens up to MAX_WIDTH
+    assert len(lines) <= 2 and " ".join(lines) == title, lines
+
+
+def test_a_title_too_long_for_a_line_goes_on_two_whole_lines():
+    """A title wider than the picture (a long game name in it) is wrapped between words, not cut: every word is
+    drawn, each line within the picture, and the table moves down a row."""
+    title = translate("tournament_table_final", "el", id="CpO50QIk", game="tavli")  # the text's long header
+    lines = title_lines(title, SIZE + 4, MAX_WIDTH - 2 * PAD)
+    assert len(lines) == 2 and " ".join(lines) == title, lines
+    assert all(textrun.width(line, SIZE + 4, bold=True) <= MAX_WIDTH - 2 * PAD for line in lines)
+    rows = _rows(["a", "b"])
+    one_line = Image.open(io.BytesIO(render_standings("Short", HEADS, rows)))
+    two_lines = Image.open(io.BytesIO(render_standings(title, HEADS, rows)))
+    assert two_lines.height == one_line.height + ROW

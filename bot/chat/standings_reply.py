@@ -13,6 +13,15 @@ HEADERS = ("tournament_table_header", "tournament_table_final", "tournament_tabl
 COLUMNS = ("tournament_col_rank", "tournament_col_name", "tournament_col_score", "tournament_col_buchholz",
            "tournament_col_sb", "tournament_col_rounds")  # fmt: skip
 SEASON_HEADERS = ("season_table_header", "season_table_final")
+PICTURE_TITLES = {
+    "tournament_table_header": "tournament_picture_header",
+    "tournament_table_final": "tournament_picture_final",
+    "tournament_table_start": "tournament_picture_start",
+    "season_table_header": "season_picture_header",
+    "season_table_final": "season_picture_final",
+}
+"""The picture's title for each table header: the game's short name and no list of the columns (the picture
+heads them), so it fits (renderers.standings_png wraps what still does not)."""
 SEASON_COLUMNS = ("season_col_rank", "season_col_name", "season_col_rating", "season_col_matches", "season_col_wins")
 
 
@@ -27,7 +36,7 @@ def standings_picture(messages: Sequence[Msg], lang: str) -> bytes | None:
     else:
         rows = [_row(m) for m in messages if m.key == "tournament_table_row"]
         heads = [translate(key, lang) for key in COLUMNS]
-    return render_standings(translate(header.key, lang, **header.args), heads, rows)
+    return render_standings(translate(PICTURE_TITLES[header.key], lang, **header.args), heads, rows)
 
 
 def _season_row(msg: Msg) -> StandingRow:
