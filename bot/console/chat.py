@@ -55,6 +55,7 @@ class ConsoleChat:
         self.prompting = False  # the prompt is on screen, waiting for a line (see from_page)
         self.demo_task: asyncio.Task[object] | None = None  # a demo the terminal's player is in
         self._demo_game: asyncio.Future[bool] | None = None  # his demo match being played: did he win?
+        self._demo_lock = asyncio.Lock()
         core.you = self.you  # messages about this player read "You start", not "You starts"
         core.follow_up_to("terminal", self)  # the analysis after a game is printed when it is ready
 
@@ -144,15 +145,16 @@ class ConsoleChat:
 
     async def _demo_game_over(self) -> None:
         """After each line: when the player's demo match has ended, hand its result to the demo."""
-        waiting = self._demo_game
-        if waiting is None or waiting.done():
-            return
-        view = (await self.core.service.board(self.you, self.place)).view
-        if view is None or view.status != "play":
-            winner = view.winner if view is not None else None
-            if view is not None and view.status == "aborted":  # called off: judged as it stands, as events judge
-                winner = await self._judge_called_off(view.game_id)
-            waiting.set_result(view is not None and winner is not None and view.players[winner].same(self.you))
+        async with self._demo_lock:  # the demo's own look and the player's next line may come at once
+            waiting = self._demo_game
+            if waiting is None or waiting.done():
+                return
+            view = (await self.core.service.board(self.you, self.place)).view
+            if view is None or view.status != "play":
+                winner = view.winner if view is not None else None
+                if view is not None and view.status == "aborted":  # called off: judged as it stands, as events do
+                    winner = await self._judge_called_off(view.game_id)
+                waiting.set_result(view is not None and winner is not None and view.players[winner].same(self.you))
 
     async def _judge_called_off(self, game_id: str) -> int | None:
         """The seat that wins the player's called-off demo match by a tournament's rule for a match stopped
