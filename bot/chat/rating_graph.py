@@ -15,6 +15,7 @@ from dataclasses import replace
 from bot.delivery.replies import Reply
 from bot.i18n import translate
 from bot.service import Place, PlayerRef, keys
+from bot.service.game_words import MATCH_KINDS
 from bot.service.reads import Reads
 from bot.storage.base import Store
 from renderers.rating_graph import Series, draw
@@ -42,15 +43,21 @@ def _points(rows: list[tuple[str, float]]) -> list[tuple[float, float]]:
 
 
 async def stats_graph(store: Store, who: PlayerRef, place: Place, lang: str = "en") -> bytes | None:
-    """The PNG of ``who``'s rating graph (this place's board, then the global one), or None before his first
-    rated match. Drawn off the event loop; the same history and language give the cached picture."""
-    scopes = (keys.board_scope(place.platform, place.scope_id), keys.board_scope(place.platform, None))
+    """The PNG of ``who``'s rating graph in the game of his latest rated match (this place's board, then the
+    global one; titled with the game when he has played others), or None before his first rated match. Drawn
+    off the event loop; the same history and language give the cached picture."""
+    places = (keys.board_scope(place.platform, place.scope_id), keys.board_scope(place.platform, None))
     reads = Reads()
-    found = [reads.ztop(keys.rating_history(scope, who.user_id), MAX_POINTS) for scope in scopes]
+    found = {kind: [reads.ztop(keys.rating_history(keys.kind_board(scope, kind), who.user_id), MAX_POINTS)
+                    for scope in places] for kind in MATCH_KINDS}
     await reads.run(store)
-    rows = [h.value for h in found]
-    if not any(rows):
+    played = {kind: [h.value for h in boards] for kind, boards in found.items() if any(h.value for h in boards)}
+    if not played:
         return None
+    # the game of his latest rated match (each game has a rating of its own)
+    kind = max(played, key=lambda k: max(rows[0][1] for rows in played[k] if rows))
+    rows = played[kind]
+    scopes = tuple(keys.kind_board(scope, kind) for scope in places)
     key = (lang, who.name, *scopes, who.user_id, *(r[0][0] if r else "" for r in rows))
     cached = _cache.get(key)
     if cached is not None:
@@ -58,7 +65,9 @@ async def stats_graph(store: Store, who: PlayerRef, place: Place, lang: str = "e
         return cached
     series = [Series(translate(label, lang), _points(r), colour)
               for label, r, colour in zip(("graph_here", "graph_global"), rows, COLOURS, strict=True)]
-    png = await asyncio.to_thread(lambda: draw(who.name, series).png())
+    game = translate(f"thread_name_{kind}", lang)
+    title = who.name if kind == "fevga" and len(played) == 1 else f"{who.name} · {game}"
+    png = await asyncio.to_thread(lambda: draw(title, series).png())
     _cache[key] = png
     while len(_cache) > CACHE_SIZE:
         _cache.popitem(last=False)

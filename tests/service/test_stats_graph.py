@@ -44,3 +44,27 @@ async def test_graph_drawn_once_then_cached_until_the_next_rated_match(
     await _rated_match(redis_service, 2)
     second = await rating_graph.stats_graph(redis_store, ALICE, HERE)
     assert second is not None and second != first and drawn == ["alice", "alice"]
+
+
+async def test_a_portes_players_graph_is_his_portes_rating(redis_store: RedisStore, redis_service: GameService,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each game has a rating of its own: a player whose rated matches are Portes gets the Portes graph (it was
+    drawn from Fevga's board alone, so he got none), titled with the game; after a Fevga match it follows his
+    latest game."""
+    rating_graph._cache.clear()
+    drawn: list[tuple[str, list[int]]] = []
+    real = rating_graph.draw
+
+    def noting(name: str, series: list[Series]) -> RatingGraph:
+        drawn.append((name, [len(s.points) for s in series]))
+        return real(name, series)
+
+    monkeypatch.setattr(rating_graph, "draw", noting)
+    for seed in (1, 2):
+        assert (await redis_service.challenge(ALICE, HERE, BOB, kind="portes")).ok
+        await play_out(redis_service, await redis_service.accept(BOB, HERE), HERE, random.Random(seed))
+    assert await rating_graph.stats_graph(redis_store, ALICE, HERE) is not None
+    assert drawn == [("alice · Portes", [2, 2])]  # two Portes matches, here and globally, the game named
+    await _rated_match(redis_service, 3)  # then a Fevga match: the latest game's graph, named
+    assert await rating_graph.stats_graph(redis_store, ALICE, HERE) is not None
+    assert drawn[-1] == ("alice · Fevga", [1, 1])
