@@ -91,7 +91,7 @@ async def ping_plan(service: GameService, store: Store, language: LanguageOf, ga
     dice = f"{view.dice[0]}-{view.dice[1]}" if view.dice else ""
     ping = Reply(translate("group_your_turn", lang, player=mover.name, dice=dice), mention=(mover,))
     players = " – ".join(display_name(n, lang) for n in view.names)
-    direct = Reply(translate("group_your_turn_direct", lang, dice=dice, players=players))
+    direct = Reply(translate("group_your_turn_direct", lang, dice=dice, players=players, game=view.game))
     return PingPlan(view.version, place, turn_key(view), ping if prefs["ping"] == "on" else None,
                     direct if prefs["ping_dm"] == "on" else None, mover, finished, end,
                     await ping_after(store, place, default_after))

@@ -146,3 +146,21 @@ async def test_an_idle_ping_the_platform_refuses_is_sent_by_a_later_sweep(core: 
     assert await pinger.sweep("telegram") == 1
     assert len(log.posts) == 1 and await core.store.due(keys.ping_timers(game), 1e18, 10) == []
     pinger.close()
+
+
+async def test_the_direct_ping_names_the_game_being_played(core: BotCore) -> None:
+    """The private turn ping says which game is on (it said Fevga for every game), in the player's language."""
+    await core.handle_text(ALICE, GROUP, "challenge @bob portes", mentions={"@bob": BOB})
+    accepted = await core.handle_text(BOB, GROUP, "accept")
+    game = next(r.game_id for r in accepted.replies if r.game_id)
+    assert game is not None
+    for player in (ALICE, BOB):
+        await core.handle_text(player, GROUP, "ping dm on")
+    plan = await core.ping_plan(game)
+    assert plan is not None and plan.direct is not None
+    assert plan.direct.text.startswith("Your turn in Portes (")
+    assert plan.mover is not None
+    await core.handle_text(plan.mover, GROUP, "lang el")
+    greek = await core.ping_plan(game)
+    assert greek is not None and greek.direct is not None
+    assert greek.direct.text.startswith("Σειρά σου στις Πόρτες (")
