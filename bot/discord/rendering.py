@@ -87,7 +87,7 @@ class Outgoing:
 
 
 def _mention_prefix(reply: Reply) -> tuple[str, list[int]]:
-    ids = discord_ids(reply.mention)
+    ids = list(dict.fromkeys(discord_ids(reply.mention)))  # each member mentioned once
     return " ".join(f"<@{i}>" for i in ids), ids
 
 

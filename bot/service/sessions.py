@@ -132,8 +132,9 @@ class Sessions:
                notify: list[PlayerRef] | None = None) -> Result:
         """The session at ``version`` as a command's answer: its view, its buttons now, the messages."""
         view = build_view(s, version)
+        told = [p for n, p in enumerate(notify or []) if not any(p.same(q) for q in (notify or [])[:n])]  # once each
         return Result(ok=True, messages=messages or [], view=view, actions=actions_for(s, view, self.clock()),
-                      to_notify=notify or [], game_id=s.id, place=s.place)
+                      to_notify=told, game_id=s.id, place=s.place)
 
     async def commit_once(self, commit: Commit, actor: PlayerRef | None, idem: str | None,
                           result: Result, place: Place | None) -> Result | None:

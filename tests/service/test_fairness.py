@@ -57,6 +57,8 @@ async def test_a_deadline_under_the_minimum_makes_the_match_unrated(redis_servic
     assert caption(started.view, "en").startswith("alice – bob  · unrated")  # said on the board too
     moved = await until_both_moved(redis_service, started, HERE, random.Random(1))
     assert (await redis_service.hint(ALICE if moved.view and moved.view.turn == 0 else BOB, HERE)).ok  # unrated
+    early = await redis_service.hint(BOB if moved.view and moved.view.turn == 0 else ALICE, HERE)
+    assert early.error_key == "not_your_turn"  # asked while the other plays (it said "already played")
     assert (await redis_service.resign(ALICE, HERE)).view.status == "done"  # type: ignore[union-attr]
     assert await _ratings(redis_service) == []
     # an hour is enough again
@@ -101,6 +103,8 @@ async def test_hint_is_refused_in_rated_games_between_people(redis_service: Game
     mover = started.view.players[started.view.turn]
     refused = await redis_service.hint(mover, HERE)
     assert refused.error_key == "hint_rated" and not refused.ok
+    waiting = started.view.players[1 - started.view.turn]  # the other player: the same reason, not "already played"
+    assert (await redis_service.hint(waiting, HERE)).error_key == "hint_rated"
     ai = await redis_service.play_ai(ALICE, Place("discord", "guild1", "ai-room"))
     assert ai.ok and ai.view is not None
     hint = await redis_service.hint(ALICE, Place("discord", "guild1", "ai-room"))
@@ -204,3 +208,15 @@ async def test_resigning_a_match_says_the_match_is_won_and_a_second_press_says_i
     assert caption(view, "en").endswith("bob wins the match") and "τον αγώνα" in caption(view, "el")
     again = await redis_service.resign(ALICE, HERE, game_id=button.game_id, version=button.version)
     assert not again.ok and again.error_key == "game_over"
+
+
+async def test_the_next_games_starter_is_told_once(redis_service: GameService) -> None:
+    """A game of a match resigned by the player not to move: his opponent wins it and starts the next game; the
+    answer tells him once (he was named twice, as the winner and as the starter: two mentions on Discord)."""
+    started = await until_both_moved(redis_service, await start_game(redis_service, ALICE, BOB, HERE, length=3),
+                                     HERE, random.Random(7))
+    assert started.view is not None
+    waiting = started.view.players[1 - started.view.turn]
+    done = await redis_service.resign(waiting, HERE)
+    assert done.ok and done.view is not None and done.view.status == "play" and done.view.game_no == 2
+    assert len(done.to_notify) == 1 and not done.to_notify[0].same(waiting)
