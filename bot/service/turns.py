@@ -256,13 +256,13 @@ class Turns:
         assert seat is not None
         if game_id is not None and s.status != "play":  # an old game's button
             return Result.error("button_stale", game_id=s.id)
-        if s.status == "play" and s.rated and len(s.human_seats()) == 2:  # no AI advice in a rated game
-            return Result.error("hint_rated", game_id=s.id)
         if s.status == "play" and s.game.turn != seat:  # asked while the other plays: not "already played"
             return Result.error("not_your_turn", player=s.players[s.game.turn].name, game_id=s.id)
         err = _turn_error(s, seat)
         if err is not None:
             return err
+        if s.rated and len(s.human_seats()) == 2:  # the AI's advice is no help a rated opponent gets
+            return Result.error("hint_rated", game_id=s.id)
         assert s.game.dice is not None
         score = MatchScore(s.length, s.score[seat], s.score[1 - seat], s.kind, s.game_no)  # advice plays the score
         options = await ai_hint(self.ai, s.game.position, s.game.dice, s.game.rules, n, score)

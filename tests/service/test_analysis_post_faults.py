@@ -1,6 +1,6 @@
 """The one analysis post of a game against the AI under faults, on two service instances sharing a real
-redis-server: the automatic post's worker process is killed (SIGKILL) while it analyses; meanwhile a player's
-``analyze`` on the other instance is told the post is on its way; the failed post gives its claim back, so the
+redis-server: while the automatic post's worker process analyses, a player's ``analyze`` on the other instance
+is told the post is on its way; the worker is then killed (SIGKILL); the failed post gives its claim back, so the
 next ``analyze`` gets the analysis (computed on the other instance), and a retried automatic post is then not
 made: one post in all."""
 
@@ -49,11 +49,10 @@ async def test_a_killed_analysis_worker_frees_the_post_for_the_other_instance(re
                 break
             await asyncio.sleep(0.01)
         assert workers and (await _claimed(stores[0], gid) or b"").startswith(b"auto:")
-        for pid in workers:
-            os.kill(pid, signal.SIGKILL)  # the worker dies mid-analysis
-
         waiting = await two.analyze(ALICE, HERE)  # meanwhile, on the other instance
         assert waiting.ok and [m.key for m in waiting.messages] == ["analysis_just_posted"]
+        for pid in workers:
+            os.kill(pid, signal.SIGKILL)  # the worker dies mid-analysis
 
         with pytest.raises(BrokenProcessPool):
             await posting

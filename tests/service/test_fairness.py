@@ -103,8 +103,8 @@ async def test_hint_is_refused_in_rated_games_between_people(redis_service: Game
     mover = started.view.players[started.view.turn]
     refused = await redis_service.hint(mover, HERE)
     assert refused.error_key == "hint_rated" and not refused.ok
-    waiting = started.view.players[1 - started.view.turn]  # the other player: the same reason, not "already played"
-    assert (await redis_service.hint(waiting, HERE)).error_key == "hint_rated"
+    waiting = started.view.players[1 - started.view.turn]  # the other player: not his turn (not "already played")
+    assert (await redis_service.hint(waiting, HERE)).error_key == "not_your_turn"
     ai = await redis_service.play_ai(ALICE, Place("discord", "guild1", "ai-room"))
     assert ai.ok and ai.view is not None
     hint = await redis_service.hint(ALICE, Place("discord", "guild1", "ai-room"))
