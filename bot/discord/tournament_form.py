@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.chat.presenter import context_words
 from bot.i18n import translate
 
 from .command_text import TEXT, described, text
@@ -81,6 +82,7 @@ class TournamentFormCog(commands.GroupCog, group_name="tournament", group_descri
             await interaction.response.send_message(translate("tournament_server_only", lang), ephemeral=True)
             return
         if not is_admin(interaction.user, interaction.channel):
-            await interaction.response.send_message(translate("tournament_admin_only", lang), ephemeral=True)
+            refusal = translate("tournament_admin_only", lang, **context_words("discord", lang))
+            await interaction.response.send_message(refusal, ephemeral=True)
             return
         await interaction.response.send_modal(TournamentForm(self.frontend, lang))

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from bot.chat.presenter import context_words
 from bot.discord import lines
 from bot.i18n import translate
 from bot.service.keys import place_bucket
@@ -83,7 +84,7 @@ async def test_tournament_commands_by_slash(fake: FakeDiscord, bot: Any, core: A
     assert (await _said(fake, w.bob, w.general, "tournament join")).startswith("bob joins the tournament (1 player)")
     assert (await _said(fake, w.carol, w.general, "tournament join")).startswith("carol joins")
     refused = await _said(fake, w.bob, w.general, "tournament remove", {"user": w.carol})
-    assert refused == translate("tournament_admin_only", "en")
+    assert refused == translate("tournament_admin_only", "en", **context_words("discord", "en"))
     removed = await _said(fake, w.alice, w.general, "tournament remove", {"user": w.carol})
     assert removed.startswith("carol is out of the tournament")
     _version, event = await core.service.tournaments.current(place_ref(w.general))
@@ -136,4 +137,4 @@ async def test_help_topics_offer_every_command(fake: FakeDiscord, bot: Any, worl
     every = await fake.autocomplete(w.carol, w.general, "fevga help", {"topic": ""}, focused="topic")
     assert len((await every.response()).choices) == 25  # Discord's maximum; typing narrows them
     told = await (await fake.slash_command(w.carol, w.general, "fevga help", {"topic": "tournaments"})).original()
-    assert told.content.replace("\\", "") == translate("help_tournaments", "en")
+    assert told.content.replace("\\", "") == translate("help_tournaments", "en", **context_words("discord", "en"))

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from bot.chat.presenter import context_words
 from bot.discord.tournament_form import form_line
 from bot.i18n import translate
 from bot.service import Place
@@ -31,7 +32,7 @@ async def test_admin_form_creates_the_event(fake: FakeDiscord, bot: Any, core: A
     place = Place("discord", str(w.guild.id), str(w.general.id))
     refused = await (await fake.slash_command(w.bob, w.general, "tournament create")).response()
     assert refused.type == 4 and refused.data["flags"] & 64  # ephemeral: only an admin opens the form
-    assert refused.data["content"] == translate("tournament_admin_only", "en")
+    assert refused.data["content"] == translate("tournament_admin_only", "en", **context_words("discord", "en"))
     dm = fake.dm_channel(w.alice.user)
     in_dm = await (await fake.slash_command(w.alice.user, dm, "tournament create")).response()
     assert in_dm.data["content"] == translate("tournament_server_only", "en")  # not "admins only": the place is wrong
