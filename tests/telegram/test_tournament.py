@@ -55,7 +55,8 @@ async def test_four_player_swiss_in_a_group(fake: FakeTelegram, core: CoreSpy, c
     rng = random.Random(24)
 
     await chat.say(players[1], room, "/tournament create swiss rounds 2")
-    assert fake.last_bot_message(room).content == translate("tournament_admin_only", "en", **context_words("telegram", "en"))
+    refusal = translate("tournament_admin_only", "en", **context_words("telegram", "en"))
+    assert fake.last_bot_message(room).content == refusal
     await chat.say(players[0], room, "/tournament create swiss rounds 2")
     assert fake.last_bot_message(room).content.startswith("Tournament ")
     for n, p in enumerate(players):
