@@ -28,8 +28,8 @@ ERROR_COLOUR = discord.Colour(0xC62828)
 
 def plain(value: str) -> str:
     """The core's plain text (no markup) as Discord shows it literally: names like ``*bob*`` or
-    ``__x__`` are not turned into formatting."""
-    return discord.utils.escape_markdown(value)
+    ``__x__`` are not turned into formatting, nor a name holding ``<@id>`` into another member's mention."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(value))
 
 
 def clip(value: str, limit: int) -> str:

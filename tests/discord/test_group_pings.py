@@ -93,6 +93,10 @@ def test_names_are_not_markdown_and_a_ping_notifies_only_the_mover() -> None:
     assert board.embed is not None and board.embed.title == "\\*star\\* – \\_\\_bob\\_\\_"
     assert board.embed.description == "\\_\\_bob\\_\\_ played 6/1"
     assert outgoing(Reply("**loud**")).content == "\\*\\*loud\\*\\*"
+    spoof = outgoing(Reply("<@123456789012345678> played 6/1 @everyone", game_id="g", version=3,
+                           caption="<@123456789012345678> – bob"))  # a nickname written as another's mention
+    assert spoof.embed is not None and "<@1" not in (spoof.embed.title or "") + (spoof.embed.description or "")
+    assert "@everyone" not in (spoof.embed.description or "")
 
 
 async def test_a_ping_refused_with_503_is_sent_once_after_recovery(fake: FakeDiscord, bot: Any, world: World,
