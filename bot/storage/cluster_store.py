@@ -21,7 +21,7 @@ import logging
 import time
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from redis.exceptions import AskError, ClusterDownError, MovedError, NoScriptError, ResponseError, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
@@ -57,8 +57,8 @@ def parse_cluster_url(url: str) -> tuple[list[tuple[str, int]], dict[str, Any]]:
             raise ValueError(f"cluster node {item!r} is not host:port")
         nodes.append((host.strip("[]"), int(port)))
     options: dict[str, Any] = {}
-    if auth:
-        user, colon, password = auth.partition(":")
+    if auth:  # percent-encoded, as in redis:// URLs (a password holding "@" or ":" is written %40, %3A)
+        user, colon, password = (unquote(part) for part in auth.partition(":"))
         options.update(username=user or None, password=password if colon else user)
         if not colon:
             options["username"] = None

@@ -25,6 +25,8 @@ async def cstore(redis_cluster: LocalCluster) -> AsyncIterator[ClusterStore]:
 def test_parse_cluster_url() -> None:
     nodes, auth = parse_cluster_url("redis+cluster://u:pw@10.0.0.1:7000,10.0.0.2:7001/")
     assert nodes == [("10.0.0.1", 7000), ("10.0.0.2", 7001)] and auth == {"username": "u", "password": "pw"}
+    _nodes, encoded = parse_cluster_url("redis+cluster://fe%40vga:p%40ss%3Aw@h:7000")  # percent-encoded, as redis://
+    assert encoded == {"username": "fe@vga", "password": "p@ss:w"}
     with pytest.raises(ValueError, match="host:port"):
         parse_cluster_url("redis+cluster://10.0.0.1")
 
