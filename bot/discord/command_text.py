@@ -62,6 +62,10 @@ TEXT: dict[str, tuple[str, str]] = {
     # widget texts
     "ui.step": ("Move a checker…", "Μετακίνησε ένα πούλι…"),
     "ui.failed": ("Something went wrong; please try again.", "Κάτι πήγε στραβά· δοκίμασε ξανά."),
+    "ui.cannot_post": ("I cannot post in #{channel} (a permission is missing): ask an admin to let me send messages "
+                       "there. Your command was: {line}",
+                       "Δεν μπορώ να γράψω στο #{channel} (λείπει ένα δικαίωμα): ζήτα από έναν διαχειριστή να μου "
+                       "επιτρέψει να στέλνω μηνύματα εκεί. Η εντολή σου ήταν: {line}"),
     "ui.board": ("Board", "Ταμπλό"),
     "ui.board_moved": ("The board moved below ⬇", "Το ταμπλό μετακινήθηκε πιο κάτω ⬇"),
     "ui.board_later": (

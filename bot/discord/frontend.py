@@ -155,6 +155,12 @@ class DiscordFrontend:
             lang = await self.language(actor, place)
             for reply in handled.replies:
                 await self._answer_message(message, reply, lang, command, place)
+        except discord.Forbidden:  # the bot may not post here: the command stands, its author is told privately
+            log.warning("no permission to answer in channel %s (prefix command %s)", message.channel.id, command)
+            lang = await self.language(actor, place)
+            where = getattr(message.channel, "name", None) or str(message.channel.id)
+            with contextlib.suppress(discord.HTTPException):
+                await message.author.send(text("ui.cannot_post", lang).format(channel=where, line=line[:200]))
         except Exception:
             log.exception("prefix command in message %s (%s) failed", message.id, command)
             with contextlib.suppress(discord.HTTPException):

@@ -105,3 +105,15 @@ async def test_a_persistent_503_on_the_edit_converges_after_recovery(
     assert await converged(fake, core, world, board) < CONVERGE_SECONDS
     assert false_failures(fake, world) == []
     assert len([m for m in fake.messages(world.general) if m.attachments]) == 1  # edited, not reposted
+
+
+async def test_a_channel_the_bot_may_not_post_in_tells_the_author_privately(fake: FakeDiscord, bot: Any,
+                                                                            world: World) -> None:
+    """Every post in the channel refused with 403 (a permission missing): a prefix command's author is told by
+    direct message where and why the bot could not answer (it failed silently, with an ERROR traceback)."""
+    w = world
+    fake.faults.add("POST", rf"/channels/{w.general.id}/messages$", times=10_000, status=403)
+    await fake.send_message(w.alice, w.general, "!fevga top")
+    dm = fake.dm_channel(w.alice.user)
+    told = await fake.wait_for_message(dm, lambda m: "cannot post" in m.content, timeout=10)
+    assert "#general" in told.content and "!fevga top" not in told.content and "top" in told.content
