@@ -92,7 +92,9 @@ class Info:
                 messages.append(Msg("stats_of_game", {"kind": kind, "player": who.name}))
                 shown_kind = kind
             if data is None:
-                messages.append(Msg("stats_none_global" if global_ else "stats_none", {"player": who.name}))
+                nowhere = not any(d for k, _, d, _, _ in loaded if k == kind)  # "none here" and "none" say it twice
+                if global_ or not nowhere:
+                    messages.append(Msg("stats_none_global" if global_ else "stats_none", {"player": who.name}))
                 continue
             messages.append(Msg("stats_global" if global_ else "stats", {
                 "player": who.name, **_shown(data), "rd": round(data["rd"]),
