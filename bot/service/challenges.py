@@ -294,5 +294,11 @@ class Challenges:
             return Result.error("not_in_game")
         if s.ai_level is not None:
             return await self.play_ai(actor, place, level=s.ai_level, length=s.length, idem=idem, kind=s.kind)
-        return await self.challenge(actor, place, s.players[seat ^ 1], length=s.length, rules=s.rules, idem=idem,
-                                    kind=s.kind)
+        opponent = s.players[seat ^ 1]
+        theirs = await read_one(self.store, lambda r: r.hget(keys.channel_pairs(place),
+                                                             f"{opponent.user_id}|{actor.user_id}"))
+        if theirs is not None:  # he asked for the rematch first (both pressed it): that is the actor's answer
+            taken = await self.accept(actor, place, challenge_id=str(theirs), idem=idem)
+            if taken.ok:
+                return taken
+        return await self.challenge(actor, place, opponent, length=s.length, rules=s.rules, idem=idem, kind=s.kind)

@@ -137,6 +137,19 @@ async def test_rematch_challenges_the_same_opponent(service: GameService) -> Non
     assert (await service.accept(BOB, HERE)).ok
 
 
+async def test_both_pressing_rematch_starts_one_game(service: GameService) -> None:
+    """Crossed rematches: the second player's Rematch accepts the first's (it made a second challenge that
+    stayed open, with live buttons, after the game began)."""
+    assert (await start_game(service, ALICE, BOB, HERE)).ok
+    assert (await service.resign(BOB, HERE)).ok
+    first = await service.rematch(ALICE, HERE)
+    assert first.ok and first.messages[0].key == "challenge_sent"
+    second = await service.rematch(BOB, HERE)
+    assert second.ok and second.view is not None and second.view.status == "play"  # the game began
+    assert {p.user_id for p in second.view.players} == {ALICE.user_id, BOB.user_id}
+    assert (await service.accept(ALICE, HERE)).error_key is not None  # nothing else is left open
+
+
 async def test_resign_gives_mars_points_and_rates(service: GameService) -> None:
     started = await until_both_moved(service, await start_game(service, ALICE, BOB, HERE), HERE, random.Random(5))
     done = await service.resign(ALICE, HERE)
