@@ -10,7 +10,7 @@ import re
 import unicodedata
 from collections.abc import Callable
 
-from bot.commands.numbers import ascii_digits, not_digits, whole_number
+from bot.commands.numbers import ascii_digits, not_digits, shown, whole_number
 from bot.service.game_words import game_word
 from bot.service.seasons.keys import MONTH
 from fevga import FevgaError, Rules
@@ -83,7 +83,7 @@ def _is_number(word: str) -> bool:
 
 def _not_a_number(word: str) -> i.CommandError:
     """The answer to a number written in signs that are not digits (``²``, ``½``, ``①``)."""
-    return i.CommandError("cmd_not_digits", {"value": word[:20]})
+    return i.CommandError("cmd_not_digits", {"value": shown(word)})
 
 
 def _length(word: str) -> int | i.CommandError:
@@ -92,7 +92,7 @@ def _length(word: str) -> int | i.CommandError:
         return _not_a_number(word)
     value = whole_number(word)
     if value is None or not 1 <= value <= 25:
-        return i.CommandError("cmd_bad_length", {"value": word[:20]})
+        return i.CommandError("cmd_bad_length", {"value": shown(word)})
     return value
 
 
@@ -215,7 +215,9 @@ def _top(words: list[str]) -> i.Intent | i.CommandError:
             season = low
         elif kind is None and (named := game_word(low)) is not None:
             kind = named
-        elif (number := whole_number(low)) is not None and number >= 1:
+        elif (number := whole_number(low)) is not None:
+            if number < 1:  # "top 0": how many rows, not an unknown word
+                return i.CommandError("cmd_top_count", {"value": shown(word)})
             count = min(number, MAX_TOP_ASKED)  # the service shows at most its maximum and says so
         elif not_digits(low):
             return _not_a_number(word)

@@ -28,3 +28,9 @@ def not_digits(text: str) -> bool:
 def ascii_digits(text: str) -> str:
     """``text`` with every decimal digit of any script written as its ASCII digit (``١٤`` -> ``14``)."""
     return "".join(str(int(ch)) if ch.isdecimal() else ch for ch in text)
+
+
+def shown(word: str, limit: int = 20) -> str:
+    """A typed word as an answer quotes it back: whole when short, else cut with an ellipsis (never a digit
+    silently lost from a long number)."""
+    return word if len(word) <= limit else word[: limit - 1] + "…"

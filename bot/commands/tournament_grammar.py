@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime
 
-from bot.commands.numbers import whole_number
+from bot.commands.numbers import shown, whole_number
 from bot.service.game_words import game_word
 from bot.service.keys import is_game_id
 
@@ -77,12 +77,12 @@ def _create(low: list[str]) -> i.Intent | i.CommandError:
             if word in ("rounds", "points"):
                 number = whole_number(value)
                 if number is None:
-                    return i.CommandError("cmd_tournament_number", {"option": word, "value": value[:20]})
+                    return i.CommandError("cmd_tournament_number", {"option": word, "value": shown(value)})
                 fields[word] = number
             elif word == "deadline":
                 seconds = duration(value)
                 if seconds is None:
-                    return i.CommandError("cmd_tournament_duration", {"value": value[:20]})
+                    return i.CommandError("cmd_tournament_duration", {"value": shown(value)})
                 fields["deadline"] = seconds
             else:
                 seconds = duration(value)

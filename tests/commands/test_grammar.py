@@ -84,7 +84,7 @@ def test_commands(text: str, expected: object) -> None:
         ("lang fr", "cmd_bad_lang"),
         ("settings deadline", "cmd_settings_usage"),
         ("resign now", "cmd_bad_option"),
-        ("top 0", "cmd_bad_option"),
+        ("top 0", "cmd_top_count"),
         ("accept a b", "cmd_too_many_words"),
     ],
 )
@@ -128,3 +128,12 @@ def test_numbers_int_accepts_are_read_as_int_reads_them() -> None:
 @pytest.mark.parametrize("token", ["K.abc.¹", "S.abc.1.².3", "S.abc.1.1.٣٣", "R.abc.-1"])
 def test_forged_tokens_with_odd_digits_are_refused(token: str) -> None:
     assert decode(token) is None
+
+
+def test_a_long_number_is_quoted_back_cut_visibly_and_top_0_is_a_count() -> None:
+    """``challenge @bob 100000000000000000000`` quoted a number one digit short as if typed so; now an ellipsis
+    marks the cut. ``top 0`` says what the count may be (it was "I don't understand '0'")."""
+    long = parse_command("challenge @bob 100000000000000000000")
+    assert isinstance(long, i.CommandError) and long.args["value"] == "1000000000000000000…"
+    zero = parse_command("top 0")
+    assert isinstance(zero, i.CommandError) and zero.key == "cmd_top_count" and zero.args["value"] == "0"
