@@ -33,6 +33,11 @@ _WEBHOOK_SECRET = re.compile(r"[A-Za-z0-9_-]{1,256}")
 _VERBATIM_ERROR = "fevga_config"
 _SECRET_FIELDS = frozenset({"discord_token", "telegram_token", "telegram_webhook_secret", "web_secret"})
 _WEBAPP_NAME = re.compile(r"[A-Za-z0-9_]{3,64}")
+# The password in a URL's userinfo ("scheme://user:password@host", also after each comma of a
+# redis+cluster:// host list); it runs to the "@" after which the host has no "@" (as urlsplit reads "p@ss").
+_USERINFO_PASSWORD = re.compile(
+    r"(?P<head>(?:[A-Za-z][A-Za-z0-9+.-]*://|,)[^:/@\s,]*):[^/\s]*?@(?=[^@/\s,]*(?:[,/\s]|$))"
+)
 
 Port = Annotated[int, Field(ge=1, le=65535)]
 
@@ -318,13 +323,22 @@ class Settings(BaseSettings):
         return out
 
 
+def hide_url_passwords(text: str) -> str:
+    """``text`` with the password of every URL in it replaced (``redis://:pw@h`` -> ``redis://:[REDACTED]@h``),
+    then token-shaped parts redacted: a rejected REDIS_URL or WEB_BASE_URL is shown without its secret."""
+    return redact_text(_USERINFO_PASSWORD.sub(lambda m: f"{m.group('head')}:{REDACTED}@", text))
+
+
 def _shown_input(field: str, value: Any) -> str:
-    """How a rejected input appears in the error: quoted, or only its length for secrets."""
+    """How a rejected input appears in the error: quoted with any URL password hidden, or only its length
+    for secrets."""
     if field in _SECRET_FIELDS:
         length = len(value) if isinstance(value, str) else 0
         return f"a hidden value of {length} characters"
     if isinstance(value, SecretStr):
         return "a hidden value"
+    if isinstance(value, str):
+        return repr(hide_url_passwords(value))
     return repr(value)
 
 

@@ -176,6 +176,24 @@ def test_bad_webhook_secret_is_rejected_without_echoing_it(secret: str) -> None:
     assert secret not in line and "hidden value" in line
 
 
+@pytest.mark.parametrize(
+    ("name", "value", "password"),
+    [
+        ("REDIS_URL", "redis://:s3cretpw@redis:99999/0", "s3cretpw"),
+        ("REDIS_URL", "rediss://fevga:p@ss%40w0rd@redis:nope/0", "p@ss%40w0rd"),
+        ("REDIS_URL", "redis+cluster://user:clusterpw@a:7000,user:otherpw@b:99999", "clusterpw"),
+        ("REDIS_URL", "redis+cluster://user:clusterpw@a:7000,user:otherpw@b:99999", "otherpw"),
+        ("WEB_BASE_URL", "https://user:webpw1@fevga.example.org:nope", "webpw1"),
+        ("DISCORD_API_BASE_URL", "ftp://bob:dcpw12@discord.com/api", "dcpw12"),
+    ],
+)
+def test_a_rejected_url_is_shown_without_its_password(name: str, value: str, password: str) -> None:
+    """A URL's userinfo password never reaches the error line (the old code echoed the whole URL)."""
+    [line] = problems(**{name: value})
+    assert line.startswith(f"{name}: expected ")
+    assert password not in line and "[REDACTED]@" in line
+
+
 def test_webhook_secret_of_256_allowed_characters_is_accepted() -> None:
     secret = ("Ab9_-" * 52)[:256]
     with env(TELEGRAM_WEBHOOK_URL="https://bot.example.org/tg", TELEGRAM_WEBHOOK_SECRET=secret):
