@@ -7,11 +7,14 @@ import os
 import signal
 import sys
 from collections.abc import Coroutine
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from bot import event_loop
 from bot.config import ConfigError, Settings, load_settings
 from bot.logging_setup import configure_logging, get_logger
+
+if TYPE_CHECKING:
+    from aiohttp import web
 
 SHUTDOWN_SECONDS = 20.0  # a graceful stop's bound (Kubernetes' terminationGracePeriodSeconds is 30)
 NO_TOKENS = """No DISCORD_TOKEN or TELEGRAM_TOKEN is set, so this is the local terminal chat.
@@ -43,11 +46,11 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
             from bot.telegram import run_telegram
 
             frontends.append(run_telegram(core, settings))
-        health: asyncio.Task[None] | None = None
-        if settings.health_port:
-            from bot.health import serve_health
+        health: web.AppRunner | None = None
+        if settings.health_port:  # bound before the chats start: a busy port stops start-up (OSError)
+            from bot.health import start_health
 
-            health = asyncio.create_task(serve_health(core, settings.health_port))
+            health = await start_health(core, settings.health_port)
         if settings.web_port and frontends:
             from bot.web.server import config_from, serve_web
 
@@ -67,8 +70,7 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
                                   settings=settings)
         finally:
             if health is not None:
-                health.cancel()
-                await asyncio.gather(health, return_exceptions=True)
+                await health.cleanup()
     finally:
         await core.close()
 

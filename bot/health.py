@@ -10,8 +10,9 @@ from aiohttp import web
 from bot.chat.core import BotCore
 
 
-async def serve_health(core: BotCore, port: int, host: str = "0.0.0.0") -> None:
-    """Serve /healthz until cancelled."""
+async def start_health(core: BotCore, port: int, host: str = "0.0.0.0") -> web.AppRunner:
+    """Bind and start /healthz, returning its runner (``await runner.cleanup()`` stops it). A port that cannot
+    be bound raises ``OSError`` here, so start-up stops with one clear line instead of running on unprobed."""
 
     async def healthz(_request: web.Request) -> web.Response:
         draining = core.draining
@@ -23,8 +24,20 @@ async def serve_health(core: BotCore, port: int, host: str = "0.0.0.0") -> None:
     app.router.add_get("/healthz", healthz)
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
-    site = web.TCPSite(runner, host, port)
-    await site.start()
+    try:
+        await web.TCPSite(runner, host, port).start()
+    except OSError as exc:
+        await runner.cleanup()
+        raise OSError(exc.errno, f"HEALTH_PORT {port} cannot be bound: {exc.strerror or exc}") from exc
+    except BaseException:
+        await runner.cleanup()
+        raise
+    return runner
+
+
+async def serve_health(core: BotCore, port: int, host: str = "0.0.0.0") -> None:
+    """Serve /healthz until cancelled (a port that cannot be bound raises ``OSError`` at once)."""
+    runner = await start_health(core, port, host)
     try:
         await asyncio.Event().wait()
     finally:
