@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
+import importlib.metadata
 import os
 import signal
 import sys
@@ -10,8 +12,8 @@ from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 from bot import event_loop
-from bot.config import ConfigError, Settings, load_settings
-from bot.logging_setup import configure_logging, get_logger
+from bot.config import ConfigError, Settings, hide_url_passwords, load_settings
+from bot.logging_setup import configure_logging, configure_logging_from_environment, get_logger, redact_text
 
 if TYPE_CHECKING:
     from aiohttp import web
@@ -122,8 +124,91 @@ async def run_until_signal(core: Any, frontends: list[Coroutine[Any, Any, None]]
             loop.remove_signal_handler(sig)
 
 
+def report_start_failure(exc: BaseException, settings: Settings | None) -> int:
+    """Log why the process stops as one line, ``fevga-bot: could not start: <reason>``, through the redacting
+    logging setup (JSON under LOG_FORMAT=json; the traceback only at DEBUG), and return the exit code 1."""
+    reason = failure_reason(exc, settings)
+    log = get_logger("fevga.main")
+    log.debug("start-up failed", exc_info=exc)
+    log.error(f"fevga-bot: could not start: {reason}", error=_class_name(type(exc)))
+    return 1
+
+
+def _class_name(cls: type) -> str:
+    return f"{cls.__module__}.{cls.__qualname__}"
+
+
+def _is(exc: BaseException, *names: str) -> bool:
+    """True when ``exc`` is an instance of a class named (module.qualname) in ``names``, matched by name so
+    that redis, telegram and discord are not imported just to recognise their errors."""
+    return any(_class_name(cls) in names for cls in type(exc).__mro__)
+
+
+def _redis_target(settings: Settings | None) -> str:
+    """'Redis at <REDIS_URL without its password>', or the private redis-server when REDIS_URL is unset."""
+    if settings is None or not settings.redis_url:
+        return "the local redis-server"
+    return f"Redis at {hide_url_passwords(settings.redis_url)}"
+
+
+def failure_reason(exc: BaseException, settings: Settings | None) -> str:
+    """A short reason for a start-up failure, naming what failed (Redis, a token, a port, .env) without any
+    secret: exception texts pass the log redaction too, and a rejected token's text is never used."""
+    text = redact_text(hide_url_passwords(str(exc).strip())) or type(exc).__name__
+    if isinstance(exc, UnicodeDecodeError):
+        return f".env is not UTF-8 text ({exc.reason} at byte {exc.start}): save it as UTF-8"
+    if _is(exc, "redis.exceptions.AuthenticationError", "redis.exceptions.AuthenticationWrongNumberOfArgsError"):
+        return f"{_redis_target(settings)} refused the credentials in REDIS_URL: {text}"
+    if _is(exc, "redis.exceptions.ConnectionError", "redis.exceptions.TimeoutError"):
+        return f"{_redis_target(settings)} is unreachable: {text}"
+    if _is(exc, "redis.exceptions.ResponseError"):
+        return f"{_redis_target(settings)} answered with an error (check REDIS_URL): {text}"
+    if _is(exc, "redis.exceptions.InvalidResponse"):
+        return f"{_redis_target(settings)} gave an answer that is not Redis's (is REDIS_URL a Redis server?): {text}"
+    if _is(exc, "redis.exceptions.RedisError"):
+        return f"{_redis_target(settings)} failed: {text}"
+    if _is(exc, "telegram.error.InvalidToken"):
+        return "the Telegram Bot API rejected TELEGRAM_TOKEN (copy it again from @BotFather)"
+    if _is(exc, "telegram.error.NetworkError"):
+        return f"the Telegram Bot API is unreachable (TELEGRAM_API_BASE_URL): {text}"
+    if _is(exc, "telegram.error.TelegramError"):
+        return f"Telegram: {text}"
+    if _is(exc, "discord.errors.LoginFailure"):
+        return "Discord rejected DISCORD_TOKEN (copy it again from the Developer Portal)"
+    if _is(exc, "discord.errors.DiscordException"):
+        return f"Discord: {text}"
+    if isinstance(exc, OSError) and not _is(exc, "builtins.ConnectionError") and exc.filename is not None:
+        return f"could not read {exc.filename}: {exc.strerror or text}"
+    return text
+
+
+def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    """``--help`` and ``--version`` (each exits at once, nothing started); any other argument is a usage error
+    (exit 2): the bot is configured by environment variables and ``.env`` only."""
+    parser = argparse.ArgumentParser(
+        prog="fevga-bot",
+        description="fevga-bot: play tavli (Fevga, Portes, Plakoto) on Discord and Telegram, or in this terminal "
+        "when no token is set. Games, players and ratings live in Redis.",
+        epilog="Configuration comes from environment variables and a .env file in the working directory "
+        "(DISCORD_TOKEN, TELEGRAM_TOKEN, REDIS_URL, ...): see .env.example and the README's Configuration "
+        "section for every variable.",
+    )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
+    return parser.parse_args(argv)
+
+
+def _version() -> str:
+    """The installed package's version (package metadata), or 'unknown' when run from an uninstalled tree."""
+    try:
+        return importlib.metadata.version("fevga-bot")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Load settings (a bad value stops here with a message naming the variable), then serve."""
+    """Read the arguments and the settings (a bad value stops here with a message naming the variable), then
+    serve. Any failure that ends the process is one redacted log line (JSON under LOG_FORMAT=json), exit 1."""
+    parse_args(sys.argv[1:] if argv is None else argv)
     # The AI's matrices are tiny: BLAS threads only cost time (numpy is imported later, with the AI).
     os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     os.environ.setdefault("OMP_NUM_THREADS", "1")
@@ -132,20 +217,21 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as exc:
         print(f"fevga-bot: invalid configuration\n{exc}", file=sys.stderr)
         return 2
+    except Exception as exc:  # e.g. a .env file that is not UTF-8, or cannot be read
+        configure_logging_from_environment()
+        return report_start_failure(exc, None)
     configure_logging(settings.log_level, settings.log_format, secrets=settings.secret_values())
-    from bot.chat import draw_pool  # Pillow and the renderers: after the settings are known to be good
-
-    event_loop.tune_gc(settings.fevga_gc)  # start-up's objects frozen, fewer young collections (or Python's own)
-    event_loop.tune_threads(settings.fevga_switch_ms)  # the loop waits at most ~1 ms for the GIL
-    draw_pool.set_processes(settings.fevga_draw_processes)  # 0: boards drawn in a thread
     try:
+        from bot.chat import draw_pool  # Pillow and the renderers: after the settings are known to be good
+
+        event_loop.tune_gc(settings.fevga_gc)  # start-up's objects frozen, fewer young collections (or Python's)
+        event_loop.tune_threads(settings.fevga_switch_ms)  # the loop waits at most ~1 ms for the GIL
+        draw_pool.set_processes(settings.fevga_draw_processes)  # 0: boards drawn in a thread
         event_loop.run(serve(settings), settings.fevga_event_loop)  # uvloop when installed (bot/event_loop.py)
     except KeyboardInterrupt:
         return 130
-    except (RuntimeError, OSError, ConnectionError) as exc:  # e.g. Redis unreachable, redis-server failed
-        get_logger("fevga.main").debug("start-up failed", exc_info=True)
-        print(f"fevga-bot: could not start: {exc}", file=sys.stderr)
-        return 1
+    except Exception as exc:  # Redis unreachable or refusing us, a token rejected, a port busy, ...
+        return report_start_failure(exc, settings)
     return 0
 
 

@@ -10,6 +10,7 @@ configuration time are replaced by ``[REDACTED]``, both before and after renderi
 from __future__ import annotations
 
 import logging
+import os
 import re
 import sys
 from collections.abc import Iterable, Mapping
@@ -36,6 +37,7 @@ _SENSITIVE_KEY = re.compile(r"token|secret|passw|authorization|api[_-]?key|crede
 _MIN_SECRET_LENGTH = 6
 
 _known_secrets: tuple[str, ...] = ()
+_SECRET_VARIABLES = ("DISCORD_TOKEN", "TELEGRAM_TOKEN", "TELEGRAM_WEBHOOK_SECRET", "WEB_SECRET")
 _NOISY_LOGGERS = ("httpx", "httpcore", "hpack", "websockets", "aiohttp.access")
 
 
@@ -188,6 +190,16 @@ def configure_logging(
     for name in _NOISY_LOGGERS:
         logging.getLogger(name).setLevel(number if number <= logging.DEBUG else max(number, logging.WARNING))
     logging.captureWarnings(True)
+
+
+def configure_logging_from_environment(stream: TextIO | None = None) -> None:
+    """Logging for a failure before the settings could be read: LOG_FORMAT and LOG_LEVEL from the real
+    environment when valid (else console, INFO), and the token variables registered as secrets."""
+    fmt = os.environ.get("LOG_FORMAT", "").strip().lower()
+    level = os.environ.get("LOG_LEVEL", "").strip().upper()
+    secrets = [os.environ.get(name, "").strip() for name in _SECRET_VARIABLES]
+    configure_logging(level if isinstance(logging.getLevelName(level), int) else "INFO",
+                      fmt if fmt in LOG_FORMATS else "console", stream=stream, secrets=secrets)
 
 
 def get_logger(name: str | None = None) -> Any:

@@ -3,10 +3,14 @@ LOG_FORMAT=json) with exit code 1, never a raw traceback, a token or a password.
 
 from __future__ import annotations
 
+import json
 import os
 import socket
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
@@ -31,6 +35,7 @@ def run_bot(cwd: Path, *args: str, **env: str) -> subprocess.CompletedProcess[st
 def failure_line(result: subprocess.CompletedProcess[str]) -> str:
     """The one 'could not start' line, after checking exit code 1 and that nothing resembling a traceback came out."""
     assert result.returncode == 1, result.stderr
+    assert "Traceback" not in result.stderr and 'File "' not in result.stderr, result.stderr
     [line] = [line for line in result.stderr.splitlines() if "could not start" in line]
     return line
 
@@ -39,6 +44,87 @@ def unreachable_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def test_help_describes_the_program_and_its_configuration_without_starting(tmp_path: Path) -> None:
+    result = run_bot(tmp_path, "--help", REDIS_URL=f"redis://127.0.0.1:{unreachable_port()}/0")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("usage: fevga-bot")
+    assert "environment variables" in result.stdout and ".env.example" in result.stdout and "README" in result.stdout
+    assert "could not start" not in result.stderr and "terminal chat" not in result.stdout
+
+
+def test_version_comes_from_the_package_metadata(tmp_path: Path) -> None:
+    from importlib.metadata import version
+
+    result = run_bot(tmp_path, "--version", REDIS_URL=f"redis://127.0.0.1:{unreachable_port()}/0")
+    assert (result.returncode, result.stdout.strip()) == (0, f"fevga-bot {version('fevga-bot')}")
+
+
+def test_an_unknown_argument_is_a_usage_error(tmp_path: Path) -> None:
+    result = run_bot(tmp_path, "--bogus", REDIS_URL=f"redis://127.0.0.1:{unreachable_port()}/0")
+    assert result.returncode == 2 and "unrecognized arguments: --bogus" in result.stderr
+
+
+@pytest.mark.parametrize("fmt", ["console", "json"])
+def test_unreachable_redis_is_one_line_naming_it_without_the_password(tmp_path: Path, fmt: str) -> None:
+    url = f"redis://:{PASSWORD}@127.0.0.1:{unreachable_port()}/0"
+    line = failure_line(run_bot(tmp_path, REDIS_URL=url, LOG_FORMAT=fmt))
+    assert PASSWORD not in line
+    assert "could not start: Redis at redis://:[REDACTED]@127.0.0.1:" in line and "is unreachable" in line
+    if fmt == "json":
+        assert json.loads(line)["level"] == "error"
+
+
+def test_a_wrong_redis_password_and_a_bad_db_index_are_one_line_each(tmp_path: Path,
+                                                                     redis_server: LocalRedis) -> None:
+    host_port = redis_server.url.split("://", 1)[1].split("/", 1)[0]
+    line = failure_line(run_bot(tmp_path, REDIS_URL=f"redis://nobody:{PASSWORD}@{host_port}/0"))
+    assert PASSWORD not in line and "refused the credentials" in line
+    line = failure_line(run_bot(tmp_path, REDIS_URL=f"redis://{host_port}/99"))
+    assert "answered with an error" in line and "DB index is out of range" in line
+
+
+def test_an_env_file_not_in_utf8_is_one_line(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_bytes(b"LOG_LEVEL=info\nFEVGA_LANGUAGE=\xe5\xeb\n")
+    line = failure_line(run_bot(tmp_path, LOG_FORMAT="json"))
+    assert "not UTF-8" in json.loads(line)["event"]
+
+
+class _Unauthorized(BaseHTTPRequestHandler):
+    """A Bot API that rejects every token, as Telegram does for a revoked one."""
+
+    def do_POST(self) -> None:
+        body = b'{"ok": false, "error_code": 401, "description": "Unauthorized"}'
+        self.send_response(401)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *_args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def rejecting_bot_api() -> Iterator[str]:
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _Unauthorized)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/bot"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_a_rejected_telegram_token_is_one_line_without_the_token(
+    tmp_path: Path, redis_server: LocalRedis, rejecting_bot_api: str
+) -> None:
+    result = run_bot(tmp_path, REDIS_URL=redis_server.url, TELEGRAM_TOKEN=TG_TOKEN,
+                     TELEGRAM_API_BASE_URL=rejecting_bot_api)
+    line = failure_line(result)
+    assert "TELEGRAM_TOKEN" in line
+    assert TG_TOKEN not in result.stderr + result.stdout and TG_TOKEN.split(":")[1] not in result.stderr
 
 
 def test_a_busy_health_port_stops_start_up_with_one_line(tmp_path: Path, redis_server: LocalRedis) -> None:
