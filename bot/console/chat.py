@@ -4,7 +4,9 @@ as on Discord and Telegram; the text board is printed after every move and the P
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -204,7 +206,7 @@ class ConsoleChat:
             self.out.flush()
             self.prompting = True
             try:
-                line = await asyncio.to_thread(read_line)
+                line = await read_in_background(read_line)
             finally:
                 self.prompting = False
             if line is None or line.strip().lower() in QUIT_WORDS:
@@ -212,6 +214,32 @@ class ConsoleChat:
                 break
             if line.strip():
                 await self.command(line)
+
+
+async def read_in_background(read_line: Callable[[], str | None]) -> str | None:
+    """One line read in a daemon thread: a Ctrl-C at the prompt ends the program at once (a line read in the
+    loop's executor kept it waiting for Enter, since the executor's threads are joined at exit)."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[str | None] = loop.create_future()
+
+    def settle(value: str | None, error: BaseException | None) -> None:
+        if done.done():
+            return
+        if error is not None:
+            done.set_exception(error)
+        else:
+            done.set_result(value)
+
+    def work() -> None:
+        try:
+            value, error = read_line(), None
+        except Exception as exc:  # handed to the waiting coroutine
+            value, error = None, exc
+        with contextlib.suppress(RuntimeError):  # the loop is closed: nobody waits any more
+            loop.call_soon_threadsafe(settle, value, error)
+
+    threading.Thread(target=work, name="terminal-input", daemon=True).start()
+    return await done
 
 
 def _read_stdin() -> str | None:
