@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import importlib.metadata
 import os
 import signal
 import sys
-from collections.abc import Coroutine
+from collections.abc import Coroutine, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bot import event_loop
@@ -67,14 +69,34 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
                     loop.remove_signal_handler(sig)
                 from bot.console import run_console
 
-                print(NO_TOKENS)
-                await run_console(core, board_dir=settings.fevga_data_dir / "boards", ai_level=settings.fevga_ai_level,
-                                  settings=settings)
+                with logs_to_file(settings) as log_path:  # the screen is the chat's: no log lines, no tracebacks
+                    print(NO_TOKENS + f"The bot's log: {log_path}\n")
+                    await run_console(core, board_dir=settings.fevga_data_dir / "boards",
+                                      ai_level=settings.fevga_ai_level, settings=settings)
         finally:
             if health is not None:
                 await health.cleanup()
     finally:
         await core.close()
+
+
+@contextlib.contextmanager
+def logs_to_file(settings: Settings) -> Iterator[Path]:
+    """While the terminal chat runs, the log goes to ``<FEVGA_DATA_DIR>/fevga.log`` (appended), then back to
+    standard error: a store that is down is told in the chat's own words, not by tracebacks across it."""
+    path = settings.fevga_data_dir / "fevga.log"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        stream = path.open("a", encoding="utf-8", buffering=1)
+    except OSError:  # an unwritable data directory: the log stays on standard error
+        yield Path("<standard error>")
+        return
+    with stream:
+        configure_logging(settings.log_level, settings.log_format, stream=stream, secrets=settings.secret_values())
+        try:
+            yield path
+        finally:
+            configure_logging(settings.log_level, settings.log_format, secrets=settings.secret_values())
 
 
 def warm_up_renderers() -> asyncio.Future[None]:
