@@ -39,6 +39,7 @@ RECLAIM_IDLE_MS = 3_000  # an entry not touched this long: its instance is gone 
 START_IDLE_MS = 3_000  # at start-up: entries of the instance this one replaces (kill -9, rollout)
 TOUCH_SECONDS = 1.0  # how often a live consumer marks the entries it has in hand (see Store.touch)
 UPKEEP_SECONDS = 1.0  # reclaim, and retry the boards a repair found busy
+FAILING_SAID_EVERY = 60.0  # seconds between the lines saying the outbox still cannot be read
 GRACE_SECONDS = 3.0  # a new entry is left this long to the instance whose command made it (it draws first)
 LATE_SECONDS = 10.0  # a board entry delivered this late also pings the player to move
 RETRY_PAUSE = (0.5, 8.0)  # first and longest pause before an undelivered entry is tried again
@@ -328,6 +329,8 @@ class OutboxConsumer:
         loop = asyncio.get_running_loop()
         next_upkeep, repaired = loop.time(), False
         idle_ms = START_IDLE_MS
+        failing: float | None = None  # since when reading fails (the store down): said once, then each minute
+        said = 0.0
         while not self.stopping.is_set():
             try:
                 if loop.time() >= next_upkeep:
@@ -346,10 +349,20 @@ class OutboxConsumer:
                                                         block_ms)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("reading the %s outbox failed", self.platform)
+            except Exception as exc:
+                now = loop.time()
+                if failing is None:  # the first failure with its traceback; then one line a minute, no flood
+                    log.exception("reading the %s outbox failed", self.platform)
+                    failing, said = now, now
+                elif now - said >= FAILING_SAID_EVERY:
+                    log.error("reading the %s outbox still fails after %.0f s: %s", self.platform, now - failing,
+                              exc.__class__.__name__)
+                    said = now
                 await asyncio.sleep(1.0)
                 continue
+            if failing is not None:
+                log.warning("reading the %s outbox works again after %.0f s", self.platform, loop.time() - failing)
+                failing = None
             for stream, entry in entries:
                 task = asyncio.create_task(self._handle_and_ack(stream, entry, persist=True))
                 self._tasks.add(task)
