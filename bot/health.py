@@ -1,5 +1,6 @@
-"""A tiny ``GET /healthz`` endpoint for container health checks: 200 while the store answers and the bot is
-not draining (after SIGTERM it answers 503, so Kubernetes stops routing webhooks to it while it finishes)."""
+"""Container health checks: ``GET /healthz`` (readiness) is 200 while the store answers and the bot is not
+draining (after SIGTERM it answers 503, so Kubernetes stops routing webhooks to it while it finishes), and says
+whether the store was reachable; ``GET /livez`` (liveness) is 200 while the process answers at all."""
 
 from __future__ import annotations
 
@@ -16,12 +17,20 @@ async def start_health(core: BotCore, port: int, host: str = "0.0.0.0") -> web.A
 
     async def healthz(_request: web.Request) -> web.Response:
         draining = core.draining
-        ok = not draining and await core.healthy()
-        body: dict[str, object] = {"ok": ok, "draining": draining, "store": core.store.health()}
+        reachable = await core.healthy()
+        ok = not draining and reachable
+        body: dict[str, object] = {"ok": ok, "draining": draining, "store_reachable": reachable,
+                                   "store": core.store.health()}
         return web.json_response(body, status=200 if ok else 503)
+
+    async def livez(_request: web.Request) -> web.Response:
+        """The process answers (its event loop runs): for a liveness probe, which must not restart every bot
+        while Redis is away (the bot recovers by itself when it returns; /healthz says it is not ready)."""
+        return web.json_response({"ok": True, "draining": core.draining})
 
     app = web.Application()
     app.router.add_get("/healthz", healthz)
+    app.router.add_get("/livez", livez)
     runner = web.AppRunner(app, access_log=None)
     await runner.setup()
     try:

@@ -194,7 +194,9 @@ def test_bot_deployments_are_hardened_probed_and_take_tokens_from_the_secret() -
         ports = {p["name"]: p["containerPort"] for p in container["ports"]}
         for probe in ("livenessProbe", "readinessProbe"):
             get = container[probe]["httpGet"]
-            assert get["path"] == "/healthz" and ports[get["port"]] == int(config["data"]["HEALTH_PORT"])
+            # readiness: the store answers; liveness: the process answers (a Redis outage restarts no pod)
+            assert get["path"] == ("/livez" if probe == "livenessProbe" else "/healthz")
+            assert ports[get["port"]] == int(config["data"]["HEALTH_PORT"])
         secret_refs = {i["name"] for i in container["env"] if "valueFrom" in i and "secretKeyRef" in i["valueFrom"]}
         token_vars = {i["name"] for i in container["env"] if "TOKEN" in i["name"] or "SECRET" in i["name"]}
         assert token_vars and token_vars == secret_refs  # no token is ever written inline
