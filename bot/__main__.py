@@ -173,32 +173,33 @@ def _redis_target(settings: Settings | None) -> str:
     return f"Redis at {hide_url_passwords(settings.redis_url)}"
 
 
+# (exception classes by module.qualname, the reason: {redis} the Redis meant, {text} the redacted message);
+# a rejected token's own text is never used, since it holds the token
+REASONS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("redis.exceptions.AuthenticationError", "redis.exceptions.AuthenticationWrongNumberOfArgsError"),
+     "{redis} refused the credentials in REDIS_URL: {text}"),
+    (("redis.exceptions.ConnectionError", "redis.exceptions.TimeoutError"), "{redis} is unreachable: {text}"),
+    (("redis.exceptions.ResponseError",), "{redis} answered with an error (check REDIS_URL): {text}"),
+    (("redis.exceptions.InvalidResponse",),
+     "{redis} gave an answer that is not Redis's (is REDIS_URL a Redis server?): {text}"),
+    (("redis.exceptions.RedisError",), "{redis} failed: {text}"),
+    (("telegram.error.InvalidToken",), "the Telegram Bot API rejected TELEGRAM_TOKEN (copy it again from @BotFather)"),
+    (("telegram.error.NetworkError",), "the Telegram Bot API is unreachable (TELEGRAM_API_BASE_URL): {text}"),
+    (("telegram.error.TelegramError",), "Telegram: {text}"),
+    (("discord.errors.LoginFailure",), "Discord rejected DISCORD_TOKEN (copy it again from the Developer Portal)"),
+    (("discord.errors.DiscordException",), "Discord: {text}"),
+)
+
+
 def failure_reason(exc: BaseException, settings: Settings | None) -> str:
     """A short reason for a start-up failure, naming what failed (Redis, a token, a port, .env) without any
     secret: exception texts pass the log redaction too, and a rejected token's text is never used."""
     text = redact_text(hide_url_passwords(str(exc).strip())) or type(exc).__name__
     if isinstance(exc, UnicodeDecodeError):
         return f".env is not UTF-8 text ({exc.reason} at byte {exc.start}): save it as UTF-8"
-    if _is(exc, "redis.exceptions.AuthenticationError", "redis.exceptions.AuthenticationWrongNumberOfArgsError"):
-        return f"{_redis_target(settings)} refused the credentials in REDIS_URL: {text}"
-    if _is(exc, "redis.exceptions.ConnectionError", "redis.exceptions.TimeoutError"):
-        return f"{_redis_target(settings)} is unreachable: {text}"
-    if _is(exc, "redis.exceptions.ResponseError"):
-        return f"{_redis_target(settings)} answered with an error (check REDIS_URL): {text}"
-    if _is(exc, "redis.exceptions.InvalidResponse"):
-        return f"{_redis_target(settings)} gave an answer that is not Redis's (is REDIS_URL a Redis server?): {text}"
-    if _is(exc, "redis.exceptions.RedisError"):
-        return f"{_redis_target(settings)} failed: {text}"
-    if _is(exc, "telegram.error.InvalidToken"):
-        return "the Telegram Bot API rejected TELEGRAM_TOKEN (copy it again from @BotFather)"
-    if _is(exc, "telegram.error.NetworkError"):
-        return f"the Telegram Bot API is unreachable (TELEGRAM_API_BASE_URL): {text}"
-    if _is(exc, "telegram.error.TelegramError"):
-        return f"Telegram: {text}"
-    if _is(exc, "discord.errors.LoginFailure"):
-        return "Discord rejected DISCORD_TOKEN (copy it again from the Developer Portal)"
-    if _is(exc, "discord.errors.DiscordException"):
-        return f"Discord: {text}"
+    for names, reason in REASONS:  # the first class that matches, most specific first
+        if _is(exc, *names):
+            return reason.format(redis=_redis_target(settings), text=text)
     if isinstance(exc, OSError) and not _is(exc, "builtins.ConnectionError") and exc.filename is not None:
         return f"could not read {exc.filename}: {exc.strerror or text}"
     return text

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import socket
+from typing import Any
 
 import aiohttp
 import pytest
@@ -18,18 +19,23 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
+async def first_answer(http: aiohttp.ClientSession, url: str) -> tuple[int, Any]:
+    """The status and JSON of ``url`` once the server listens (it starts in a task)."""
+    for _ in range(100):
+        try:
+            async with http.get(url) as response:
+                return response.status, await response.json()
+        except aiohttp.ClientConnectionError:
+            await asyncio.sleep(0.02)
+    raise AssertionError(f"{url} never answered")
+
+
 async def test_healthz_says_not_ready_while_draining(core: BotCore) -> None:
     port = free_port()
     server = asyncio.create_task(serve_health(core, port, host="127.0.0.1"))
     try:
         async with aiohttp.ClientSession() as http:
-            for _ in range(100):
-                try:
-                    async with http.get(f"http://127.0.0.1:{port}/healthz") as response:
-                        ready = (response.status, await response.json())
-                    break
-                except aiohttp.ClientConnectionError:
-                    await asyncio.sleep(0.02)
+            ready = await first_answer(http, f"http://127.0.0.1:{port}/healthz")
             store = core.store.health()  # the store's counters (wait_timeouts on Redis) ride along
             assert ready == (200, {"ok": True, "draining": False, "store_reachable": True, "store": store})
             core.draining = True
@@ -52,13 +58,7 @@ async def test_livez_stays_up_while_the_store_is_away(core: BotCore, monkeypatch
     server = asyncio.create_task(serve_health(core, port, host="127.0.0.1"))
     try:
         async with aiohttp.ClientSession() as http:
-            for _ in range(100):
-                try:
-                    async with http.get(f"http://127.0.0.1:{port}/healthz") as response:
-                        ready = (response.status, await response.json())
-                    break
-                except aiohttp.ClientConnectionError:
-                    await asyncio.sleep(0.02)
+            ready = await first_answer(http, f"http://127.0.0.1:{port}/healthz")
             assert ready[0] == 503 and ready[1]["store_reachable"] is False and ready[1]["draining"] is False
             async with http.get(f"http://127.0.0.1:{port}/livez") as response:
                 assert response.status == 200 and (await response.json())["ok"] is True
