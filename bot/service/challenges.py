@@ -286,19 +286,14 @@ class Challenges:
         if button_game is not None and button_game != gid:  # an older game's button
             return Result.error("button_stale")
         loaded = await self.sessions.load(gid, take=False)
-        s = loaded.session
-        if s is None:
-            return loaded.error or Result.error("no_last_game")
-        seat = s.seat_of(actor)
-        if seat is None:
-            return Result.error("not_in_game")
+        if (s := loaded.session) is None or (seat := s.seat_of(actor)) is None:
+            return loaded.error or Result.error("no_last_game" if s is None else "not_in_game")
         if s.ai_level is not None:
             return await self.play_ai(actor, place, level=s.ai_level, length=s.length, idem=idem, kind=s.kind)
         opponent = s.players[seat ^ 1]
         theirs = await read_one(self.store, lambda r: r.hget(keys.channel_pairs(place),
                                                              f"{opponent.user_id}|{actor.user_id}"))
-        if theirs is not None:  # he asked for the rematch first (both pressed it): that is the actor's answer
-            taken = await self.accept(actor, place, challenge_id=str(theirs), idem=idem)
-            if taken.ok:
-                return taken
+        # he asked for the rematch first (both pressed it): accepting it is the actor's answer
+        if theirs is not None and (taken := await self.accept(actor, place, str(theirs), idem)).ok:
+            return taken
         return await self.challenge(actor, place, opponent, length=s.length, rules=s.rules, idem=idem, kind=s.kind)
