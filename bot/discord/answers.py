@@ -127,7 +127,7 @@ class InteractionAnswer:
             outcome = await tracker.show(game_id, version, hint=reply, place=place, fresh=fresh, budget=0.0,
                                          wait=HANDLER_WAIT, first=first, first_ref=here)
         if fresh and made_here and outcome is Outcome.SHOWN:
-            await self.boards.retire(old)
+            await self.boards.retire(old, lang=self.boards.langs.get(game_id, self.lang))
         if outcome in (Outcome.LATER, Outcome.BUSY):
             later = "\n".join(line for line in (plain(reply.text), text("ui.board_later", self.lang)) if line)
             await self.send(Outgoing(content=later), ephemeral=self.clicked is not None)

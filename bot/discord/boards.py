@@ -19,6 +19,7 @@ from bot.delivery.budgets import PlaceBudgets
 from bot.delivery.replies import Reply
 from bot.service.models import Place, PlayerRef
 
+from .command_text import text
 from .identity import discord_ids, split_ref
 from .rendering import Outgoing, clip, direct_message, outgoing, plain
 from .threads import GameThreads
@@ -168,12 +169,14 @@ class Boards:
             return False
         return True
 
-    async def retire(self, ref: tuple[int, int] | None, keep: int | None = None) -> None:
-        """Take the buttons off an old board message (the game moved to a new one)."""
+    async def retire(self, ref: tuple[int, int] | None, keep: int | None = None, lang: str = "en") -> None:
+        """An old board message the game left for a new one (``board`` asked again): its picture, caption and
+        buttons give way to "the board moved below", so that no stale position stays in sight."""
         if ref is None or ref[1] == keep:
             return
         with contextlib.suppress(discord.HTTPException):
-            await self.partial(*ref).edit(view=None)
+            await self.partial(*ref).edit(content=text("ui.board_moved", lang), embed=None, attachments=[],
+                                          view=None)
 
     # ---- the pinger's surface --------------------------------------------------------------------
     async def post_ping(self, place: Place, reply: Reply, board_ref: str | None) -> str | None:

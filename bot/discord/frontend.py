@@ -188,7 +188,7 @@ class DiscordFrontend:
             await message.reply(content=later, mention_author=False)
             return
         if fresh:
-            await self.boards.retire(old)
+            await self.boards.retire(old, lang=self.boards.langs.get(reply.game_id, lang))
         with contextlib.suppress(discord.HTTPException):
             await message.add_reaction(CHECK_MARK)
         await self.boards.ping_after(reply.game_id, reply.version)

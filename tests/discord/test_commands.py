@@ -61,6 +61,8 @@ async def test_board_command_moves_the_board_here_and_files_are_attached(
     moved = await (await fake.slash_command(w.bob, w.general, "fevga board")).original()
     assert moved.id > old.id and moved.attachments[0].filename == "board.png" and step_ids(moved)
     await fake.wait_for(lambda: not old.custom_ids() or None)  # the old board lost its buttons
+    await fake.wait_for(lambda: not old.embeds or None)  # ...and its stale picture and caption: it points below
+    assert "moved below" in old.content and not old.attachments
     elsewhere = await fake.add_channel(w.guild, "tavli")
     nothing = await fake.slash_command(w.bob, elsewhere, "fevga board")  # games belong to their channel
     assert (await nothing.response()).ephemeral
