@@ -26,6 +26,7 @@ CODES: dict[ButtonKind, str] = {
     ButtonKind.CONFIRM: "K",
     ButtonKind.RESIGN: "R",
     ButtonKind.RESIGN_CONFIRM: "Y",
+    ButtonKind.RESIGN_MATCH_CONFIRM: "W",
     ButtonKind.REMATCH: "M",
     ButtonKind.CLAIM: "L",
     ButtonKind.ABORT: "B",
@@ -104,6 +105,8 @@ def intent_of(
             return i.ResignPrompt(game_id, version)
         case ButtonKind.RESIGN_CONFIRM:
             return i.Resign(game_id=game_id, version=version)
+        case ButtonKind.RESIGN_MATCH_CONFIRM:
+            return i.Resign(whole_match=True, game_id=game_id, version=version)
         case ButtonKind.REMATCH:
             return i.Rematch(game_id)
         case ButtonKind.CLAIM:

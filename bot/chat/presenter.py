@@ -29,6 +29,7 @@ STYLES: dict[ButtonKind, str] = {
     ButtonKind.DECLINE: "danger",
     ButtonKind.RESIGN: "danger",
     ButtonKind.RESIGN_CONFIRM: "danger",
+    ButtonKind.RESIGN_MATCH_CONFIRM: "danger",
     ButtonKind.STEP: "primary",
     ButtonKind.PLAY: "primary",
 }

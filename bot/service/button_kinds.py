@@ -18,6 +18,7 @@ class ButtonKind(StrEnum):
     CONFIRM = "confirm"
     RESIGN = "resign"  # asks first: shows a RESIGN_CONFIRM button
     RESIGN_CONFIRM = "resign_confirm"
+    RESIGN_MATCH_CONFIRM = "resign_match_confirm"  # the whole match given up (``resign match`` asked first)
     REMATCH = "rematch"
     CLAIM = "claim"
     ABORT = "abort"

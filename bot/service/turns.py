@@ -154,11 +154,12 @@ class Turns:
             prompt = Msg("resign_match_prompt", {"player": s.players[seat ^ 1].name})
         else:
             prompt = Msg("resign_confirm_prompt", {"points": points})
-        by_text = whole_match and fairness.both_moved(s)  # the whole match is confirmed by text only
-        how = Msg("resign_match_confirm_how" if by_text else "resign_confirm_how", {})
-        result = self.sessions.result(s, loaded.version, [prompt, how])
-        confirm = Action(ButtonKind.RESIGN_CONFIRM, s.id, loaded.version, "btn_resign_confirm", {"points": points})
-        result.actions[:] = [] if by_text else [confirm]
+        result = self.sessions.result(s, loaded.version, [prompt, Msg("resign_confirm_how", {})])
+        if whole_match and fairness.both_moved(s):  # the whole match: its own button
+            confirm = Action(ButtonKind.RESIGN_MATCH_CONFIRM, s.id, loaded.version, "btn_resign_match_confirm", {})
+        else:
+            confirm = Action(ButtonKind.RESIGN_CONFIRM, s.id, loaded.version, "btn_resign_confirm", {"points": points})
+        result.actions[:] = [confirm]
         return result
 
     async def resign(self, actor: PlayerRef, place: Place, whole_match: bool = False, game_id: str | None = None,

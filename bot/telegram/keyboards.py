@@ -23,7 +23,7 @@ _LAYOUT: tuple[tuple[tuple[ButtonKind, ...], int], ...] = (
     ((ButtonKind.PLAY,), 2),  # whole plays, e.g. "1/7 7/12"
     ((ButtonKind.UNDO, ButtonKind.CONFIRM), 2),
     ((ButtonKind.RESIGN, ButtonKind.ABORT), 2),
-    ((ButtonKind.RESIGN_CONFIRM,), 2),
+    ((ButtonKind.RESIGN_CONFIRM, ButtonKind.RESIGN_MATCH_CONFIRM), 2),
     ((ButtonKind.HINT, ButtonKind.CLAIM, ButtonKind.REMATCH), 3),
 )
 LAID_OUT = frozenset(kind for kinds, _ in _LAYOUT for kind in kinds)  # every ButtonKind (a test checks)

@@ -20,6 +20,7 @@ EXPECTED: dict[ButtonKind, i.Intent] = {
     ButtonKind.CONFIRM: i.Confirm("g7", 5),
     ButtonKind.RESIGN: i.ResignPrompt("g7", 5),
     ButtonKind.RESIGN_CONFIRM: i.Resign(game_id="g7", version=5),
+    ButtonKind.RESIGN_MATCH_CONFIRM: i.Resign(whole_match=True, game_id="g7", version=5),
     ButtonKind.REMATCH: i.Rematch("g7"),
     ButtonKind.CLAIM: i.Claim("g7"),
     ButtonKind.ABORT: i.Abort("g7"),
@@ -51,6 +52,7 @@ def test_a_token_decodes_into_its_intent(kind: ButtonKind) -> None:
         (ButtonKind.ABORT, "abort"),
         (ButtonKind.HINT, "hint"),
         (ButtonKind.RESIGN_CONFIRM, "resign yes"),
+        (ButtonKind.RESIGN_MATCH_CONFIRM, "resign match yes"),
         (ButtonKind.RESIGN, "resign"),  # typed or pressed, resigning asks first
     ],
 )

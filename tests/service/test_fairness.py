@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 
+from bot.chat.buttons import intent_of
 from bot.chat.presenter import caption
 from bot.commands import intents as i
 from bot.commands.executor import execute
@@ -123,7 +124,8 @@ async def test_typed_resign_and_telegram_menu_resign_ask_first(redis_service: Ga
         assert [a.kind for a in asked.actions] == ["resign_confirm"]
     assert (await redis_service.board(ALICE, HERE)).view.status == "play"  # type: ignore[union-attr]
     match = await execute(redis_service, ALICE, HERE, parse_command("resign match"))
-    assert match.messages[0].key == "resign_match_prompt" and match.actions == []
+    assert match.messages[0].key == "resign_match_prompt"
+    assert [a.kind for a in match.actions] == ["resign_match_confirm"]
     done = await execute(redis_service, ALICE, HERE, parse_command("resign yes"))
     assert done.ok and done.view is not None and done.view.status == "done"
 
@@ -188,7 +190,7 @@ async def test_a_damaged_short_list_never_blocks_a_match_end(redis_store: RedisS
 
 async def test_resigning_a_match_says_the_match_is_won_and_a_second_press_says_it_is_over(
         redis_service: GameService) -> None:
-    """``resign match`` in a 7-point match: the prompt asks for the typed confirmation (there is no button), the
+    """``resign match`` in a 7-point match: the prompt's button gives up the whole match (typed works too), the
     end says the match is won though the score is under its length, the board's caption says so too, and the
     "Yes, resign" button of an earlier prompt pressed afterwards answers that the game is over."""
     started = await until_both_moved(redis_service, await start_game(redis_service, ALICE, BOB, HERE, length=7),
@@ -197,9 +199,13 @@ async def test_resigning_a_match_says_the_match_is_won_and_a_second_press_says_i
     asked = await execute(redis_service, ALICE, HERE, parse_command("resign"))
     button = asked.actions[0]
     match = await execute(redis_service, ALICE, HERE, parse_command("resign match"))
-    assert [m.key for m in match.messages] == ["resign_match_prompt", "resign_match_confirm_how"]
-    assert match.actions == []
-    done = await execute(redis_service, ALICE, HERE, parse_command("resign match yes"))
+    assert [m.key for m in match.messages] == ["resign_match_prompt", "resign_confirm_how"]
+    assert [a.kind for a in match.actions] == ["resign_match_confirm"]  # its own button (a privacy-mode group
+    # passes no typed "resign match yes" to the bot)
+    pressed = match.actions[0]
+    intent = intent_of(pressed.kind, pressed.game_id, pressed.version)
+    assert isinstance(intent, i.Resign) and intent.whole_match
+    done = await execute(redis_service, ALICE, HERE, intent)
     keys_said = [m.key for m in done.messages]
     assert done.ok and "resigned_match" in keys_said and "match_won_early" in keys_said, keys_said
     view = done.view
