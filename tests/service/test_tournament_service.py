@@ -253,3 +253,15 @@ async def test_a_knockout_is_announced_without_a_count_of_rounds(service):
         text = translate(made.messages[0].key, lang, **made.messages[0].args)
         assert "round" not in text.split("a round")[0] and "γύρ" not in text.split("ο γύρος")[0], text
         assert "knockout" in text or "νοκ άουτ" in text, text
+
+
+async def test_a_start_in_the_past_is_refused_with_an_example_still_to_come(service, clock):
+    """The example start time in the refusal is tomorrow's (a fixed date in the text had itself passed)."""
+    refused = await service.tournaments.create(ADMIN, HERE, is_admin=True, starts_at=clock() - 60)
+    assert refused.error_key == "tournament_start_past"
+    example = refused.messages[0].args["example"]
+    from datetime import UTC, datetime
+
+    when = datetime.strptime(example, "%Y-%m-%dT%H:%M").replace(tzinfo=UTC).timestamp()
+    assert clock() < when <= clock() + 2 * 86400
+    assert f"start {example} (UTC)" in translate("tournament_start_past", "en", example=example)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 from collections.abc import Sequence
+from datetime import UTC, datetime
 
 from bot.service import keys
 from bot.service.challenges import Challenges
@@ -94,7 +95,8 @@ class Tournaments:
             return Result.error("tournament_bad_deadline")
         starts = 0.0 if starts_at is None else starts_at  # 0: when the admin says ``tournament start``
         if starts_at is not None and starts_at < self.clock():
-            return Result.error("tournament_start_past")
+            tomorrow = datetime.fromtimestamp(self.clock() + 86400, UTC).strftime("%Y-%m-%dT18:00")
+            return Result.error("tournament_start_past", example=tomorrow)  # an example still to come
         index = model.place_events_index(place)
         tid = keys.new_id_in(keys.place_bucket(place))
         t = Tournament(tid, place, kind, rounds if kind == "swiss" else 0, points, deadline_secs, starts, rated,
