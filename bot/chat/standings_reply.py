@@ -9,7 +9,7 @@ from bot.i18n import translate
 from bot.service.models import Msg
 from renderers.standings_png import StandingRow, render_standings
 
-HEADERS = ("tournament_table_header", "tournament_table_final", "tournament_table_start")
+HEADERS = ("tournament_table_header", "tournament_table_final", "tournament_table_start", "tournament_table_open")
 COLUMNS = ("tournament_col_rank", "tournament_col_name", "tournament_col_score", "tournament_col_buchholz",
            "tournament_col_sb", "tournament_col_rounds")  # fmt: skip
 SEASON_HEADERS = ("season_table_header", "season_table_final")
@@ -17,6 +17,7 @@ PICTURE_TITLES = {
     "tournament_table_header": "tournament_picture_header",
     "tournament_table_final": "tournament_picture_final",
     "tournament_table_start": "tournament_picture_start",
+    "tournament_table_open": "tournament_picture_open",
     "season_table_header": "season_picture_header",
     "season_table_final": "season_picture_final",
 }

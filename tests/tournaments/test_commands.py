@@ -105,6 +105,9 @@ async def test_executor_runs_a_tournament(redis_server):
         assert refused.error_key == "tournament_admin_only"
         for who in (admin, bob):
             assert (await execute(service, who, place, parse_command("tournament join"))).ok
+        early = await execute(service, bob, place, parse_command("tournament"))  # signed up, not started
+        assert early.ok and early.messages[0].key == "tournament_table_open"
+        assert "not started yet" in translate("tournament_table_open", "en", **early.messages[0].args)
         started = await execute(service, admin, place, parse_command("tournament start"), is_admin=True)
         assert started.ok and started.messages[0].key == "tournament_started"
         assert "2 players" in translate("tournament_started", "en", **started.messages[0].args)

@@ -25,6 +25,8 @@ def table_msgs(t: Tournament) -> list[Msg]:
     done = last_round(t)
     if t.status == "done":
         header = "tournament_table_final"
+    elif t.status == "open":  # signed up, not started: no round is being played
+        header = "tournament_table_open"
     else:
         header = "tournament_table_header" if done else "tournament_table_start"
     out = [Msg(header, {"id": t.id, "round": done, "rounds": t.rounds, "game": t.game})]
