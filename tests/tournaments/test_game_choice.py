@@ -101,3 +101,12 @@ async def test_seeds_come_from_the_board_of_the_events_game(service: GameService
     _v, event = await service.tournaments.current(PLACE)
     assert event is not None and event.entrant("3") is not None
     assert event.entrant("3").rating == 1720.0  # type: ignore[union-attr]
+
+
+def test_a_tavli_events_header_names_the_game_without_nested_brackets() -> None:
+    """The standings headers name the game by its short name: "(Tavli)", not "(tavli (Portes, ...))"."""
+    for lang, name in (("en", "Tavli"), ("el", "Τάβλι")):
+        for key in ("tournament_table_open", "tournament_table_start", "tournament_table_header",
+                    "tournament_table_final"):
+            said = translate(key, lang, id="x", game="tavli", round=1, rounds=3)
+            assert f"x ({name})" in said and "((" not in said and "))" not in said, said
