@@ -65,7 +65,7 @@ async def stats_graph(store: Store, who: PlayerRef, place: Place, lang: str = "e
         return cached
     series = [Series(translate(label, lang), _points(r), colour)
               for label, r, colour in zip(("graph_here", "graph_global"), rows, COLOURS, strict=True)]
-    game = translate(f"thread_name_{kind}", lang)
+    game = translate(f"game_short_{kind}", lang)
     title = who.name if kind == "fevga" and len(played) == 1 else f"{who.name} · {game}"
     png = await asyncio.to_thread(lambda: draw(title, series).png())
     _cache[key] = png

@@ -142,7 +142,7 @@ class GameThreads:
         view = (await self.core.service.view_of(game)).view if game else None
         lang = await self.core.place_language(place)
         kind = view.kind if view is not None else "fevga"
-        title = translate(f"thread_name_{kind}", lang)
+        title = translate(f"game_short_{kind}", lang)
         names = " – ".join(display_name(n, lang) for n in view.names) if view is not None else ""
         return f"{title} {names}".strip()[:100]
 

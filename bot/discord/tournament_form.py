@@ -79,7 +79,7 @@ class TournamentFormCog(commands.GroupCog, group_name="tournament", group_descri
         """Open the form."""
         lang = lang_of(interaction)
         if interaction.guild_id is None:  # a DM: nobody else could join
-            await interaction.response.send_message(translate("tournament_server_only", lang), ephemeral=True)
+            await interaction.response.send_message(translate("tournament_private", lang), ephemeral=True)
             return
         if not is_admin(interaction.user, interaction.channel):
             refusal = translate("tournament_admin_only", lang, **context_words("discord", lang))

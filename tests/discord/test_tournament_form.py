@@ -35,7 +35,7 @@ async def test_admin_form_creates_the_event(fake: FakeDiscord, bot: Any, core: A
     assert refused.data["content"] == translate("tournament_admin_only", "en", **context_words("discord", "en"))
     dm = fake.dm_channel(w.alice.user)
     in_dm = await (await fake.slash_command(w.alice.user, dm, "tournament create")).response()
-    assert in_dm.data["content"] == translate("tournament_server_only", "en")  # not "admins only": the place is wrong
+    assert in_dm.data["content"] == translate("tournament_private", "en")  # not "admins only": the place is wrong
 
     opened = await fake.slash_command(w.alice, w.general, "tournament create", locale="el")
     modal = await opened.response()
