@@ -11,7 +11,7 @@ import unicodedata
 from collections.abc import Callable
 
 from bot.commands.numbers import ascii_digits, not_digits, shown, whole_number
-from bot.service.game_words import game_word
+from bot.service.game_words import game_word, level_word, names_the_ai
 from bot.service.seasons.keys import MONTH
 from fevga import FevgaError, Rules
 
@@ -144,10 +144,10 @@ def _play_ai(words: list[str]) -> i.Intent | i.CommandError:
     kind: str | None = None
     for word in words:
         low = word.lower()
-        if low in ("ai", "bot", "vs", "against", "computer"):
+        if names_the_ai(low):
             continue
-        if low in i.AI_LEVELS:
-            level = low
+        if (named_level := level_word(low)) is not None:
+            level = named_level
         elif kind is None and (named := game_word(low)) is not None:
             kind = named
         elif _is_number(low):
@@ -317,7 +317,9 @@ def _help(words: list[str]) -> i.Intent | i.CommandError:
 
 
 def _play(words: list[str]) -> i.Intent | i.CommandError:
-    if words and words[0].lower() in ("ai", "bot", "computer"):
+    linked = len(words) > 1 and words[0].lower() in ("vs", "against", "με")  # "play με υπολογιστή"
+    opponent = words[1] if linked else words[0] if words else ""
+    if opponent.lower() not in ("", "vs", "against", "με") and names_the_ai(opponent):
         return _play_ai(words[1:])
     return i.CommandError("cmd_play_what")
 

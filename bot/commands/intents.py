@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
+from bot.service.game_words import AI_LEVELS as AI_LEVELS  # the grammar and the tests read the levels here
 from fevga import Rules
 
-AI_LEVELS = ("easy", "medium", "hard", "expert")
 LANGUAGES = ("en", "el")
 
 

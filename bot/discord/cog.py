@@ -15,7 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.commands.grammar import COMMANDS
-from bot.service.game_words import MATCH_KINDS
+from bot.service.game_words import AI_LEVELS, MATCH_KINDS
 from bot.service.settings import SETTINGS
 
 from . import lines
@@ -27,6 +27,8 @@ Points = app_commands.Range[int, 1, 25]
 Count = app_commands.Range[int, 1, 50]
 GAMES = [app_commands.Choice(name=described(f"game.{kind}"), value=kind) for kind in MATCH_KINDS]
 """The game option's choices (fevga, portes, plakoto, tavli), their names in the member's language."""
+LEVELS = [app_commands.Choice(name=described(f"level.{level}"), value=level) for level in AI_LEVELS]
+"""The AI level option's choices, their names in the member's language."""
 
 
 class FevgaCog(commands.GroupCog, group_name="fevga", group_description=described("group")):
@@ -98,12 +100,12 @@ class FevgaCog(commands.GroupCog, group_name="fevga", group_description=describe
 
     @commands.hybrid_command(name="play", description=described("play"))  # type: ignore[arg-type]
     @app_commands.describe(game=described("game"), level=described("play.level"), points=described("play.points"))
-    @app_commands.choices(game=GAMES)
+    @app_commands.choices(game=GAMES, level=LEVELS)
     async def play(
         self,
         ctx: Ctx,
         game: str | None = None,
-        level: Literal["easy", "medium", "hard", "expert"] | None = None,
+        level: str | None = None,
         points: Points | None = None,
     ) -> None:
         await self.run(ctx, lines.play_ai_line(level, points, game))

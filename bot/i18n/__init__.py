@@ -196,11 +196,13 @@ def _plain(template: str) -> bool:
 
 def display_name(name: str, lang: str = DEFAULT) -> str:
     """A player's name as shown in ``lang``: the built-in AI's stored name ("AI (hard)") in the language's words
-    ("Υπολογιστής (hard)"; the level is the command's word), any other name as it is."""
+    ("Υπολογιστής (δύσκολο)"; ``play ai`` takes those level words too), any other name as it is."""
     match = _AI_NAME.fullmatch(name) if name.startswith("AI (") else None
     if match is None or lang not in LANGUAGES:
         return name
-    return render(catalogue(lang).get("ai_name") or "AI ({level})", lang, level=match.group(1))
+    words = catalogue(lang)
+    level = words.get(f"ai_level_{match.group(1)}") or match.group(1)
+    return render(words.get("ai_name") or "AI ({level})", lang, level=level)
 
 
 def render(template: str, lang: str = DEFAULT, /, **args: Any) -> str:

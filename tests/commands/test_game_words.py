@@ -66,3 +66,28 @@ def test_top_of_a_game() -> None:
     assert parse_command("top plakoto") == i.Top(False, 10, "plakoto")
     assert parse_command("top tavli 5") == i.Top(False, 5, "tavli")
     assert parse_command("top") == i.Top(False, 10, None)
+
+
+@pytest.mark.parametrize(("text", "level", "kind"), [
+    ("play ai δύσκολο", "hard", None), ("play ai ΕΥΚΟΛΟ", "easy", None),
+    ("play ai μετριο πλακωτό", "medium", "plakoto"),
+    ("play με υπολογιστή έμπειρο 3", "expert", None), ("play ai hard", "hard", None),
+])
+def test_greek_level_words(text: str, level: str, kind: str | None) -> None:
+    """The level words a Greek board shows ("Υπολογιστής (δύσκολο)") are the words ``play ai`` takes."""
+    parsed = parse_command(text)
+    assert isinstance(parsed, i.PlayAI) and (parsed.level, parsed.kind) == (level, kind), parsed
+
+
+def test_the_ai_is_named_in_greek_with_its_level_in_greek() -> None:
+    from bot.i18n import display_name
+
+    assert display_name("AI (hard)", "el") == "Υπολογιστής (δύσκολο)"
+    assert display_name("AI (expert)", "en") == "AI (expert)"
+    for level in i.AI_LEVELS:  # every level shown in Greek reads back as itself
+        shown = display_name(f"AI ({level})", "el")
+        parsed = parse_command(f"play ai {shown[shown.index('(') + 1:-1]}")
+        assert isinstance(parsed, i.PlayAI) and parsed.level == level
+    error = parse_command("play ai δυνατό")
+    assert isinstance(error, i.CommandError)
+    assert "δύσκολο" in translate(error.key, "el", **error.args)

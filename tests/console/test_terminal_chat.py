@@ -97,11 +97,11 @@ async def test_the_ai_is_named_in_the_chats_language(core: BotCore, tmp_path: Pa
     start = len(out.getvalue())
     await chat.command("board")
     greek = out.getvalue()[start:]
-    assert "Υπολογιστής (medium)" in greek and "AI (medium)" not in greek
+    assert "Υπολογιστής (μέτριο)" in greek and "AI (medium)" not in greek
     view = (await core.service.board(chat.you, chat.place)).view
     assert view is not None and "AI (medium)" in view.names  # stored as it always was
-    assert "Υπολογιστής (medium)" in scene_for(view, "el").names and "AI (medium)" in scene_for(view, "en").names
-    assert "Υπολογιστής (medium)" in caption(view, "el") and "AI (medium)" in caption(view, "en")
+    assert "Υπολογιστής (μέτριο)" in scene_for(view, "el").names and "AI (medium)" in scene_for(view, "en").names
+    assert "Υπολογιστής (μέτριο)" in caption(view, "el") and "AI (medium)" in caption(view, "en")
     base = {"turn": 0, "seats": [{"name": "AI (medium)", "side": 0}, {"name": "AI (bogus)", "side": 1}]}
-    assert [s["name"] for s in for_viewer(base, "el", None)["seats"]] == ["Υπολογιστής (medium)", "AI (bogus)"]
+    assert [s["name"] for s in for_viewer(base, "el", None)["seats"]] == ["Υπολογιστής (μέτριο)", "AI (bogus)"]
     assert base["seats"][0]["name"] == "AI (medium)"  # the shared state is not changed for other viewers

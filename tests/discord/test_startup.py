@@ -77,6 +77,9 @@ async def test_commands_synced_with_options_and_greek_descriptions(
             assert [c["value"] for c in game["choices"]] == ["fevga", "portes", "plakoto", "tavli"]
             assert [c["name_localizations"]["el"] for c in game["choices"]][:3] == ["Φεύγα", "Πόρτες", "Πλακωτό"]
             assert game["description_localizations"]["el"].startswith("Ποιο παιχνίδι")
+        (level,) = [o for o in subs["play"]["options"] if o["name"] == "level"]  # the words a Greek board shows
+        assert [c["value"] for c in level["choices"]] == ["easy", "medium", "hard", "expert"]
+        assert [c["name_localizations"]["el"] for c in level["choices"]] == ["εύκολο", "μέτριο", "δύσκολο", "έμπειρο"]
         move = subs["move"]["options"][0]
         assert (move["name"], move["type"], move["required"], move["autocomplete"]) == ("play", 3, True, True)
         every = [g for g in groups.values()] + [o for g in groups.values() for o in g["options"]]

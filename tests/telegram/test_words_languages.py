@@ -115,7 +115,7 @@ async def test_a_greek_users_first_contact_is_greek(fake: FakeTelegram, core: Co
     his = fake.private_chat(nikos)
     await chat.say(nikos, his, "/ai portes")
     board = next(m for m in fake.bot_messages(his) if m.kind == "photo")
-    assert "Υπολογιστής (medium)" in board.content and "AI (medium)" not in board.content, board.content
+    assert "Υπολογιστής (μέτριο)" in board.content and "AI (medium)" not in board.content, board.content
 
 
 async def test_a_group_owner_sets_the_ping_time(fake: FakeTelegram, core: CoreSpy, chat: Chat) -> None:
