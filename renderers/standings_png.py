@@ -44,11 +44,12 @@ class StandingRow:
     results: tuple[tuple[bool, str | None], ...] = ()
 
 
-def column_xs(heads: Sequence[str]) -> list[int]:
-    """Where each column starts: rank, name, the three number columns (72 px, or as wide as their head), rounds."""
+def column_xs(heads: Sequence[str], numbers: int = 3) -> list[int]:
+    """Where each column starts: rank, name, the ``numbers`` number columns (72 px, or as wide as their head),
+    rounds."""
     columns = [PAD, PAD + 48, PAD + 48 + NAME_WIDTH + 12]
-    numbers = list(heads[2:5])
-    for head in numbers + [""] * (3 - len(numbers)):
+    shown = list(heads[2 : 2 + numbers])
+    for head in shown + [""] * (numbers - len(shown)):
         columns.append(columns[-1] + max(72, int(textrun.width(head, SIZE - 4)) + 16))
     return columns
 
@@ -71,11 +72,13 @@ def title_lines(title: str, size: int, max_width: float) -> list[str]:
     return lines
 
 
-def render_standings(title: str, heads: Sequence[str], rows: Sequence[StandingRow]) -> bytes:
-    """The PNG of the table. ``heads``: the column titles (rank, name, score, Buchholz, SB, rounds)."""
+def render_standings(title: str, heads: Sequence[str], rows: Sequence[StandingRow], numbers: int = 3) -> bytes:
+    """The PNG of the table. ``heads``: the column titles (rank, name, score, Buchholz, SB, rounds); ``numbers``:
+    how many of the number columns are drawn (1: the score alone, as a knockout's table has)."""
+    numbers = min(max(numbers, 1), 3)
     shown = list(rows[:MAX_ROWS])
     rounds = max((len(r.results) for r in shown), default=0)
-    columns = column_xs(heads)
+    columns = column_xs(heads, numbers)
     cell = 44
     title_width = textrun.width(title, SIZE + 4, bold=True) + 2 * PAD  # a long title widens it, up to MAX_WIDTH
     width = max(columns[-1] + max(rounds, 1) * cell + PAD, 640, min(int(title_width) + 1, MAX_WIDTH))
@@ -99,7 +102,8 @@ def render_standings(title: str, heads: Sequence[str], rows: Sequence[StandingRo
             draw.rectangle((0, y - 4, width, y + ROW - 6), fill=STRIPE)
         textrun.draw(img, (columns[0], y), f"{row.rank}.", SIZE, TEXT)
         textrun.draw(img, (columns[1], y), textrun.fit(row.name, SIZE, NAME_WIDTH), SIZE, TEXT)
-        for x, value in zip(columns[2:5], (row.score, row.buchholz, row.sonneborn_berger), strict=True):
+        values = (row.score, row.buchholz, row.sonneborn_berger)[:numbers]
+        for x, value in zip(columns[2 : 2 + numbers], values, strict=True):
             textrun.draw(img, (x, y), str(value), SIZE, TEXT, bold=x == columns[2])
         for n, (won, opponent) in enumerate(row.results):
             mark = "★" if opponent is None else ("+" if won else "−")  # a bye, a win, a loss

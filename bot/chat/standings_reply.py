@@ -9,15 +9,22 @@ from bot.i18n import translate
 from bot.service.models import Msg
 from renderers.standings_png import StandingRow, render_standings
 
-HEADERS = ("tournament_table_header", "tournament_table_final", "tournament_table_start", "tournament_table_open")
+KNOCKOUT_HEADERS = ("tournament_table_header_ko", "tournament_table_final_ko", "tournament_table_start_ko")
+HEADERS = ("tournament_table_header", "tournament_table_final", "tournament_table_start", "tournament_table_open",
+           *KNOCKOUT_HEADERS)  # fmt: skip
+ROWS = ("tournament_table_row", "tournament_table_row_ko")
 COLUMNS = ("tournament_col_rank", "tournament_col_name", "tournament_col_score", "tournament_col_buchholz",
            "tournament_col_sb", "tournament_col_rounds")  # fmt: skip
+KNOCKOUT_COLUMNS = ("tournament_col_rank", "tournament_col_name", "tournament_col_wins", "tournament_col_rounds")
 SEASON_HEADERS = ("season_table_header", "season_table_final")
 PICTURE_TITLES = {
     "tournament_table_header": "tournament_picture_header",
     "tournament_table_final": "tournament_picture_final",
     "tournament_table_start": "tournament_picture_start",
     "tournament_table_open": "tournament_picture_open",
+    "tournament_table_header_ko": "tournament_picture_header",
+    "tournament_table_final_ko": "tournament_picture_final",
+    "tournament_table_start_ko": "tournament_picture_start",
     "season_table_header": "season_picture_header",
     "season_table_final": "season_picture_final",
 }
@@ -31,13 +38,17 @@ def standings_picture(messages: Sequence[Msg], lang: str) -> bytes | None:
     header = next((m for m in messages if m.key in HEADERS + SEASON_HEADERS), None)
     if header is None:
         return None
+    numbers = 3
     if header.key in SEASON_HEADERS:
         rows = [_season_row(m) for m in messages if m.key == "season_table_row"]
         heads = [translate(key, lang) for key in SEASON_COLUMNS]
     else:
-        rows = [_row(m) for m in messages if m.key == "tournament_table_row"]
-        heads = [translate(key, lang) for key in COLUMNS]
-    return render_standings(translate(PICTURE_TITLES[header.key], lang, **header.args), heads, rows)
+        rows = [_row(m) for m in messages if m.key in ROWS]
+        knockout = header.key in KNOCKOUT_HEADERS or any(m.key == "tournament_table_row_ko" for m in messages)
+        numbers = 1 if knockout else 3  # a bracket has matches won and nothing to break ties with
+        heads = [translate(key, lang) for key in (KNOCKOUT_COLUMNS if knockout else COLUMNS)]
+    title = translate(PICTURE_TITLES[header.key], lang, **header.args)
+    return render_standings(title, heads, rows, numbers=numbers)
 
 
 def _season_row(msg: Msg) -> StandingRow:

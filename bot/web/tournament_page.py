@@ -77,12 +77,14 @@ def event_html(data: dict[str, Any], lang: str) -> str:
     (newest first)."""
     title = translate("tpage_title", lang, id=data["id"], kind=data["kind"], status=data["status"],
                       round=data["round"], rounds=data["rounds"])
-    heads = "".join(f"<th>{escape(translate(k, lang))}</th>" for k in (
+    knockout = data["kind"] == "knockout"  # matches won; the Swiss tie-breaks mean nothing in a bracket
+    columns = ("tournament_col_rank", "tournament_col_name", "tournament_col_wins") if knockout else (
         "tournament_col_rank", "tournament_col_name", "tournament_col_score", "tournament_col_buchholz",
-        "tournament_col_sb"))  # fmt: skip
+        "tournament_col_sb")  # fmt: skip
+    heads = "".join(f"<th>{escape(translate(k, lang))}</th>" for k in columns)
     rows = "".join(
         f"<tr><td>{r['rank']}</td><td>{escape(r['name'])}{' †' if r['out'] else ''}</td><td>{r['score']}</td>"
-        f"<td>{r['buchholz']}</td><td>{r['sb']}</td></tr>" for r in data["standings"])
+        + ("" if knockout else f"<td>{r['buchholz']}</td><td>{r['sb']}</td>") + "</tr>" for r in data["standings"])
     rounds = "".join(
         f"<h2>{escape(translate('tpage_round', lang, round=r['round']))}</h2><ul>"
         + "".join(_match_html(m, lang) for m in r["matches"]) + "</ul>" for r in reversed(data["matches"]))

@@ -2,10 +2,13 @@
 and next pairing exactly once under two instances, a 16-player Swiss with random results."""
 
 import asyncio
+import io
 import random
 
 import pytest
+from PIL import Image
 
+from bot.chat.standings_reply import standings_picture
 from bot.i18n import translate
 from bot.service import GameService, Place, PlayerRef, keys
 from bot.service.models import Msg
@@ -154,6 +157,16 @@ async def test_eleven_player_knockout(service):
     assert t is not None and t.status == "done" and t.winner is not None
     lost = {r.a if r.winner == r.b else r.b for r in t.results if r.b is not None}
     assert t.winner not in lost and len(lost) == 10
+    table = await service.tournaments.standings(HERE, tid)  # a bracket's table: matches won, no Swiss tie-breaks
+    assert [m.key for m in table.messages] == ["tournament_table_final_ko"] + ["tournament_table_row_ko"] * 11
+    assert table.messages[1].args["name"] == t.name_of(t.winner) and table.messages[1].args["score"] == 4
+    for lang in ("en", "el"):
+        text = "\n".join(translate(m.key, lang, **m.args) for m in table.messages)
+        assert "Buchholz" not in text and "(0, 0)" not in text, text
+    swiss_like = [Msg(m.key.removesuffix("_ko"), m.args) for m in table.messages]
+    narrow = Image.open(io.BytesIO(standings_picture(table.messages, "en") or b""))
+    wide = Image.open(io.BytesIO(standings_picture(swiss_like, "en") or b""))
+    assert narrow.width < wide.width  # two number columns fewer
 
 
 async def test_two_instances_pair_the_next_round_once(any_store, clock):

@@ -78,3 +78,20 @@ async def test_the_page_says_which_game_and_how_long_the_matches(site: Site) -> 
     assert "<p id=game>Game: Plakoto; matches to 3 points</p>" in english
     greek = await (await site.client.get(f"/t/{t.id}", headers={"Accept-Language": "el"})).text()
     assert "<p id=game>Παιχνίδι: Πλακωτό· αγώνες στους 3</p>" in greek
+
+
+async def test_a_knockout_page_has_no_swiss_tie_break_columns(site: Site) -> None:
+    """A bracket's table: rank, player, matches won; Buchholz and Sonneborn-Berger mean nothing there."""
+    events = site.core.service.tournaments
+    for kind, heads in (("knockout", ["#", "Player", "Won"]), ("swiss", ["#", "Player", "Pts", "BH", "SB"])):
+        assert (await events.create(ALICE, ROOM, rounds=2, is_admin=True, kind=kind)).ok
+        _v, t = await events.current(ROOM)
+        assert t is not None
+        for p in (ALICE, BOB, CAROL):
+            assert (await events.join(p, ROOM)).ok
+        html = await (await site.client.get(f"/t/{t.id}?lang=en")).text()
+        table = html[html.index("<table id=standings>"):html.index("</table>")]
+        assert table.split("</tr>")[0].count("<th>") == len(heads)
+        assert [h.split("</th>")[0] for h in table.split("<th>")[1:]] == heads
+        assert table.split("</tr>")[1].count("<td>") == len(heads)
+        assert (await events.cancel(ALICE, ROOM, is_admin=True)).ok

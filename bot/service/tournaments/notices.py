@@ -21,7 +21,8 @@ def last_round(t: Tournament) -> int:
 def table_msgs(t: Tournament) -> list[Msg]:
     """The standings as messages: a header (after the last round whose results are in, or "no results yet"
     while round one is played), then one row per player (rank, name, score, Buchholz, Sonneborn-Berger, and
-    the round results as ``+name`` won / ``-name`` lost, ``+—`` a bye)."""
+    the round results as ``+name`` won / ``-name`` lost, ``+—`` a bye). A knockout's table has its own keys
+    (``…_ko``): matches won, none of the Swiss tie-breaks, which mean nothing in a bracket."""
     done = last_round(t)
     if t.status == "done":
         header = "tournament_table_final"
@@ -29,13 +30,16 @@ def table_msgs(t: Tournament) -> list[Msg]:
         header = "tournament_table_open"
     else:
         header = "tournament_table_header" if done else "tournament_table_start"
+    knockout = t.kind == "knockout"
+    if knockout and header != "tournament_table_open":
+        header += "_ko"
     out = [Msg(header, {"id": t.id, "round": done, "rounds": t.rounds, "game": t.game})]
     for row in standings(t.players, t.results):
         marks = " ".join(
             ("+" if won else "-") + ("—" if opponent is None else t.name_of(opponent))
             for _n, (opponent, won) in sorted(row.rounds.items())
         )
-        out.append(Msg("tournament_table_row", {
+        out.append(Msg("tournament_table_row_ko" if knockout else "tournament_table_row", {
             "rank": row.rank, "name": t.name_of(row.player), "score": row.score, "buchholz": row.buchholz,
             "sb": row.sonneborn_berger, "results": marks,
             "marks": [[won, None if opponent is None else t.name_of(opponent)]
