@@ -55,7 +55,8 @@ EXPECTS: dict[str, str] = {
     "telegram_webhook_listen": "an IP address such as 0.0.0.0 or ::",
     "telegram_webhook_port": "a port number from 1 to 65535",
     "telegram_webhook_secret": "1 to 256 characters from A-Z, a-z, 0-9, _ and -",
-    "redis_url": "a redis://, rediss:// or unix:// URL, or redis+cluster://host:port,host:port,... for a Redis Cluster",
+    "redis_url": "a redis://, rediss:// or unix:// URL, or redis+cluster://host:port,host:port,... for a Redis Cluster "
+    "(rediss+cluster://... with TLS)",
     "redis_wait_replicas": "a whole number from 0 to 16 (or empty: 1 on a cluster, 0 otherwise)",
     "redis_wait_ms": "a whole number of milliseconds from 1 to 60000",
     "fevga_data_dir": "a directory path",
@@ -215,10 +216,14 @@ class Settings(BaseSettings):
     @field_validator("redis_url")
     @classmethod
     def _redis_url(cls, value: str | None) -> str | None:
-        if value is not None and value.strip().lower().startswith("redis+cluster://"):
+        if value is not None and value.strip().lower().startswith(("redis+cluster://", "rediss+cluster://")):
             from bot.storage.cluster_store import parse_cluster_url
 
-            parse_cluster_url(value.strip())  # ValueError naming the bad node
+            try:
+                parse_cluster_url(value.strip())
+            except ValueError as exc:  # a bad node, an unknown or misplaced option: which, after the usual line
+                shown = {"expects": EXPECTS["redis_url"], "url": _shown_input("redis_url", value), "problem": str(exc)}
+                raise PydanticCustomError(_VERBATIM_ERROR, "expected {expects}, got {url}: {problem}", shown) from None
             return value.strip()
         return None if value is None else _check_url(value, ("redis", "rediss", "unix"))
 

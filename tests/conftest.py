@@ -29,3 +29,14 @@ def redis_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalClu
     cluster.start()
     yield cluster
     cluster.stop()
+
+
+@pytest.fixture(scope="session")
+def tls_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LocalCluster]:
+    """One real Redis Cluster speaking TLS only (3 masters, 1 replica each; bus and replication over TLS too),
+    with a throwaway CA; clients may show a certificate of that CA (``tls-auth-clients optional``). Its ``url``
+    is ``rediss+cluster://...?ssl_ca_certs=...&ssl_certfile=...&ssl_keyfile=...``."""
+    cluster = LocalCluster(tmp_path_factory.mktemp("tls-cluster"), tls=True, tls_auth_clients="optional")
+    cluster.start()
+    yield cluster
+    cluster.stop()

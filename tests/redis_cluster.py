@@ -12,6 +12,10 @@ Reusable launcher (stable API, used by the store/service tests, the failover and
     cluster.reshard(src, dst, 100)           # `redis-cli --cluster reshard`, waits until all agree
     cluster.flushall(); cluster.stop()
 
+    tls = LocalCluster(tmp_dir, masters=3, replicas=0, tls=True)   # TLS only (clients, bus, replication)
+    tls.start(); tls.url                     # "rediss+cluster://127.0.0.1:p1,...?ssl_ca_certs=<its CA>"
+    tls.certs.ca, tls.certs.client_cert      # a throwaway CA (made with openssl) and a client certificate
+
 Every server runs under :mod:`bot.storage.watchdog`, so it dies with the process that started it
 (even after ``kill -9`` of pytest). Only ``redis-server`` and ``redis-cli`` (same package) are needed.
 """
@@ -34,6 +38,49 @@ from bot.storage.watchdog import pid_alive
 
 SLOTS = 16384
 BUS_OFFSET = 10000  # the cluster bus listens on port + 10000, so a node's port must be <= 55535
+OPENSSL = "openssl"
+
+
+@dataclass(frozen=True)
+class Certs:
+    """A throwaway CA, a server certificate it signed (for 127.0.0.1 and localhost) and a client certificate."""
+
+    ca: Path
+    ca_key: Path
+    server_cert: Path
+    server_key: Path
+    client_cert: Path
+    client_key: Path
+
+    @classmethod
+    def make(cls, folder: str | Path, name: str = "fevga-test") -> Certs:
+        """Generate them in ``folder`` with the ``openssl`` command (EC P-256 keys: made in milliseconds)."""
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        certs = cls(*(folder / f for f in ("ca.crt", "ca.key", "server.crt", "server.key", "client.crt",
+                                           "client.key")))
+        key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+        _openssl("req", "-x509", *key, "-keyout", certs.ca_key, "-out", certs.ca, "-days", "2",
+                 "-subj", f"/CN={name} CA")
+        for cert, key_file, cn, extra in (
+            (certs.server_cert, certs.server_key, "localhost", "subjectAltName=IP:127.0.0.1,DNS:localhost"),
+            (certs.client_cert, certs.client_key, f"{name} client", "extendedKeyUsage=clientAuth"),
+        ):
+            request = folder / f"{cert.stem}.csr"
+            _openssl("req", "-new", *key, "-keyout", key_file, "-out", request, "-subj", f"/CN={cn}")
+            extensions = folder / f"{cert.stem}.ext"
+            extensions.write_text(extra + "\n")
+            _openssl("x509", "-req", "-in", request, "-CA", certs.ca, "-CAkey", certs.ca_key, "-CAcreateserial",
+                     "-days", "2", "-out", cert, "-extfile", extensions)
+        return certs
+
+
+def _openssl(*args: str | Path) -> None:
+    """Run one ``openssl`` command; raise with its output when it fails."""
+    out = subprocess.run([OPENSSL, *map(str, args)], capture_output=True, text=True, timeout=30,
+                         stdin=subprocess.DEVNULL)
+    if out.returncode != 0:
+        raise RuntimeError(f"openssl {args[0]} failed:\n{out.stderr}")
 
 
 def _bindable(port: int) -> bool:
@@ -85,8 +132,14 @@ class LocalCluster:
     """``masters`` masters with ``replicas`` replicas each, on free loopback ports, in ``base_dir``."""
 
     def __init__(self, base_dir: str | Path, masters: int = 3, replicas: int = 1,
-                 node_timeout_ms: int = 1000, executable: str | None = None) -> None:
+                 node_timeout_ms: int = 1000, executable: str | None = None, *, tls: bool = False,
+                 tls_auth_clients: str = "no") -> None:
+        """With ``tls``, every node serves TLS only (``--port 0``; cluster bus and replication over TLS too)
+        with certificates of a throwaway CA (:attr:`certs`); ``tls_auth_clients`` ("no", "optional", "yes")
+        says whether clients must show a certificate of that CA."""
         self.base_dir = Path(base_dir).resolve()
+        self.certs = Certs.make(self.base_dir / "tls") if tls else None
+        self.tls_auth_clients = tls_auth_clients
         self.masters_count, self.replicas_count = masters, replicas
         self.node_timeout_ms = node_timeout_ms
         self.executable = executable or redis_server_path() or "redis-server"
@@ -117,8 +170,15 @@ class LocalCluster:
 
     @property
     def url(self) -> str:
-        """``redis+cluster://`` URL listing every live node (what ``REDIS_URL`` takes)."""
-        return "redis+cluster://" + ",".join(n.address for n in self.nodes if n.alive)
+        """``redis+cluster://`` URL listing every live node (what ``REDIS_URL`` takes); for a TLS cluster
+        ``rediss+cluster://...?ssl_ca_certs=<its CA>`` (and the client certificate when clients must show one)."""
+        hosts = ",".join(n.address for n in self.nodes if n.alive)
+        if self.certs is None:
+            return "redis+cluster://" + hosts
+        query = f"ssl_ca_certs={self.certs.ca}"
+        if self.tls_auth_clients != "no":
+            query += f"&ssl_certfile={self.certs.client_cert}&ssl_keyfile={self.certs.client_key}"
+        return f"rediss+cluster://{hosts}/?{query}"
 
     @property
     def startup_nodes(self) -> list[tuple[str, int]]:
@@ -152,8 +212,10 @@ class LocalCluster:
     def _spawn(self, node: ClusterNode, timeout: float = 10.0) -> None:
         """Start ``node``'s redis-server under the watchdog and wait until it answers PING, checking that the
         server answering on the port is this one (its process id), not another worker's that took the port."""
+        # TLS only: no plain port; clients, the cluster bus and replicas use TLS
+        ports = ["--port", str(node.port)] if self.certs is None else ["--port", "0", "--tls-port", str(node.port)]
         args = [
-            self.executable, "--bind", "127.0.0.1", "--port", str(node.port), "--dir", str(node.data_dir),
+            self.executable, "--bind", "127.0.0.1", *ports, "--dir", str(node.data_dir),
             "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf",
             "--cluster-node-timeout", str(self.node_timeout_ms),
             "--cluster-replica-validity-factor", "0",  # a replica may always take over (tests kill freely)
@@ -161,6 +223,10 @@ class LocalCluster:
             "--appendonly", "no", "--save", "", "--protected-mode", "yes", "--enable-debug-command", "local",
             "--logfile", str(node.data_dir / "redis.log"),
         ]  # fmt: skip
+        if self.certs is not None:
+            args += ["--tls-cluster", "yes", "--tls-replication", "yes", "--tls-cert-file", str(self.certs.server_cert),
+                     "--tls-key-file", str(self.certs.server_key), "--tls-ca-cert-file", str(self.certs.ca),
+                     "--tls-auth-clients", self.tls_auth_clients]
         read_end, node.pipe = os.pipe()
         try:
             node.process = subprocess.Popen(
@@ -207,13 +273,20 @@ class LocalCluster:
     def cli(self, node: ClusterNode | int, *args: str, timeout: float = 30.0) -> str:
         """Run one command on ``node`` (or a port) with ``redis-cli``; its stripped output."""
         port = node.port if isinstance(node, ClusterNode) else node
-        out = subprocess.run([self.cli_path, "-h", "127.0.0.1", "-p", str(port), *args],
+        out = subprocess.run([self.cli_path, *self._cli_tls(), "-h", "127.0.0.1", "-p", str(port), *args],
                              capture_output=True, text=True, timeout=timeout, check=True)
         return out.stdout.strip()
 
+    def _cli_tls(self) -> list[str]:
+        """redis-cli's TLS options for a TLS cluster (its CA, and the client certificate), else none."""
+        if self.certs is None:
+            return []
+        return ["--tls", "--cacert", str(self.certs.ca), "--cert", str(self.certs.client_cert),
+                "--key", str(self.certs.client_key)]
+
     def cli_cluster(self, *args: str, timeout: float = 120.0) -> str:
         """Run ``redis-cli --cluster <args>``; raise with its output when it fails."""
-        out = subprocess.run([self.cli_path, "--cluster", *args], capture_output=True, text=True,
+        out = subprocess.run([self.cli_path, *self._cli_tls(), "--cluster", *args], capture_output=True, text=True,
                              timeout=timeout, stdin=subprocess.DEVNULL)
         if out.returncode != 0 or "[ERR]" in out.stdout:
             raise ClusterError(f"redis-cli --cluster {args[0]} failed:\n{out.stdout}\n{out.stderr}")
@@ -347,11 +420,20 @@ class LocalCluster:
     def pause(self, node: ClusterNode, ms: int) -> None:
         """Make ``node`` unresponsive for ``ms`` (``DEBUG SLEEP`` in the background): e.g. a replica,
         so that ``WAIT`` times out."""
-        subprocess.Popen([self.cli_path, "-h", "127.0.0.1", "-p", str(node.port), "DEBUG", "SLEEP",
+        subprocess.Popen([self.cli_path, *self._cli_tls(), "-h", "127.0.0.1", "-p", str(node.port), "DEBUG", "SLEEP",
                           str(ms / 1000)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 5.0
-        while time.monotonic() < deadline and answers_ping(node.port, 0.1):
+        while time.monotonic() < deadline and self._answers_ping(node):
             time.sleep(0.02)  # until the node is really asleep
+
+    def _answers_ping(self, node: ClusterNode) -> bool:
+        """True when ``node`` answers PING within 0.1 s (through redis-cli on a TLS cluster)."""
+        if self.certs is None:
+            return answers_ping(node.port, 0.1)
+        try:
+            return self.cli(node, "PING", timeout=0.5) == "PONG"
+        except (subprocess.SubprocessError, OSError):
+            return False
 
     # ------------------------------------------------------------------------------------- growth
     def add_master(self, timeout: float = 30.0) -> ClusterNode:

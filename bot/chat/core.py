@@ -35,7 +35,7 @@ from bot.service.button_kinds import ButtonKind
 from bot.service.migrate import migrate_to_homes
 from bot.service.models import Msg, Result
 from bot.service.settings import PING_AFTER
-from bot.storage import Commit, DamagedKey, LocalRedis, RedisStore, Store, open_store
+from bot.storage import ClusterStore, Commit, DamagedKey, LocalRedis, RedisStore, Store, open_store
 from fevga import DEFAULT_RULES, Rules, format_play, legal_plays
 from fevga.variants import any_position_from_id
 
@@ -87,6 +87,12 @@ class BotCore:
         if store is None:
             store, local = await asyncio.to_thread(open_store, redis_url, Path(data_dir) / "redis",
                                                    wait_replicas=redis_wait_replicas, wait_ms=redis_wait_ms)
+            if isinstance(store, ClusterStore):  # unreachable, TLS or certificates wrong: stop start-up now
+                try:
+                    await store.connect()
+                except BaseException:
+                    await store.close()
+                    raise
         assert store is not None
         if type(store) is RedisStore:  # one Redis: move keys of the layout before homes (once; idempotent)
             await migrate_to_homes(store.client)

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import logging
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from .base import Commit, CommitOutcomeUnknown, DamagedKey, DamagedValue, Entry, Store
+from .cluster_store import SCHEMES as CLUSTER_SCHEMES
 from .cluster_store import ClusterStore, parse_cluster_url
 from .local_redis import LocalRedis, redis_server_path
 from .memory import MemoryStore
@@ -21,13 +23,14 @@ MEMORY_WARNING = (
 
 def open_store(redis_url: str | None, data_dir: str | Path = "data/redis", *, wait_replicas: int | None = None,
                wait_ms: int = 500) -> tuple[Store, LocalRedis | None]:
-    """The store to use: ``redis_url`` if set (``redis+cluster://`` for a Redis Cluster), else a local
-    redis-server (AOF in ``data_dir``), else memory. ``wait_replicas`` (None: 1 on a cluster, 0 otherwise)
-    replicas must confirm each commit within ``wait_ms`` (see durability.py).
+    """The store to use: ``redis_url`` if set (``redis+cluster://`` for a Redis Cluster, ``rediss+cluster://``
+    for one spoken to over TLS), else a local redis-server (AOF in ``data_dir``), else memory.
+    ``wait_replicas`` (None: 1 on a cluster, 0 otherwise) replicas must confirm each commit within ``wait_ms``
+    (see durability.py).
 
     Returns the store and the local server it started (stop it at shutdown), if any.
     """
-    if redis_url and redis_url.startswith("redis+cluster://"):
+    if redis_url and urlsplit(redis_url).scheme.lower() in CLUSTER_SCHEMES:
         replicas = 1 if wait_replicas is None else wait_replicas
         return ClusterStore.from_cluster_url(redis_url, wait_replicas=replicas, wait_ms=wait_ms), None
     if redis_url:
@@ -42,6 +45,6 @@ def open_store(redis_url: str | None, data_dir: str | Path = "data/redis", *, wa
 
 
 __all__ = [
-    "MEMORY_WARNING", "ClusterStore", "Commit", "CommitOutcomeUnknown", "DamagedKey", "DamagedValue", "Entry",
-    "LocalRedis", "MemoryStore", "RedisStore", "Store", "open_store", "parse_cluster_url",
+    "CLUSTER_SCHEMES", "MEMORY_WARNING", "ClusterStore", "Commit", "CommitOutcomeUnknown", "DamagedKey",
+    "DamagedValue", "Entry", "LocalRedis", "MemoryStore", "RedisStore", "Store", "open_store", "parse_cluster_url",
 ]  # fmt: skip

@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import redis.asyncio as aioredis
+from redis.asyncio.connection import SSLConnection
 from redis.crc import REDIS_CLUSTER_HASH_SLOTS, key_slot
 from redis.exceptions import ClusterDownError, ResponseError
 
@@ -57,9 +58,17 @@ def _as_dict(value: Any) -> dict[Any, Any]:
     return value if isinstance(value, dict) else dict(zip(value[::2], value[1::2], strict=True))
 
 
-def parse_shards(answer: Any, asked: Address) -> tuple[list[Address | None], dict[Address, list[Address]]]:
+def parse_shards(answer: Any, asked: Address, *, tls: bool = False) -> tuple[list[Address | None],
+                                                                             dict[Address, list[Address]]]:
     """A ``CLUSTER SHARDS`` answer (Redis 7+) -> (owner of each slot, each master's replicas that are not
-    failed). Unlike CLUSTER SLOTS it lists a replica that has not received any write yet."""
+    failed). Unlike CLUSTER SLOTS it lists a replica that has not received any write yet. A node lists its
+    ``port`` and/or its ``tls-port`` (a TLS-only node has no plain port): the client takes the one it speaks
+    (``tls``), else the other one."""
+    ports = ("tls-port", "port") if tls else ("port", "tls-port")
+
+    def port_of(node: dict[Any, Any]) -> int:
+        return next((int(p) for p in (_field(node, name) for name in ports) if p and int(p) > 0), 0)
+
     owners: list[Address | None] = [None] * REDIS_CLUSTER_HASH_SLOTS
     replicas: dict[Address, list[Address]] = {}
     for shard in answer or []:
@@ -69,7 +78,7 @@ def parse_shards(answer: Any, asked: Address) -> tuple[list[Address | None], dic
 
         def address(node: dict[Any, Any]) -> Address:
             host = text(_field(node, "endpoint") or _field(node, "ip") or "")
-            return (asked[0] if host in ("", "?") else host, int(_field(node, "port") or 0))
+            return (asked[0] if host in ("", "?") else host, port_of(node))
 
         masters = [n for n in nodes if text(_field(n, "role")) == "master"]
         if not slots or not masters:
@@ -80,17 +89,21 @@ def parse_shards(answer: Any, asked: Address) -> tuple[list[Address | None], dic
             for slot in range(start, end + 1):
                 owners[slot] = owner
         replicas[owner] = [address(n) for n in nodes if text(_field(n, "role")) == "replica"
-                           and text(_field(n, "health")) != "failed" and int(_field(n, "port") or 0) > 0]
+                           and text(_field(n, "health")) != "failed" and port_of(n) > 0]
     return owners, replicas
 
 
 class SlotMap:
-    """Which master serves each slot, how many replicas it has, and a client (own pool) per node."""
+    """Which master serves each slot, how many replicas it has, and a client (own pool) per node. ``options``
+    are the connection options of every node (redis-py's pool keywords: with ``connection_class`` an
+    SSLConnection and its ``ssl_*`` options, every node, including one first met in a MOVED answer or
+    after a failover, is spoken to over TLS)."""
 
     def __init__(self, startup: Sequence[Address], options: dict[str, Any], *, max_connections: int = 64,
                  pool_timeout: float = 5.0) -> None:
         self.startup = list(startup)
         self.options = options
+        self.tls = issubclass(options.get("connection_class", object), SSLConnection)
         self.max_connections, self.pool_timeout = max_connections, pool_timeout
         self._owners: list[Address | None] = [None] * REDIS_CLUSTER_HASH_SLOTS
         self._replicas: dict[Address, list[Address]] = {}
@@ -175,7 +188,7 @@ class SlotMap:
                 break
         self._last_failed = failed
         if best is None:
-            raise ClusterDownError(f"no cluster node answered ({error})")
+            raise ClusterDownError(f"no cluster node answered ({error})") from error
         _, self._owners, self._replicas = best
         self.refreshes += 1
 
@@ -184,7 +197,7 @@ class SlotMap:
         client = self.client(address)
         if self._shards:
             try:
-                return parse_shards(await client.execute_command("CLUSTER", "SHARDS"), address)
+                return parse_shards(await client.execute_command("CLUSTER", "SHARDS"), address, tls=self.tls)
             except ResponseError as exc:
                 if "unknown" not in str(exc).lower():
                     raise

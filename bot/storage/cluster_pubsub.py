@@ -21,7 +21,9 @@ log = logging.getLogger(__name__)
 
 
 class ClusterPubSub:
-    """Publishing and subscribing through one node of the cluster at a time (``nodes``: (host, port))."""
+    """Publishing and subscribing through one node of the cluster at a time (``nodes``: (host, port)), with
+    clients made with ``options`` (``redis.asyncio.Redis`` keywords: auth, and ``ssl=True`` with the ``ssl_*``
+    options for TLS, as the command pools')."""
 
     def __init__(self, nodes: list[tuple[str, int]], options: dict[str, Any]) -> None:
         self.nodes = nodes

@@ -1,4 +1,5 @@
-"""The Redis Cluster store (``redis+cluster://host:port,host:port,...``): same API as :class:`RedisStore`.
+"""The Redis Cluster store (``redis+cluster://host:port,host:port,...``, or ``rediss+cluster://...`` for TLS
+to every node): same API as :class:`RedisStore`.
 
 Commands go to the master of their key's slot, each node with its own pool (:mod:`bot.storage.cluster_nodes`
 says why not redis-py's ``RedisCluster``): MOVED updates the slot map, ASK is followed, and CLUSTERDOWN,
@@ -17,12 +18,15 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import inspect
 import logging
+import ssl
 import time
 from collections.abc import AsyncIterator, Sequence
 from typing import Any
-from urllib.parse import unquote, urlsplit
+from urllib.parse import parse_qsl, unquote, urlsplit
 
+from redis.asyncio.connection import SSLConnection, parse_url
 from redis.exceptions import AskError, ClusterDownError, MovedError, NoScriptError, ResponseError, TryAgainError
 from redis.exceptions import ConnectionError as RedisConnectionError
 
@@ -37,6 +41,10 @@ from .spill import PENDING_PATTERN, Spill, first_wrong_type, split_commit, valid
 
 log = logging.getLogger(__name__)
 SCHEME = "redis+cluster"
+TLS_SCHEME = "rediss+cluster"  # TLS to every node
+SCHEMES = (SCHEME, TLS_SCHEME)
+CERT_REQS = ("none", "optional", "required")  # ssl_cert_reqs, as redis-py reads it
+FILE_OPTIONS = ("ssl_ca_certs", "ssl_ca_path", "ssl_certfile", "ssl_keyfile")
 NOT_SENT = (RedisConnectionError, ConnectionRefusedError, ClusterDownError, TryAgainError)
 
 
@@ -44,11 +52,27 @@ class _Retryable(Exception):
     """Nothing reached the node (no connection, or the write failed), or the command is safe to repeat."""
 
 
+def _tls_option_names() -> tuple[str, ...]:
+    """The ``ssl_*`` options of redis-py's SSLConnection, but ``ssl_password`` (a secret has no place in a
+    URL's query, which logs do not hide): what a ``rediss+cluster://`` URL's query may set."""
+    names = inspect.signature(SSLConnection.__init__).parameters
+    return tuple(name for name in names if name.startswith("ssl_") and name != "ssl_password")
+
+
+TLS_OPTIONS = _tls_option_names()
+
+
 def parse_cluster_url(url: str) -> tuple[list[tuple[str, int]], dict[str, Any]]:
-    """``redis+cluster://[user:pass@]host:port,host:port/`` -> startup nodes and auth options."""
+    """``redis+cluster://[user:pass@]host:port,host:port/`` -> startup nodes and connection options (auth).
+
+    ``rediss+cluster://`` speaks TLS to every node: the options then hold redis-py's ``SSLConnection`` as
+    ``connection_class`` and the query's TLS options (``?ssl_ca_certs=/ca.crt&ssl_cert_reqs=required...``,
+    the names and values of redis-py's ``rediss://`` URLs, parsed by redis-py: see ``TLS_OPTIONS``).
+    Raises ValueError for a bad node, an unknown option, or a TLS option without TLS."""
     parts = urlsplit(url)
-    if parts.scheme != SCHEME:
-        raise ValueError(f"a cluster URL starts with {SCHEME}://")
+    scheme = parts.scheme.lower()
+    if scheme not in SCHEMES:
+        raise ValueError(f"a cluster URL starts with {SCHEME}:// or {TLS_SCHEME}:// (TLS)")
     auth, _, hosts = parts.netloc.rpartition("@")
     nodes: list[tuple[str, int]] = []
     for item in hosts.split(","):
@@ -62,7 +86,65 @@ def parse_cluster_url(url: str) -> tuple[list[tuple[str, int]], dict[str, Any]]:
         options.update(username=user or None, password=password if colon else user)
         if not colon:
             options["username"] = None
-    return nodes, options
+    return nodes, options | _query_options(parts.query, tls=scheme == TLS_SCHEME)
+
+
+def _query_options(query: str, *, tls: bool) -> dict[str, Any]:
+    """The query's options, read by redis-py's own URL parser (as for ``rediss://``: ``ssl_check_hostname``
+    a boolean, percent-encoding undone), plus ``connection_class`` for TLS."""
+    names = [name for name, _ in parse_qsl(query, keep_blank_values=True)]
+    unknown = [name for name in names if name not in TLS_OPTIONS]
+    if unknown:
+        raise ValueError(f"a cluster URL takes no option {unknown[0]!r} (its query may hold TLS options: "
+                         f"{', '.join(TLS_OPTIONS)})")
+    if names and not tls:
+        raise ValueError(f"{names[0]} needs TLS: write {TLS_SCHEME}://")
+    options: dict[str, Any] = dict(parse_url(f"{'rediss' if tls else 'redis'}://cluster/?{query}"))
+    options.pop("host", None)
+    cert_reqs = options.get("ssl_cert_reqs")
+    if cert_reqs is not None and cert_reqs not in CERT_REQS:
+        raise ValueError(f"ssl_cert_reqs is one of {', '.join(CERT_REQS)}")
+    return options
+
+
+def client_options(options: dict[str, Any]) -> dict[str, Any]:
+    """Pool ``options`` as ``redis.asyncio.Redis(...)`` keywords: ``connection_class`` SSLConnection becomes
+    ``ssl=True`` (as redis-py's ``RedisCluster.from_url`` does)."""
+    options = dict(options)
+    if options.pop("connection_class", None) is SSLConnection:
+        options["ssl"] = True
+    return options
+
+
+def check_tls_files(options: dict[str, Any]) -> None:
+    """Load the certificates and key that TLS ``options`` name, once, as every node's connections will: a
+    missing or unreadable file then stops start-up naming it (OSError), not as a cluster that is down."""
+    connection_class = options.get("connection_class")
+    if connection_class is None or not issubclass(connection_class, SSLConnection):
+        return
+    tls = {k: v for k, v in options.items() if k.startswith("ssl_")}
+    try:
+        connection_class(**tls).ssl_context.get()
+    except OSError as exc:  # ssl.SSLError too; the file's name is not always in the error
+        named = ", ".join(f"{k}={v}" for k, v in tls.items() if k in FILE_OPTIONS)
+        raise OSError(f"the TLS files in REDIS_URL ({named}) could not be loaded: {exc}") from exc
+
+
+def tls_hint(error: BaseException | None, tls: bool) -> str:
+    """A hint after a connection failure that looks like TLS was (not) expected, or a certificate refused."""
+    causes: list[BaseException] = []
+    while error is not None and len(causes) < 5:
+        causes.append(error)
+        error = error.__cause__ or error.__context__
+    said = " ".join(str(c) for c in causes)
+    if any(isinstance(c, ssl.SSLCertVerificationError) for c in causes) or "CERTIFICATE_VERIFY_FAILED" in said:
+        return " (the nodes' certificate is not one REDIS_URL trusts: check its ssl_ca_certs)"
+    if tls and (any(isinstance(c, ssl.SSLError) for c in causes) or "SSL" in said):
+        return f" (do the nodes speak TLS? a cluster without it is {SCHEME}://)"
+    reset = any(isinstance(c, ConnectionResetError) for c in causes) or "reset by peer" in said
+    if not tls and (reset or "closed by server" in said):  # what a TLS-only node does to a plain hello
+        return f" (a cluster that speaks only TLS is {TLS_SCHEME}://)"
+    return ""
 
 
 class ClusterStore(RedisStore):
@@ -90,12 +172,22 @@ class ClusterStore(RedisStore):
                          failover_wait: float = 10.0, pool_timeout: float = 5.0) -> ClusterStore:
         """A store on the cluster whose startup nodes ``url`` lists (any reachable node is enough); each node
         gets a pool of up to ``max_connections``."""
-        nodes, auth = parse_cluster_url(url)
-        options = dict(auth, **command_options(socket_timeout, socket_connect_timeout))
+        nodes, connect = parse_cluster_url(url)  # auth, and TLS for rediss+cluster://
+        check_tls_files(connect)
+        options = dict(connect, **command_options(socket_timeout, socket_connect_timeout))
         slot_map = SlotMap(nodes, options, max_connections=max_connections, pool_timeout=pool_timeout)
         return cls(slot_map, wait_replicas=wait_replicas, wait_ms=wait_ms, failover_wait=failover_wait,
-                   sub_options=dict(auth, socket_connect_timeout=socket_connect_timeout),
+                   sub_options=dict(client_options(connect), socket_connect_timeout=socket_connect_timeout),
                    socket_timeout=socket_timeout)
+
+    async def connect(self) -> None:
+        """Load the slot map once, asking each startup node once (at start-up: a cluster that no node of
+        answers, a TLS mismatch, a certificate refused stop start-up at once, with a hint, rather than on
+        the first command after ``failover_wait``). Raises redis's ConnectionError."""
+        try:
+            await self.nodes.refresh(force=True)
+        except ClusterDownError as exc:
+            raise RedisConnectionError(f"{exc}{tls_hint(exc, self.nodes.tls)}") from exc
 
     # --- routing -------------------------------------------------------------------------------------
     async def _node_call(self, key: str, *args: Any, timeout: float | None = None, unknown: bool = False,
@@ -438,4 +530,4 @@ class ClusterStore(RedisStore):
         await self.pubsub.close()
 
 
-__all__ = ["ClusterStore", "parse_cluster_url"]
+__all__ = ["SCHEMES", "TLS_OPTIONS", "ClusterStore", "check_tls_files", "client_options", "parse_cluster_url"]
