@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Install what fevga-bot needs on a fresh Debian/Ubuntu machine: redis-server, a C compiler and the
+# Install what fevga-bot needs on a fresh Debian/Ubuntu machine: redis-server (and openssl), a C compiler and the
 # Python headers, the fallback fonts for players' names (apt, each only when missing; the compiler builds
 # fevga's optional compiled core)
 # and a virtual environment in .venv with the project and its dependencies (pip). Safe to run again.
@@ -11,6 +11,8 @@ as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
 
 apt_packages=()
 command -v redis-server >/dev/null 2>&1 || apt_packages+=(redis-server)
+# the TLS cluster tests make a throwaway CA and certificates with the openssl command
+command -v openssl >/dev/null 2>&1 || apt_packages+=(openssl)
 python3 -m venv --help >/dev/null 2>&1 && python3 -c "import ensurepip" 2>/dev/null || apt_packages+=(python3-venv)
 command -v gcc >/dev/null 2>&1 || apt_packages+=(gcc libc6-dev)
 python3 -c "import os, sysconfig; raise SystemExit(not os.path.exists(os.path.join(sysconfig.get_paths()['include'], 'Python.h')))" \

@@ -183,6 +183,8 @@ def test_bad_webhook_secret_is_rejected_without_echoing_it(secret: str) -> None:
         ("REDIS_URL", "rediss://fevga:p@ss%40w0rd@redis:nope/0", "p@ss%40w0rd"),
         ("REDIS_URL", "redis+cluster://user:clusterpw@a:7000,user:otherpw@b:99999", "clusterpw"),
         ("REDIS_URL", "redis+cluster://user:clusterpw@a:7000,user:otherpw@b:99999", "otherpw"),
+        ("REDIS_URL", "rediss+cluster://user:tlsclusterpw@a:7000,b:7001/?ssl_cert_reqs=maybe", "tlsclusterpw"),
+        ("REDIS_URL", "redis+cluster://user:tlsclusterpw@a:7000/?ssl_ca_certs=/ca.crt", "tlsclusterpw"),
         ("WEB_BASE_URL", "https://user:webpw1@fevga.example.org:nope", "webpw1"),
         ("DISCORD_API_BASE_URL", "ftp://bob:dcpw12@discord.com/api", "dcpw12"),
     ],
@@ -275,3 +277,13 @@ def test_any_text_either_loads_or_fails_naming_that_variable(name: str, value: s
         except ConfigError as exc:
             assert [line.split(":")[0] for line in exc.problems] == [name]
             assert "expected" in str(exc)
+
+
+def test_a_tls_cluster_url_is_accepted_and_a_misplaced_tls_option_is_named() -> None:
+    url = "rediss+cluster://fevga:pw@a:7000,b:7001/?ssl_ca_certs=/etc/fevga/ca.crt&ssl_check_hostname=false"
+    with env(REDIS_URL=url):
+        assert load_settings(None).redis_url == url
+    [line] = problems(REDIS_URL="redis+cluster://a:7000/?ssl_ca_certs=/etc/fevga/ca.crt")
+    assert line.startswith("REDIS_URL: expected ") and line.endswith("ssl_ca_certs needs TLS: write rediss+cluster://")
+    [line] = problems(REDIS_URL="rediss+cluster://a:7000/?socket_timeout=3")
+    assert "no option 'socket_timeout'" in line and "ssl_ca_certs" in line

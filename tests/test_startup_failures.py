@@ -17,6 +17,7 @@ import pytest
 
 from bot.config import Settings
 from bot.storage import LocalRedis
+from tests.redis_cluster import LocalCluster
 
 pytestmark = pytest.mark.timeout(120)
 REPO = Path(__file__).resolve().parents[1]
@@ -134,3 +135,21 @@ def test_a_busy_health_port_stops_start_up_with_one_line(tmp_path: Path, redis_s
         port = busy.getsockname()[1]
         line = failure_line(run_bot(tmp_path, REDIS_URL=redis_server.url, HEALTH_PORT=str(port)))
     assert f"HEALTH_PORT {port} cannot be bound" in line
+
+
+def test_a_plain_url_to_a_tls_cluster_and_a_wrong_ca_are_one_line_each(tmp_path: Path,
+                                                                       tls_cluster: LocalCluster) -> None:
+    """``redis+cluster://`` to TLS-only nodes, and ``rediss+cluster://`` trusting another CA: the store is checked
+    before anything starts, and the one line says what to fix, without the password."""
+    assert tls_cluster.certs is not None
+    hosts = ",".join(n.address for n in tls_cluster.live_nodes())
+    line = failure_line(run_bot(tmp_path, REDIS_URL=f"redis+cluster://fevga:{PASSWORD}@{hosts}"))
+    assert PASSWORD not in line and "Redis at redis+cluster://fevga:[REDACTED]@127.0.0.1:" in line
+    assert "is unreachable" in line and "a cluster that speaks only TLS is rediss+cluster://" in line
+    other = tmp_path / "other-ca.crt"
+    other.write_bytes(tls_cluster.certs.client_cert.read_bytes())  # a certificate, but not the nodes' CA
+    url = f"rediss+cluster://fevga:{PASSWORD}@{hosts}/?ssl_ca_certs={other}"
+    line = failure_line(run_bot(tmp_path, REDIS_URL=url))
+    assert PASSWORD not in line and "CERTIFICATE_VERIFY_FAILED" in line and "check its ssl_ca_certs" in line
+    line = failure_line(run_bot(tmp_path, REDIS_URL=f"rediss+cluster://{hosts}/?ssl_ca_certs={tmp_path / 'no.crt'}"))
+    assert f"the TLS files in REDIS_URL (ssl_ca_certs={tmp_path / 'no.crt'}) could not be loaded" in line

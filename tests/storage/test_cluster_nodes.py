@@ -31,6 +31,18 @@ def test_parse_shards_prefers_the_live_master_and_drops_failed_replicas() -> Non
     assert replicas == {B: [], ("10.0.0.9", 7002): [("10.0.0.4", 7003)]}  # "loading" counts, "failed" not
 
 
+def test_parse_shards_takes_the_port_the_client_speaks() -> None:
+    """A TLS-only node lists only its ``tls-port``; a node with both lists both: TLS clients take tls-port."""
+    answer = [{b"slots": [0, 16383], b"nodes": [
+        {b"endpoint": b"10.0.0.1", b"port": 7000, b"tls-port": 8000, b"role": b"master", b"health": b"online"},
+        {b"endpoint": b"10.0.0.2", b"tls-port": 8001, b"role": b"replica", b"health": b"online"},
+    ]}]
+    owners, replicas = parse_shards(answer, A, tls=True)
+    assert owners[0] == ("10.0.0.1", 8000) and replicas == {("10.0.0.1", 8000): [("10.0.0.2", 8001)]}
+    owners, replicas = parse_shards(answer, A)
+    assert owners[0] == A and replicas == {A: [("10.0.0.2", 8001)]}  # the only port it has
+
+
 def test_parse_slots_lists_replicas_with_an_address() -> None:
     answer = [[0, 10, [b"10.0.0.1", 7000, b"id1"], [b"10.0.0.2", 7001, b"id2"], [b"?", 0, b"id3"]]]
     owners, replicas = parse_slots(answer, B)
