@@ -27,8 +27,10 @@ def _seat(record: dict[str, Any], who: PlayerRef) -> int | None:
 
 def head_to_head(records: Sequence[dict[str, Any]], a: PlayerRef, b: PlayerRef) -> dict[str, Any]:
     """Totals for ``a`` (index 0) and ``b`` (index 1) over the records both played, and the matches in the order
-    given (newest first): ``{"matches": [..], "games": [..], "points": [..], "mars": [..], "results": [...]}``."""
-    totals: dict[str, Any] = {"matches": [0, 0], "games": [0, 0], "points": [0, 0], "mars": [0, 0], "results": []}
+    given (newest first): ``{"matches": [..], "games": [..], "points": [..], "mars": [..], "results": [...],
+    "draws": n}`` (a drawn game counts for neither)."""
+    totals: dict[str, Any] = {"matches": [0, 0], "games": [0, 0], "points": [0, 0], "mars": [0, 0], "results": [],
+                              "draws": 0}
     by_match: dict[str, list[dict[str, Any]]] = {}
     for record in records:
         outcome = record.get("outcome")
@@ -38,6 +40,9 @@ def head_to_head(records: Sequence[dict[str, Any]], a: PlayerRef, b: PlayerRef) 
         if seats[0] is None or seats[1] is None or seats[0] == seats[1]:
             continue
         by_match.setdefault(str(record["game_id"]), []).append(record)
+        if outcome.get("winner") is None:  # a drawn Plakoto game (both mothers pinned): nobody's win
+            totals["draws"] += 1
+            continue
         won = 0 if outcome["winner"] == seats[0] else 1
         totals["games"][won] += 1
         totals["points"][won] += int(outcome["points"])
@@ -50,7 +55,8 @@ def head_to_head(records: Sequence[dict[str, Any]], a: PlayerRef, b: PlayerRef) 
         winner = 0 if last["outcome"]["winner"] == seat_a else 1  # the last game of a finished match wins it
         score = [0, 0]
         for game in games:
-            score[0 if game["outcome"]["winner"] == _seat(game, a) else 1] += int(game["outcome"]["points"])
+            if game["outcome"].get("winner") is not None:
+                score[0 if game["outcome"]["winner"] == _seat(game, a) else 1] += int(game["outcome"]["points"])
         totals["matches"][winner] += 1
         totals["results"].append({"winner": winner, "score": score, "length": int(last.get("length") or 1),
                                   "ended": last.get("ended"), "game_id": last["game_id"]})
@@ -71,6 +77,8 @@ async def h2h(store: Store, a: PlayerRef, b: PlayerRef, place: Place) -> Result:
                             "a_games": totals["games"][0], "b_games": totals["games"][1],
                             "a_points": totals["points"][0], "b_points": totals["points"][1],
                             "a_mars": totals["mars"][0], "b_mars": totals["mars"][1]})]
+    if totals["draws"]:
+        messages.append(Msg("h2h_draws", {"count": totals["draws"]}))
     for result in totals["results"][:LAST_SHOWN]:
         messages.append(Msg("h2h_row", {"winner": names["ab"[result["winner"]]],
                                         "score": f"{result['score'][0]}-{result['score'][1]}",

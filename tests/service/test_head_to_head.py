@@ -86,3 +86,19 @@ async def test_bad_head_to_head_input(redis_service: GameService) -> None:
     assert not same.ok and same.error_key == "h2h_self"
     plain = await execute(redis_service, ALICE, HERE, _parsed("stats @bob"), mentions=MENTIONS)
     assert plain.ok and plain.messages[0].key in ("stats", "stats_none", "stats_none_global")  # plain stats
+
+
+def test_a_drawn_game_counts_for_neither_and_both_see_the_same_totals() -> None:
+    """A tavli match with a drawn Plakoto game (outcome winner None): games 2-1 and one draw, from either side
+    (the draw was counted as the second player's win)."""
+    from bot.service.head_to_head import head_to_head
+
+    players = [[ALICE.platform, ALICE.user_id], [BOB.platform, BOB.user_id]]
+    won = [(0, 1), (None, 0), (1, 1), (0, 2)]  # Portes to alice, Plakoto drawn, Fevga to bob, Portes to alice
+    records = [{"game_id": "m1", "game_no": n + 1, "players": players, "length": 5, "status": "done",
+                "outcome": {"winner": w, "points": p, "mars": p == 2, "resigned": False}}
+               for n, (w, p) in enumerate(won)][::-1]
+    alice, bob = head_to_head(records, ALICE, BOB), head_to_head(records, BOB, ALICE)
+    assert (alice["games"], alice["points"], alice["draws"]) == ([2, 1], [3, 1], 1)
+    assert (bob["games"], bob["points"], bob["draws"]) == ([1, 2], [1, 3], 1)
+    assert alice["results"][0]["score"] == [3, 1] and alice["matches"] == [1, 0] and bob["matches"] == [0, 1]
