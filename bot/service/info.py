@@ -104,6 +104,7 @@ class Info:
             }))
         for opponent, count in fairness.flagged(_short_entries(short.value), self.clock()):
             messages.append(Msg("stats_short_flag", {"player": who.name, "opponent": opponent, "count": count,
+                                                     "rated": min(count, fairness.SHORT_LIMIT),  # the rest: not
                                                      "seconds": fairness.SHORT_WINDOW,
                                                      "plies": fairness.SHORT_PLIES}))
         if any(m.args.get("prov") for m in messages):

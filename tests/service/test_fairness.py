@@ -11,6 +11,7 @@ from bot.chat.presenter import caption
 from bot.commands import intents as i
 from bot.commands.executor import execute
 from bot.commands.grammar import parse_command
+from bot.i18n import translate
 from bot.service import GameService, Place, keys
 from bot.service.fairness import SHORT_LIMIT
 from bot.service.reads import read_one
@@ -145,6 +146,8 @@ async def test_repeated_short_matches_are_flagged_with_the_count(redis_service: 
             assert flagged == [] and "match_unrated_repeated" not in [m.key for m in done.messages]
         else:
             assert len(flagged) == 1 and flagged[0].args["count"] == n + 1 and flagged[0].args["opponent"] == "alice"
+            said = translate("stats_short_flag", "en", **flagged[0].args)  # the unrated ones are not called rated
+            assert f"{n + 1} short matches" in said and f"{min(n + 1, SHORT_LIMIT)} of them rated" in said, said
         assert started.ok
     assert "match_unrated_repeated" in [m.key for m in done.messages]  # the 4th short match is not rated
     assert ratings[-1] == ratings[-2] and ratings[-2] != ratings[-3]
