@@ -62,13 +62,21 @@ async def ping_after(store: Store, place: Place, default: float) -> float:
 
 
 def end_text(view: GameView, lang: str) -> str:
-    """The new message when a game is over: the match result, or the game's and the score so far."""
+    """The new message when a game is over: the match's result when the match is over, else the game's and the
+    score so far."""
     if view.status == "aborted":
         return translate("group_game_called_off", lang, players=" – ".join(display_name(n, lang) for n in view.names))
     if view.status == "play" and view.winner is None:  # the next game of the match runs already
         score = f"{view.names[0]} {view.score[0]}–{view.score[1]} {view.names[1]}"
         key = "group_game_drawn_next" if view.previous_drawn else "group_game_over_next"
         return translate(key, lang, game_no=view.game_no - 1, score=score)
+    won = view.match_winner
+    if view.status == "done" and won is not None and view.match_length > 1:  # the match is over, not just a game
+        key = "match_won" if view.score[won] >= view.match_length else "match_won_early"
+        said = translate(key, lang, player=display_name(view.names[won], lang), length=view.match_length,
+                         score=f"{view.score[0]}-{view.score[1]}")
+        return translate("group_match_over", lang, result=said, players=" – ".join(
+            display_name(n, lang) for n in view.names))
     return translate("group_game_over", lang, result=caption(view, lang))
 
 

@@ -199,3 +199,18 @@ async def test_a_hint_in_a_match_is_asked_at_the_askers_score(any_store: Store, 
         result = await service.move(ALICE, HERE, format_play(random_play(view, random.Random(len(ai.hinted)))),
                                     game_id=view.game_id)
         assert result.ok, result.messages
+
+
+async def test_the_group_is_told_the_match_is_over_not_a_game(any_store: Store, clock: FakeClock) -> None:
+    """The last game of a match: the group's new message says the match is over and its result (it said
+    "Game over: … wins (1 point)", as for any game)."""
+    last = Game.new(None, FixedDice([(6, 5)]), first=0)
+    last.resign(1)  # alice wins it: the 5-point match is hers
+    s = _tavli_session(last, 7)
+    MatchFlow(any_store, clock, RandomAI(1)).game_over(s, Change())
+    view = build_view(decode(encode(s)), 12)
+    assert view.status == "done" and view.match_winner == 0
+    score = f"{view.score[0]}-{view.score[1]}"
+    assert view.score[0] >= 5
+    assert end_text(view, "en") == f"Match over (alice – bob): alice wins the 5-point match, {score}!"
+    assert end_text(view, "el").startswith("Τέλος αγώνα (alice – bob): Ο/Η alice κερδίζει τον αγώνα")
