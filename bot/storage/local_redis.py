@@ -4,9 +4,12 @@ Used when ``REDIS_URL`` is unset (so games survive a restart without any setup) 
 One server per data folder: the owner holds ``flock`` on ``<data>/redis.lock`` for as long as it runs
 (the kernel drops it when the owner dies, even by ``kill -9``) and records owner, watchdog, server
 pids and the port in ``<data>/redis.pid``. A second starter on the same folder attaches to the live
-owner's server; a new owner first stops any server left on the folder (stale pidfile, or any
-``redis-server`` whose ``--dir`` is this folder). The server runs under :mod:`bot.storage.watchdog`,
-which stops it (SIGTERM: the AOF is flushed) when the owner process is gone.
+owner's server; a new owner first stops any server left on the folder (any ``redis-server`` whose
+``--dir`` is this folder, and its watchdog; a recorded pid is checked first, never trusted: it may have
+been reused by another process). The server runs under :mod:`bot.storage.watchdog`, which stops it
+(SIGTERM: the AOF is flushed) when the owner process is gone, and restarts it (same port and folder: the
+AOF is reloaded) when it dies on its own; a thread here follows it, keeps the pidfile's server pid true
+and logs the death, the return, or the watchdog giving up.
 """
 
 from __future__ import annotations
@@ -14,19 +17,23 @@ from __future__ import annotations
 import contextlib
 import fcntl
 import json
+import logging
 import os
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
-from .watchdog import pid_alive
+from .watchdog import answers_ping, pid_alive
 
 WATCHDOG = Path(__file__).with_name("watchdog.py")
+MAX_CRASHES = 5  # deaths within a minute (watchdog.WINDOW) after which the watchdog gives up
+log = logging.getLogger(__name__)
 
 
 def free_port() -> int:
@@ -66,28 +73,36 @@ def terminate(pid: int, timeout: float = 15.0) -> None:
         time.sleep(0.02)
 
 
-def answers_ping(port: int, timeout: float = 0.2) -> bool:
-    """True when a Redis server on loopback ``port`` answers PING within ``timeout`` seconds."""
+def is_watchdog_of(pid: int, data_dir: Path) -> bool:
+    """True when ``pid`` is a watchdog (this module's) of a server in ``data_dir`` (its command line says so):
+    a pid read from an old pidfile may now be any other process's, which must not be stopped."""
     try:
-        with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
-            sock.sendall(b"PING\r\n")
-            return sock.recv(16).startswith(b"+PONG")
+        args = Path(f"/proc/{pid}/cmdline").read_bytes().decode(errors="replace").split("\0")
     except OSError:
         return False
+    return str(WATCHDOG) in args and str(data_dir) in args
 
 
 class LocalRedis:
-    """One redis-server serving ``data_dir`` (AOF on) at 127.0.0.1:``port``, tied to this process."""
+    """One redis-server serving ``data_dir`` (AOF on) at 127.0.0.1:``port``, tied to this process; with
+    ``restarts`` (the default) its watchdog starts it again when it dies on its own (see watchdog.py)."""
 
-    def __init__(self, data_dir: str | Path, port: int | None = None, executable: str | None = None) -> None:
+    def __init__(self, data_dir: str | Path, port: int | None = None, executable: str | None = None, *,
+                 restarts: bool = True) -> None:
         self.data_dir = Path(data_dir).resolve()  # redis-server changes into --dir: relative paths break
         self.port = port or free_port()
         self.executable = executable or redis_server_path() or "redis-server"
+        self.max_crashes = MAX_CRASHES if restarts else 0
         self.process: subprocess.Popen[bytes] | None = None  # the watchdog
-        self.server_pid: int | None = None
+        self.server_pid: int | None = None  # the server running now (None while it is being restarted)
+        self.restarts = 0  # how often the watchdog started the server again after it died
+        self.given_up = False  # the server kept dying: the watchdog stopped restarting it
         self.shared = False  # attached to another live owner's server: not ours to stop
         self._lock: int | None = None
         self._pipe: int | None = None
+        self._follower: threading.Thread | None = None  # reads the watchdog's lines (see _follow)
+        self._guard = threading.Lock()  # the follower's pidfile writes against stop()
+        self._stopping = False
 
     @property
     def url(self) -> str:
@@ -103,14 +118,13 @@ class LocalRedis:
         """Start the server (or attach to the live owner's) and wait until it answers PING."""
         if self.shared:
             return
-        if self.process is not None and self.process.poll() is None:
-            if answers_ping(self.port):
-                return
-            try:  # the server died on its own: its watchdog follows it within a moment
-                self.process.wait(2.0)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
+        if self.process is not None:
+            deadline = time.monotonic() + timeout
+            while self.process.poll() is None and time.monotonic() < deadline:
+                if answers_ping(self.port):  # running, or restarted by the watchdog after it died
+                    return
+                time.sleep(0.05)
+            self._end_watchdog(timeout)  # gone (the server died, no restart) or hung: a new one below
         self.data_dir.mkdir(parents=True, exist_ok=True)
         if self._lock is None:
             fd = os.open(self.data_dir / "redis.lock", os.O_RDWR | os.O_CREAT, 0o600)
@@ -130,7 +144,8 @@ class LocalRedis:
         while time.monotonic() < deadline:
             info = self._read_pidfile()
             if info and pid_alive(int(info["owner"])) and answers_ping(int(info["port"])):
-                self.port, self.server_pid, self.shared = int(info["port"]), int(info["server"]), True
+                self.port, self.shared = int(info["port"]), True
+                self.server_pid = info["server"] if isinstance(info["server"], int) else None
                 return
             time.sleep(0.05)
         raise RuntimeError(f"{self.data_dir} is locked by another process whose redis-server does not answer")
@@ -144,13 +159,16 @@ class LocalRedis:
         return info if isinstance(info, dict) and {"owner", "port", "server"} <= info.keys() else None
 
     def _stop_leftovers(self) -> None:
-        """Stop what a dead owner left on this folder (we hold the lock, so no live owner exists)."""
+        """Stop what a dead owner left on this folder (we hold the lock, so no live owner exists): its watchdog
+        (if the recorded pid still is one of this folder's) and every redis-server working in the folder."""
         info = self._read_pidfile() or {}
         with contextlib.suppress(OSError):
             self.pidfile.unlink()
-        for pid in {*servers_on(self.data_dir), *(int(info[k]) for k in ("supervisor", "server") if k in info)}:
-            if pid_alive(pid) and pid != os.getpid():
-                terminate(pid)
+        supervisor = info.get("supervisor")
+        if isinstance(supervisor, int) and supervisor != os.getpid() and is_watchdog_of(supervisor, self.data_dir):
+            terminate(supervisor)  # it stops its server first
+        for pid in servers_on(self.data_dir):
+            terminate(pid)
 
     def _spawn(self, timeout: float) -> None:
         """Start redis-server under the watchdog and wait until it answers; record it in the pidfile."""
@@ -165,12 +183,11 @@ class LocalRedis:
             "--protected-mode", "yes",
             "--logfile", str(self.data_dir / "redis.log"),
         ]  # fmt: skip
-        if self._pipe is not None:  # left from a server that died on its own
-            os.close(self._pipe)
         read_end, self._pipe = os.pipe()  # we hold the write end; EOF tells the watchdog we are gone
         try:
             self.process = subprocess.Popen(
-                [sys.executable, "-I", "-S", str(WATCHDOG), str(os.getpid()), str(read_end), *args],
+                [sys.executable, "-I", "-S", str(WATCHDOG), str(os.getpid()), str(read_end), str(self.max_crashes),
+                 *args],
                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                 pass_fds=(read_end,), start_new_session=True)  # Ctrl-C hits the bot only: it stops us in order
         finally:
@@ -178,17 +195,57 @@ class LocalRedis:
         assert self.process.stdout is not None
         line = self.process.stdout.readline()
         self.server_pid = int(line) if line.strip().isdigit() else None
+        self._stopping, self.given_up = False, False
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
+                code = self.process.returncode
+                self._end_watchdog(timeout)
                 self._release()
-                raise RuntimeError(f"redis-server exited with {self.process.returncode}; see {self.data_dir}")
+                raise RuntimeError(f"redis-server exited with {code}; see {self.data_dir}")
             if answers_ping(self.port):
+                if self.process.stdout.readline().strip() != b"up":  # the watchdog saw it too (or it died)
+                    continue
                 self._write_pidfile()
+                self._follower = threading.Thread(target=self._follow, args=(self.process, self.process.stdout),
+                                                  name="local-redis-watchdog", daemon=True)
+                self._follower.start()
                 return
             time.sleep(0.02)
         self.stop()
         raise RuntimeError("redis-server did not start in time")
+
+    def _follow(self, process: subprocess.Popen[bytes], out: IO[bytes]) -> None:
+        """Read the watchdog's lines until it exits: a death, a restart (the new pid goes to the pidfile, and
+        the log says when the server answers again), or giving up."""
+        for raw in out:
+            word, _, rest = raw.decode(errors="replace").strip().partition(" ")
+            with self._guard:
+                if self._stopping or self.process is not process:
+                    return
+                if word.isdigit():
+                    self.server_pid, self.restarts = int(word), self.restarts + 1
+                elif word == "died":
+                    self.server_pid = None
+                    log.error("the local redis-server on port %d died (exit code %s); restarting it", self.port, rest)
+                elif word == "gave-up":
+                    self.server_pid, self.given_up = None, True
+                    log.critical("the local redis-server on port %d died %s times within a minute: not restarted "
+                                 "again (see %s); the bot needs a restart", self.port, rest,
+                                 self.data_dir / "redis.log")
+                self._write_pidfile()
+            if word.isdigit():
+                self._said_back(int(word))
+
+    def _said_back(self, pid: int, timeout: float = 60.0) -> None:
+        """Log when the restarted server ``pid`` answers again (its AOF is loaded: the games are back)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and not self._stopping and self.server_pid == pid and pid_alive(pid):
+            if answers_ping(self.port):
+                log.warning("the local redis-server is back on port %d (pid %d, restart %d): its AOF was reloaded",
+                            self.port, pid, self.restarts)
+                return
+            time.sleep(0.05)
 
     def _write_pidfile(self) -> None:
         """Record owner, watchdog, server pids and port (atomically: write, then rename)."""
@@ -203,8 +260,18 @@ class LocalRedis:
         if self.shared:
             self.shared = False
             return
+        self._end_watchdog(timeout)
+        for pid in servers_on(self.data_dir):  # one the watchdog did not stop (it hung): found by its folder,
+            terminate(pid)  # never by a recorded pid, which may be another process's by now
+        self._release()
+
+    def _end_watchdog(self, timeout: float) -> None:
+        """Close the pipe (EOF: the watchdog stops the server it runs now and exits), wait for it, and let its
+        follower thread finish."""
+        with self._guard:
+            self._stopping = True
         if self._pipe is not None:
-            os.close(self._pipe)  # EOF: the watchdog stops the server
+            os.close(self._pipe)
             self._pipe = None
         if self.process is not None:
             try:
@@ -212,12 +279,12 @@ class LocalRedis:
             except subprocess.TimeoutExpired:
                 self.process.terminate()
                 self.process.wait()
+            if self._follower is not None:
+                self._follower.join(timeout)
+                self._follower = None
             if self.process.stdout is not None:
                 self.process.stdout.close()
             self.process = None
-        if self.server_pid is not None and pid_alive(self.server_pid):
-            terminate(self.server_pid)
-        self._release()
 
     def _release(self) -> None:
         """Forget the pidfile and drop the folder lock (another process may now own the folder)."""

@@ -1,20 +1,35 @@
 """A tiny supervisor that ties a redis-server to the bot process that started it (stdlib only).
 
-Run as ``python watchdog.py <owner pid> <pipe fd> <redis-server> <args...>``: it starts redis-server,
-prints its pid, then waits. When the owner is gone (the pipe it holds reaches EOF, which the kernel
-guarantees even after ``kill -9``, or the pid no longer exists) it stops redis-server with SIGTERM, so
-the AOF is flushed, and exits. If redis-server exits on its own, so does the watchdog. Unlike
+Run as ``python watchdog.py <owner pid> <pipe fd> <max crashes> <redis-server> <args...>``: it starts
+redis-server and prints its pid, one line, then ``up`` once it answers PING. When the owner is gone (the
+pipe it holds reaches EOF, which the kernel guarantees even after ``kill -9``, or the pid no longer
+exists) it stops redis-server with SIGTERM, so the AOF is flushed, and exits. Unlike
 ``PR_SET_PDEATHSIG``, this does not depend on which *thread* of the owner started the server.
+
+If redis-server dies on its own (a crash, an OOM kill) after it was up, the watchdog prints ``died
+<exit code>``, waits a moment (doubling, up to :data:`MAX_DELAY`) and starts it again with the same arguments
+(same port, same folder: the AOF is reloaded), printing the new pid. After ``<max crashes>`` deaths
+within :data:`WINDOW` seconds it prints ``gave-up <crashes>`` and exits: a server that cannot start does
+not spin. ``<max crashes>`` 0: never restart (it exits with the server). A server that never came up is
+not restarted either: a bad set-up fails the start at once.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import select
 import signal
+import socket
 import subprocess
 import sys
+import time
 from types import FrameType
+
+WINDOW = 60.0  # seconds in which ``max crashes`` deaths make the watchdog give up
+FIRST_DELAY = 0.1  # seconds before the first restart, doubled for each death in the window
+MAX_DELAY = 5.0
+POLL = 0.25  # seconds between looks at the owner and the server
 
 
 def pid_alive(pid: int) -> bool:
@@ -32,8 +47,20 @@ def pid_alive(pid: int) -> bool:
         return True
 
 
-def stop(server: subprocess.Popen[bytes], timeout: float = 30.0) -> int:
-    """SIGTERM (Redis flushes its AOF and exits), SIGKILL only if it hangs; the exit code."""
+def answers_ping(port: int, timeout: float = 0.2) -> bool:
+    """True when a Redis server on loopback ``port`` answers PING within ``timeout`` seconds."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+            sock.sendall(b"PING\r\n")
+            return sock.recv(16).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+def stop(server: subprocess.Popen[bytes] | None, timeout: float = 30.0) -> int:
+    """SIGTERM (Redis flushes its AOF and exits), SIGKILL only if it hangs; the exit code (0: no server)."""
+    if server is None:
+        return 0
     if server.poll() is None:
         server.terminate()
         try:
@@ -43,24 +70,88 @@ def stop(server: subprocess.Popen[bytes], timeout: float = 30.0) -> int:
     return server.wait()
 
 
+def restart_delay(crashes: int) -> float:
+    """Seconds to wait before the restart after the ``crashes``-th death within the window."""
+    return min(MAX_DELAY, FIRST_DELAY * 2 ** max(0, crashes - 1))
+
+
+class Watch:
+    """The owner's pipe and pid, and the server now running (None between a death and its restart)."""
+
+    def __init__(self, owner: int, fd: int, command: list[str]) -> None:
+        self.owner, self.fd, self.command = owner, fd, command
+        self.port = int(command[command.index("--port") + 1]) if "--port" in command[:-1] else None
+        self.server: subprocess.Popen[bytes] | None = None
+
+    def owner_gone(self, wait: float) -> bool:
+        """Wait up to ``wait`` seconds for the owner to go; True when it is gone."""
+        readable, _, _ = select.select([self.fd], [], [], wait)
+        return bool(readable and not os.read(self.fd, 64)) or not pid_alive(self.owner) or os.getppid() != self.owner
+
+    def launch(self) -> None:
+        """Start redis-server and tell its pid."""
+        self.server = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                       stderr=subprocess.DEVNULL, close_fds=True)
+        say(str(self.server.pid))
+
+    def serve(self) -> int | None:
+        """Watch until the owner goes (the server stopped: None) or the server exits (its exit code)."""
+        assert self.server is not None
+        while self.server.poll() is None:
+            if self.owner_gone(POLL):
+                stop(self.server)
+                return None
+        return self.server.returncode
+
+    def came_up(self) -> bool:
+        """Wait until the server answers PING (True), exits or the owner goes (False)."""
+        assert self.server is not None
+        while self.server.poll() is None:
+            if self.port is None or answers_ping(self.port):
+                return True
+            if self.owner_gone(0.05):
+                return False
+        return False
+
+
+def say(line: str) -> None:
+    """One line to the owner (it reads them: bot/storage/local_redis.py); nobody reading is no error."""
+    with contextlib.suppress(OSError):
+        print(line, flush=True)
+
+
 def main(argv: list[str]) -> int:
-    """Start the server, watch the owner, stop the server when the owner goes."""
-    owner, fd, command = int(argv[0]), int(argv[1]), argv[2:]
-    server = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL, close_fds=True)
-    print(server.pid, flush=True)
+    """Start the server, watch the owner, restart a server that dies, stop it when the owner goes."""
+    owner, fd, max_crashes, command = int(argv[0]), int(argv[1]), int(argv[2]), argv[3:]
+    watch = Watch(owner, fd, command)
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
         """Asked to stop: stop the server first."""
-        sys.exit(stop(server))
+        sys.exit(stop(watch.server))
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    while server.poll() is None:
-        readable, _, _ = select.select([fd], [], [], 0.25)
-        if (readable and not os.read(fd, 64)) or not pid_alive(owner) or os.getppid() != owner:
-            return stop(server)
-    return server.returncode or 0
+    watch.launch()
+    if not watch.came_up():
+        return watch.serve() or 0
+    say("up")  # the owner waits for this line: a death from now on is restarted
+    if max_crashes <= 0:
+        return watch.serve() or 0
+    deaths: list[float] = []
+    while True:
+        code = watch.serve()
+        if code is None:
+            return 0
+        now = time.monotonic()
+        deaths = [t for t in deaths if now - t < WINDOW] + [now]
+        if len(deaths) >= max_crashes:
+            say(f"gave-up {len(deaths)}")
+            return code or 1
+        say(f"died {code}")
+        watch.server = None
+        if watch.owner_gone(restart_delay(len(deaths))):
+            return 0
+        watch.launch()
 
 
 if __name__ == "__main__":

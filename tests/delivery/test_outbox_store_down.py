@@ -34,7 +34,7 @@ class Records(logging.Handler):
 
 
 async def test_a_killed_store_is_logged_once_and_its_return_said(tmp_path: Path) -> None:
-    redis = LocalRedis(tmp_path / "redis")
+    redis = LocalRedis(tmp_path / "redis", restarts=False)  # stays down until started again: an outage
     redis.start()
     store = RedisStore.from_url(redis.url)
     core = await BotCore.create(store=store, draw=False)
