@@ -227,10 +227,10 @@ class LocalCluster:
             args += ["--tls-cluster", "yes", "--tls-replication", "yes", "--tls-cert-file", str(self.certs.server_cert),
                      "--tls-key-file", str(self.certs.server_key), "--tls-ca-cert-file", str(self.certs.ca),
                      "--tls-auth-clients", self.tls_auth_clients]
-        read_end, node.pipe = os.pipe()
+        read_end, node.pipe = os.pipe()  # the watchdog's "0": never restart (the tests kill nodes on purpose)
         try:
             node.process = subprocess.Popen(
-                [sys.executable, "-I", "-S", str(WATCHDOG), str(os.getpid()), str(read_end), *args],
+                [sys.executable, "-I", "-S", str(WATCHDOG), str(os.getpid()), str(read_end), "0", *args],
                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                 pass_fds=(read_end,), start_new_session=True)
         finally:
