@@ -1,6 +1,7 @@
 """Container health checks: ``GET /healthz`` (readiness) is 200 while the store answers and the bot is not
 draining (after SIGTERM it answers 503, so Kubernetes stops routing webhooks to it while it finishes), and says
-whether the store was reachable; ``GET /livez`` (liveness) is 200 while the process answers at all."""
+whether the store was reachable and which store it is (the in-memory one keeps no game across a restart: said
+loudly); ``GET /livez`` (liveness) is 200 while the process answers at all."""
 
 from __future__ import annotations
 
@@ -9,6 +10,19 @@ import asyncio
 from aiohttp import web
 
 from bot.chat.core import BotCore
+
+MEMORY_NOTE = "in-memory store: games are lost when the bot stops; set REDIS_URL or install redis-server"
+
+
+def store_kind(core: BotCore) -> dict[str, object]:
+    """Which store the bot runs on: ``store_kind`` "redis" (REDIS_URL), "cluster" (redis+cluster://),
+    "local-redis" (its own redis-server, REDIS_URL unset) or "memory" (no redis-server either), and
+    ``store_durable`` (whether games survive a restart), with a warning for the in-memory store."""
+    kind = "local-redis" if core.local is not None else core.store.kind
+    said: dict[str, object] = {"store_kind": kind, "store_durable": core.store.durable}
+    if not core.store.durable:
+        said["store_warning"] = MEMORY_NOTE
+    return said
 
 
 async def start_health(core: BotCore, port: int, host: str = "0.0.0.0") -> web.AppRunner:
@@ -20,7 +34,7 @@ async def start_health(core: BotCore, port: int, host: str = "0.0.0.0") -> web.A
         reachable = await core.healthy()
         ok = not draining and reachable
         body: dict[str, object] = {"ok": ok, "draining": draining, "store_reachable": reachable,
-                                   "store": core.store.health()}
+                                   "store": core.store.health(), **store_kind(core)}
         return web.json_response(body, status=200 if ok else 503)
 
     async def livez(_request: web.Request) -> web.Response:

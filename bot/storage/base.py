@@ -162,7 +162,8 @@ class Commit:
 class Store(abc.ABC):
     """Storage for the game service. Implementations: RedisStore (shared), MemoryStore (one process)."""
 
-    durable: bool = True
+    durable: bool = True  # games survive a restart of the bot (False: in this process's memory only)
+    kind = "custom"  # which store, for /healthz: "redis", "cluster", "memory" (bot/health.py)
 
     @abc.abstractmethod
     async def read(self, requests: Sequence[Read]) -> list[Any]:

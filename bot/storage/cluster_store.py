@@ -47,6 +47,8 @@ class _Retryable(Exception):
 class ClusterStore(RedisStore):
     """Store on a Redis Cluster: one slot per atomic commit, spills across slots, WAIT for replicas."""
 
+    kind = "cluster"
+
     def __init__(self, nodes: SlotMap, *, wait_replicas: int = 1, wait_ms: int = 500, failover_wait: float = 10.0,
                  sub_options: dict[str, Any] | None = None, socket_timeout: float = 5.0) -> None:
         self.nodes = nodes

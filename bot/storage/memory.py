@@ -56,6 +56,7 @@ class MemoryStore(Store):
     """Dicts in this process; honours TTLs lazily. For a single instance only."""
 
     durable = False
+    kind = "memory"
 
     def __init__(self, clock: Any = time.time) -> None:
         self.clock = clock

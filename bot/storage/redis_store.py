@@ -79,6 +79,8 @@ def command_options(socket_timeout: float, socket_connect_timeout: float,
 class RedisStore(Store):
     """Store on one Redis server (standalone or Sentinel); ClusterStore (cluster_store.py) for a Redis Cluster."""
 
+    kind = "redis"
+
     def __init__(self, client: aioredis.Redis, *, read_retries: int = 3, sub_client: aioredis.Redis | None = None,
                  wait_replicas: int = 0, wait_ms: int = 500) -> None:
         self.client = client

@@ -1,9 +1,11 @@
-"""The health endpoint: 200 while the store answers, 503 while the bot drains after SIGTERM (not ready)."""
+"""The health endpoint: 200 while the store answers, 503 while the bot drains after SIGTERM (not ready); it says
+which store the bot runs on, loudly when it is the in-memory one (games lost on a restart)."""
 
 from __future__ import annotations
 
 import asyncio
 import socket
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -11,6 +13,7 @@ import pytest
 
 from bot.chat.core import BotCore
 from bot.health import serve_health
+from bot.storage import ClusterStore
 
 
 def free_port() -> int:
@@ -37,11 +40,13 @@ async def test_healthz_says_not_ready_while_draining(core: BotCore) -> None:
         async with aiohttp.ClientSession() as http:
             ready = await first_answer(http, f"http://127.0.0.1:{port}/healthz")
             store = core.store.health()  # the store's counters (wait_timeouts on Redis) ride along
-            assert ready == (200, {"ok": True, "draining": False, "store_reachable": True, "store": store})
+            kind = {"store_kind": "redis", "store_durable": True}  # a RedisStore on a URL (REDIS_URL)
+            assert ready == (200, {"ok": True, "draining": False, "store_reachable": True, "store": store, **kind})
             core.draining = True
             async with http.get(f"http://127.0.0.1:{port}/healthz") as response:
                 assert (response.status, await response.json()) == (503, {"ok": False, "draining": True,
-                                                                          "store_reachable": True, "store": store})
+                                                                          "store_reachable": True, "store": store,
+                                                                          **kind})
     finally:
         server.cancel()
         await asyncio.gather(server, return_exceptions=True)
@@ -65,3 +70,41 @@ async def test_livez_stays_up_while_the_store_is_away(core: BotCore, monkeypatch
     finally:
         server.cancel()
         await asyncio.gather(server, return_exceptions=True)
+
+
+async def healthz_of(core: BotCore) -> tuple[int, Any]:
+    """The status and body of a real /healthz served for ``core``."""
+    port = free_port()
+    server = asyncio.create_task(serve_health(core, port, host="127.0.0.1"))
+    try:
+        async with aiohttp.ClientSession() as http:
+            return await first_answer(http, f"http://127.0.0.1:{port}/healthz")
+    finally:
+        server.cancel()
+        await asyncio.gather(server, return_exceptions=True)
+
+
+async def test_healthz_says_the_bot_runs_on_memory_without_redis(tmp_path: Path,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """REDIS_URL unset and no redis-server on PATH: the in-memory store, and /healthz says games are not kept."""
+    (tmp_path / "bin").mkdir()
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))  # no redis-server to start
+    core = await BotCore.create(data_dir=tmp_path, draw=False)
+    try:
+        status, body = await healthz_of(core)
+    finally:
+        await core.close()
+    assert status == 200 and body["store_kind"] == "memory" and body["store_durable"] is False
+    assert "games are lost when the bot stops" in body["store_warning"]
+
+
+async def test_healthz_names_the_bots_own_redis_server(tmp_path: Path) -> None:
+    """REDIS_URL unset with redis-server on PATH: the bot's own server (AOF in FEVGA_DATA_DIR), durable."""
+    core = await BotCore.create(data_dir=tmp_path, draw=False)
+    try:
+        status, body = await healthz_of(core)
+    finally:
+        await core.close()
+    assert status == 200 and body["store_kind"] == "local-redis" and body["store_durable"] is True
+    assert "store_warning" not in body
+    assert ClusterStore.kind == "cluster"  # a redis+cluster:// REDIS_URL (a ClusterStore) is said as "cluster"
