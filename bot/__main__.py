@@ -65,19 +65,40 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
                 log.info("starting", discord=settings.has_discord, telegram=settings.has_telegram)
                 await run_until_signal(core, frontends, stop)
             else:
-                for sig in (signal.SIGTERM, signal.SIGINT):
-                    loop.remove_signal_handler(sig)
-                from bot.console import run_console
-
-                with logs_to_file(settings) as log_path:  # the screen is the chat's: no log lines, no tracebacks
-                    print(NO_TOKENS + f"The bot's log: {log_path}\n")
-                    await run_console(core, board_dir=settings.fevga_data_dir / "boards",
-                                      ai_level=settings.fevga_ai_level, settings=settings)
+                loop.remove_signal_handler(signal.SIGINT)  # Ctrl-C at the prompt: KeyboardInterrupt, at once
+                try:
+                    await run_terminal(core, settings, stop)  # until it ends, or SIGTERM sets ``stop``
+                finally:
+                    loop.remove_signal_handler(signal.SIGTERM)
         finally:
             if health is not None:
                 await health.cleanup()
     finally:
         await core.close()
+
+
+async def run_terminal(core: Any, settings: Settings, stop: asyncio.Event) -> None:
+    """The terminal chat until it ends (end of input, ``quit``) or ``stop`` is set (SIGTERM: ``kill``, ``timeout``,
+    a container stop): then it is cancelled (its board page closed), and ``serve`` closes the core in order (the
+    private redis-server stopped with SIGTERM: its AOF flushed) and the process exits 0, without a traceback."""
+    from bot.console import run_console
+
+    with logs_to_file(settings) as log_path:  # the screen is the chat's: no log lines, no tracebacks
+        print(NO_TOKENS + f"The bot's log: {log_path}\n")
+        chat = asyncio.create_task(run_console(core, board_dir=settings.fevga_data_dir / "boards",
+                                               ai_level=settings.fevga_ai_level, settings=settings))
+        stopper = asyncio.create_task(stop.wait())
+        try:
+            await asyncio.wait([chat, stopper], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            stopper.cancel()
+            if not chat.done():
+                chat.cancel()
+                await asyncio.gather(chat, return_exceptions=True)
+                print(flush=True)  # the prompt's line ended: the shell's prompt starts on a line of its own
+                get_logger("fevga.main").info("stopping", reason="signal", chat="terminal")
+        if not chat.cancelled() and chat.exception() is not None:
+            raise chat.exception()  # type: ignore[misc]
 
 
 @contextlib.contextmanager
