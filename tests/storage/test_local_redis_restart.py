@@ -11,7 +11,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -40,7 +40,7 @@ class Records(logging.Handler):
 
 
 @pytest.fixture
-def records() -> object:
+def records() -> Iterator[Records]:
     handler = Records()
     logger = logging.getLogger("bot.storage.local_redis")
     logger.addHandler(handler)
