@@ -36,8 +36,9 @@ async def store(request: pytest.FixtureRequest, redis_server: LocalRedis, clock:
 
 @pytest.fixture
 def own_redis(tmp_path: Path) -> Iterator[LocalRedis]:
-    """A redis-server of its own that the test may kill, stop and restart (same port, same AOF folder)."""
-    server = LocalRedis(tmp_path / "redis")
+    """A redis-server of its own that the test may kill, stop and restart (same port, same AOF folder): its
+    watchdog does not restart it (``restarts=False``), so a kill is an outage until the test starts it again."""
+    server = LocalRedis(tmp_path / "redis", restarts=False)
     server.start()
     yield server
     server.stop()
