@@ -94,7 +94,7 @@ async def test_the_title_names_the_game_and_a_portes_line_shows_the_bar(
     await chat.say(users[1], room, "/lang el")
     page = await open_seat(browser, site, gid, version, users[1])
     assert await page.title() == "Πόρτες" and await page.inner_text("#title") == "Πόρτες"
-    assert await page.inner_text("#seat-bottom .bar") == f"{pos.opp_bar} στη μπάρα"  # his own line, in Greek
+    assert await page.inner_text("#seat-bottom .bar") == f"{pos.opp_bar} στην μπάρα"  # his own line, in Greek
     await page.close()
 
 

@@ -57,7 +57,7 @@ async def test_a_tavli_match_board_says_which_game_it_is(service: GameService) -
     assert board.image is not None and board.image.startswith(PNG)
     assert board.board_text is not None and "Portes · game 1 of tavli to 5 · 0–0" in board.board_text
     (greek,) = [r for r in await present(started, "el") if r.game_id == started.view.game_id]
-    assert greek.board_text is not None and "Πόρτες · παιχνίδι 1 τάβλι στα 5" in greek.board_text
+    assert greek.board_text is not None and "Πόρτες · παρτίδα 1 · τάβλι στα 5" in greek.board_text
 
 
 def test_a_drawn_plakoto_game_has_the_draw_banner_and_no_winner() -> None:
