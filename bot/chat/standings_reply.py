@@ -34,7 +34,7 @@ SEASON_COLUMNS = ("season_col_rank", "season_col_name", "season_col_rating", "se
 
 
 def standings_picture(messages: Sequence[Msg], lang: str) -> bytes | None:
-    """The PNG of the first table among ``messages`` (None when there is none)."""
+    """The PNG of the first table among ``messages`` (None when there is none, or it has no rows)."""
     header = next((m for m in messages if m.key in HEADERS + SEASON_HEADERS), None)
     if header is None:
         return None
@@ -47,6 +47,8 @@ def standings_picture(messages: Sequence[Msg], lang: str) -> bytes | None:
         knockout = header.key in KNOCKOUT_HEADERS or any(m.key == "tournament_table_row_ko" for m in messages)
         numbers = 1 if knockout else 3  # a bracket has matches won and nothing to break ties with
         heads = [translate(key, lang) for key in (KNOCKOUT_COLUMNS if knockout else COLUMNS)]
+    if not rows:  # an empty table is said in words (nobody ranked yet): a picture of its heads shows nothing
+        return None
     title = translate(PICTURE_TITLES[header.key], lang, **header.args)
     return render_standings(title, heads, rows, numbers=numbers)
 

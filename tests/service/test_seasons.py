@@ -118,6 +118,7 @@ async def test_rollover_posts_once_across_two_instances(redis_store, clock):
     running = await typed(one, "top season")
     assert running.ok and running.messages[0].args["month"] == "2026-12"
     assert [m.key for m in running.messages[1:]] == ["season_table_empty", "season_short"]
+    assert standings_picture(running.messages, "en") is None  # said in words: a picture of empty heads says nothing
 
 
 async def test_archive_refusals_and_season_off(redis_service, clock):
