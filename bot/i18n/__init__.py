@@ -163,7 +163,11 @@ class _Formatter(string.Formatter):
         template = _plural(word, self.lang, value)
         if template is None:
             return str(value)
-        return self.vformat(template, (), _Args({"n": value}, self.lang))
+        outer = self.args  # the plural's own ``{n}`` must not replace the message's arguments for later fields
+        try:
+            return self.vformat(template, (), _Args({"n": value}, self.lang))
+        finally:
+            self.args = outer
 
 
 def duration(seconds: Any, lang: str = DEFAULT) -> str:

@@ -100,7 +100,8 @@ class Info:
                 "player": who.name, **_shown(data), "rd": round(data["rd"]),
                 "rank": (rank + 1) if rank is not None else "-", "of": count, "games": data["g"],
                 "wins": data["w"], "losses": data["l"], "points": data["pts"], "mars": data["mars"],
-                "streak": data["st"], "best": data["best"],
+                "streak": data["st"], "best": data["best"], "lost": -data["st"],  # a losing streak is negative
+                "streak_kind": "won" if data["st"] > 0 else "lost" if data["st"] < 0 else "none",
             }))
         for opponent, count in fairness.flagged(_short_entries(short.value), self.clock()):
             messages.append(Msg("stats_short_flag", {"player": who.name, "opponent": opponent, "count": count,

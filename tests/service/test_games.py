@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from bot.i18n import translate
 from bot.service import GameService, Place
 from bot.service.models import Msg, Result
 from fevga import Game, Position, format_play, game_from_dict, legal_plays, verify
@@ -319,6 +320,8 @@ async def test_ratings_after_a_first_match_match_glicko2(service: GameService) -
     assert (alice[0].args["rating"], alice[0].args["rd"], alice[0].args["rank"]) == (1338, 290, 2)
     assert bob[0].args["prov"] and alice[0].args["prov"]
     assert bob[0].args["streak"] == 1 and alice[0].args["streak"] == -1
+    assert "streak: 1 lost in a row" in translate(alice[0].key, "en", **alice[0].args)  # not "streak -1"
+    assert "σερί: 1 νίκη στη σειρά" in translate(bob[0].key, "el", **bob[0].args)
     assert bob[1].key == "stats_global" and bob[1].args["rating"] == 1662
     # a second match between them, on another server: the global board moves, this one does not
     elsewhere = Place("discord", "guild2", "chanX")

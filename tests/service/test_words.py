@@ -267,3 +267,13 @@ def test_the_boards_words_are_looked_up_once_and_again_after_a_catalogue_changes
     register("xq", {"board_wins": "gagne"})
     after = board_labels("xq")
     assert after is not before and dict(after)["wins"] == "gagne"
+
+
+def test_a_word_field_after_a_plural_reads_the_message_s_arguments() -> None:
+    """``{x:@plural}`` fills its entry with its own ``{n}``; a ``{k:#prefix_}`` field after it still sees the
+    message's arguments (it saw only ``n``, and showed "?" for the rest)."""
+    from bot.i18n import translate
+
+    said = translate("stats", "en", player="Ann", rating=1500, prov=False, rd=80, rank=1, of=2, games=3, wins=1,
+                     losses=2, points=1, mars=0, streak=-2, lost=2, best=1, streak_kind="lost")
+    assert "streak: 2 lost in a row" in said and "?" not in said, said
