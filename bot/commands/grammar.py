@@ -21,6 +21,7 @@ from . import puzzle_grammar, tournament_grammar
 MAX_INPUT = 300
 MAX_NAME = 64
 SEASON_WORDS = ("season", "σεζόν", "σεζον")  # ``top season [2026-11]``: a season's table
+LAST_WORDS = ("last", "previous", "prev", "προηγούμενη", "προηγουμενη", "περασμένη", "περασμενη")  # last month's
 MAX_TOP_ASKED = 1_000_000  # "top 1000" is read (the service clamps it to its maximum and says so)
 _PLAY_START = re.compile(r"^\s*(?:\d{1,2}|[α-ωά-ώΑ-Ω]|bar|μπαρ)\s*[/\\-]", re.IGNORECASE)  # Portes: bar/3
 _NUMERIC_START = re.compile(r"^\s*(\S{1,3}?)\s*[/\\-]")  # ``7²/12`` or ``½/7``: a play, in signs that are not digits
@@ -213,6 +214,8 @@ def _top(words: list[str]) -> i.Intent | i.CommandError:
             season = season or ""
         elif season == "" and MONTH.match(low):  # the service says when it is not a real month
             season = low
+        elif season == "" and low in LAST_WORDS:  # ``top season last``: the season before this one
+            season = "last"
         elif kind is None and (named := game_word(low)) is not None:
             kind = named
         elif (number := whole_number(low)) is not None:
@@ -234,6 +237,8 @@ def _stats(words: list[str]) -> i.Intent | i.CommandError:
     if "vs" in low or "εναντίον" in low:
         at = low.index("vs") if "vs" in low else low.index("εναντίον")
         return _h2h(words[:at] + words[at + 1:], "stats")
+    if low and low[0] in SEASON_WORDS:  # a season's standing is its table's row: say where to find it
+        return i.CommandError("cmd_stats_season")
     if len(words) > 1:
         return i.CommandError("cmd_too_many_words", {"command": "stats"})
     if words and len(words[0]) > MAX_NAME:

@@ -137,3 +137,15 @@ def test_a_long_number_is_quoted_back_cut_visibly_and_top_0_is_a_count() -> None
     assert isinstance(long, i.CommandError) and long.args["value"] == "1000000000000000000…"
     zero = parse_command("top 0")
     assert isinstance(zero, i.CommandError) and zero.key == "cmd_top_count" and zero.args["value"] == "0"
+
+
+def test_stats_season_says_where_the_season_tables_are() -> None:
+    """``stats season`` is not a player called "season": the answer names ``top season`` and ``top season last``."""
+    from bot.i18n import translate
+
+    for text in ("stats season", "stats σεζόν"):
+        error = parse_command(text)
+        assert isinstance(error, i.CommandError) and error.key == "cmd_stats_season", error
+        assert "top season last" in translate(error.key, "en")
+    assert parse_command("top season last") == i.Top(False, 10, None, "last")
+    assert parse_command("top season") == i.Top(False, 10, None, "")

@@ -114,6 +114,9 @@ async def test_rollover_posts_once_across_two_instances(redis_store, clock):
     assert [m.args for m in archived.messages if m.key == "season_table_row"] == before
     picture = standings_picture(archived.messages, "el")
     assert picture is not None and picture.startswith(b"\x89PNG")
+    for words in ("top season last", "top σεζόν προηγούμενη"):  # December runs: the last season is November's
+        last = await typed(one, words)
+        assert last.ok and [m.args for m in last.messages] == [m.args for m in archived.messages], words
     # December's season is running: the leader's one December match is below the threshold
     running = await typed(one, "top season")
     assert running.ok and running.messages[0].args["month"] == "2026-12"

@@ -35,6 +35,12 @@ def month_end(month: str) -> float:
     return datetime(year, number, 1, tzinfo=UTC).timestamp()
 
 
+def month_before(month: str) -> str:
+    """The season before ``month`` (``2026-01`` -> ``2025-12``)."""
+    year, number = (int(x) for x in month.split("-"))
+    return f"{year - 1}-12" if number == 1 else f"{year}-{number - 1:02d}"
+
+
 def valid_month(text: str) -> bool:
     """``YYYY-MM`` with a real month (any year: one with no season here is answered "no season then", not
     "not a month")."""

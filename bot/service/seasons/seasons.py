@@ -89,6 +89,8 @@ class Seasons:
         kind = await self._kind(place, kind)
         if kind not in MATCH_KINDS:
             return Result.error("bad_match_kind_here", games=", ".join(MATCH_KINDS))
+        if month == "last":  # ``top season last``: the month before the running one
+            month = keys.month_before(keys.month_of(self.clock()))
         if month is not None and not keys.valid_month(month):
             return Result.error("season_bad_month", month=month[:20])
         if not await self.enabled(place.platform, place.scope_id):
