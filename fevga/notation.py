@@ -27,7 +27,7 @@ ACCEPTED_FORMS = (
 )
 _TOKEN = re.compile(r"^(?P<chain>[^()]+?)(?:\((?P<count>[^()]+)\))?$")
 _OFF_WORDS = {"off", "o", "25", "εξω", "έξω", "βγαλε", "off."}
-_BAR_WORDS = {"bar", "μπαρ"}
+_BAR_WORDS = {"bar", "μπαρ", "μπάρα", "μπαρα"}
 
 
 def _not_digits(token: str) -> NotationError:

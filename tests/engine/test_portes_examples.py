@@ -126,5 +126,5 @@ def test_two_checkers_entering_on_a_double_may_be_written_as_whole_moves() -> No
     position = tpos("portes", {12: 3, 17: 4, 19: 6}, {1: 2, 2: 2, 3: 2, 4: 2, 6: 2, 15: 5}, me_bar=2)
     want = parse_play("bar/5/10(2)", position, (5, 5))
     assert want.result.me_bar == 0 and want.result.board[9] == 2
-    for text in ("bar/10(2)", "bar/10 bar/10", "bar/5 bar/5 5/10(2)", "μπαρ/10(2)"):
+    for text in ("bar/10(2)", "bar/10 bar/10", "bar/5 bar/5 5/10(2)", "μπαρ/10(2)", "μπάρα/10(2)", "ΜΠΑΡΑ/10(2)"):
         assert parse_play(text, position, (5, 5)) == want
