@@ -56,6 +56,7 @@ class Session:
     rated: bool = True
     mars_wins: list[int] = field(default_factory=lambda: [0, 0])
     turn_version: int = 1  # the stored version at which the current turn began
+    game_version: int = 1  # the stored version at which the match's current game began
     plies_before: int = 0  # plays made in the match's earlier games (fairness: short matches)
     kind: str = "fevga"  # fevga | portes | plakoto | tavli (Portes, Plakoto, Fevga in turn)
     previous_drawn: bool = False  # the match's previous game ended in a draw (Plakoto: both mothers pinned)
@@ -146,6 +147,7 @@ def encode(s: Session) -> bytes:
         "ts": round(s.turn_start, 3),
         "ds": s.deadline_secs,
         "tv": s.turn_version,
+        "gv": s.game_version,
         "g": _game_dict(s.game, s.created),
     }
     if s.rules != Rules():
@@ -206,6 +208,7 @@ def decode(blob: bytes) -> Session:
             rated=not data.get("ur", False),
             mars_wins=[int(x) for x in data.get("mw") or [0, 0]],
             turn_version=int(data.get("tv", 1)),
+            game_version=int(data.get("gv", 1)),
             plies_before=int(data.get("pb", 0)),
             previous_drawn=bool(data.get("pd", False)),
             kind=kind,

@@ -195,6 +195,8 @@ class Sessions:
             if version is not None and version != current:
                 if s.status != "play":  # a second press after the match ended (e.g. "Yes, resign" twice)
                     return Result.error("game_over", game_id=s.id)
+                if version < s.game_version:  # a button of an earlier game of this match
+                    return Result.error("stale_earlier_game", game_id=s.id, game_no=s.game_no)
                 gone = version < s.turn_version
                 return Result.error("turn_already_played" if gone else "stale_action", game_id=s.id)
             try:
@@ -205,6 +207,8 @@ class Sessions:
                 return change
             if s.plies != seen or s.status != "play":
                 s.turn_version = current + 1
+            if s.game_no != seen[0]:  # this change started the match's next game
+                s.game_version = current + 1
             result = self.result(s, current + 1, change.messages, change.notify)
             answer = await self.save(s, current, change, result, actor, idem)
             if answer is not None:

@@ -30,7 +30,8 @@ from .local import LocalUser, is_local, local_user
 from .snapshots import Snapshot
 
 MAX_PENDING = 8  # steps in a play: four of a double, with room to spare
-CONFLICT = frozenset({"not_your_turn", "turn_already_played", "button_stale", "stale_action", "game_over"})
+CONFLICT = frozenset({"not_your_turn", "turn_already_played", "button_stale", "stale_action", "stale_earlier_game",
+                      "game_over"})
 FORBIDDEN = frozenset({"no_game_here", "not_your_game", "not_a_player"})
 
 

@@ -27,7 +27,7 @@ from fevga.variants import AnyRules, PlakotoRules, game_of
 from tests.engine.tavli_positions import tpos
 
 from .conftest import ALICE, BOB, HERE, FakeClock
-from .helpers import play_out, random_play
+from .helpers import play_out, random_play, until_both_moved
 
 
 async def test_a_tavli_match_rotates_portes_plakoto_fevga(service: GameService) -> None:
@@ -214,3 +214,23 @@ async def test_the_group_is_told_the_match_is_over_not_a_game(any_store: Store, 
     assert view.score[0] >= 5
     assert end_text(view, "en") == f"Match over (alice – bob): alice wins the 5-point match, {score}!"
     assert end_text(view, "el").startswith("Τέλος αγώνα (alice – bob): Ο/Η alice κερδίζει τον αγώνα")
+
+
+async def test_a_button_of_an_earlier_game_of_the_match_says_so(service: GameService) -> None:
+    """A step button of game 1 pressed once game 2 runs: "from an earlier game of this match" (it said the turn
+    was already played); a button of the current game still works."""
+    assert (await service.challenge(ALICE, HERE, BOB, length=5, kind="tavli")).ok
+    started = await until_both_moved(service, await service.accept(BOB, HERE), HERE, random.Random(5))
+    view = started.view
+    assert view is not None and view.game_no == 1
+    old = next(a for a in started.actions if a.kind == "step")
+    loser = view.players[view.turn]
+    gave_up = await service.resign(loser, HERE)
+    assert gave_up.ok and gave_up.view is not None and gave_up.view.game_no == 2, gave_up.messages
+    mover = gave_up.view.players[gave_up.view.turn]
+    stale = await service.step(mover, HERE, view.game_id, old.version, old.payload["from_point"], old.payload["die"])
+    assert stale.error_key == "stale_earlier_game" and stale.messages[0].args["game_no"] == 2
+    assert "earlier game of this match" in translate(stale.messages[0].key, "en", **stale.messages[0].args)
+    fresh = next(a for a in gave_up.actions if a.kind == "step")
+    assert (await service.step(mover, HERE, view.game_id, fresh.version, fresh.payload["from_point"],
+                               fresh.payload["die"])).ok
