@@ -4,7 +4,9 @@ Every interaction gets exactly one callback (message, update of the clicked mess
 then follow-ups. Errors and private replies are ephemeral; other text is a public message (for a click on
 a challenge, the challenge is edited). A board reply is acknowledged first (a defer, before any
 rate-limited call) and then shown through the shared board tracker: the game's board message is edited,
-or, when there is none yet, the board becomes the answer (or the accepted challenge turns into it).
+or, when there is none yet, the board becomes the answer (or the accepted challenge turns into it). A finished
+game's board is never turned into another game's (Rematch pressed under it): it keeps its picture and caption
+as the record of that game, loses its buttons, and the new board is posted below.
 If Discord refuses the edit now, the actor is told the move is saved and the board follows.
 """
 
@@ -143,6 +145,9 @@ class InteractionAnswer:
         out = outgoing(reply, reply.lang or self.lang, command=self.command)
         clicked = self.clicked
         try:
+            if await self._finished_board_clicked(reply):  # Rematch: that game's record stays in the channel
+                await self.retire_clicked()
+                return await self.boards.post_board(self.place, reply)
             if clicked is not None and not self.clicked_used and not clicked.flags.ephemeral and not fresh:
                 message = await self.edit_clicked(out)
                 if message is None:
@@ -159,6 +164,22 @@ class InteractionAnswer:
                 raise
             raise signal from exc
         return f"{message.channel.id}:{message.id}"
+
+    async def _finished_board_clicked(self, reply: Reply) -> bool:
+        """Whether the click was on the board of another game (Rematch under a finished one): that board is
+        kept as the game's record, never turned into the new game's."""
+        clicked = self.clicked
+        if clicked is None or self.clicked_used or clicked.flags.ephemeral or not looks_like_board(clicked):
+            return False
+        return await self.boards.core.game_for_board_message(f"{clicked.channel.id}:{clicked.id}") != reply.game_id
+
+    async def retire_clicked(self) -> None:
+        """Take the buttons off the clicked message, leaving its text and picture (the answer to the click)."""
+        self.clicked_used = True
+        if not self.done:
+            await self.interaction.response.edit_message(view=None)
+        else:
+            await self.interaction.edit_original_response(view=None)
 
     def pointer(self, reply: Reply, link: str | None) -> Outgoing:
         """A short public answer to a command whose result is the (edited) board elsewhere."""
