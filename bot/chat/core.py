@@ -178,8 +178,9 @@ class BotCore:
                                          code=parsed.key)])
         if isinstance(parsed, intents.Move) and reply_to_game is not None:
             parsed = replace(parsed, game_id=reply_to_game)
-        replies = await self._run(actor, place, parsed, langs, idem, mentions, is_admin, text[:100])
-        return Handled(parsed, replies)
+        ended: list[dict[str, bytes | str]] = []
+        replies = await self._run(actor, place, parsed, langs, idem, mentions, is_admin, text[:100], ended)
+        return Handled(parsed, replies, tuple(ended))
 
     async def press(self, actor: PlayerRef, place: Place, token: str, *, idem: str | None = None,
                     locale: str | None = None) -> Handled:
@@ -189,14 +190,18 @@ class BotCore:
         intent = decode(token)
         if intent is None:
             return Handled(None, [Reply(self.t("button_unknown", langs[0]), private=True, error=True)])
-        return Handled(intent, await self._run(actor, place, intent, langs, idem, None, False, token))
+        ended: list[dict[str, bytes | str]] = []
+        replies = await self._run(actor, place, intent, langs, idem, None, False, token, ended)
+        return Handled(intent, replies, tuple(ended))
 
     async def _run(
         self, actor: PlayerRef, place: Place, intent: intents.Intent, langs: tuple[str, str], idem: str | None,
         mentions: Mapping[str, PlayerRef] | None, is_admin: bool, source: str,
+        ended: list[dict[str, bytes | str]] | None = None,
     ) -> list[Reply]:
         """Execute one intent and present its result (a board or game event in the place's language, anything
-        else in the actor's); any failure becomes a private error reply."""
+        else in the actor's); any failure becomes a private error reply. ``ended`` gets the outbox entries of
+        the challenges it ended (their messages are edited by the frontend at once)."""
         lang = langs[0]
         try:
             if isinstance(intent, intents.Replay):
@@ -205,6 +210,8 @@ class BotCore:
         except Exception:  # the service never raises; a failure here is before or around it: nothing known
             log.exception("command failed", extra={"source": source})
             return [Reply(self.t("internal_error", lang), private=True, error=True)]
+        if ended is not None:
+            ended.extend(result.challenge_ends)
         if isinstance(intent, intents.Lang) and result.ok:
             lang = intent.code
         elif is_shared(intent, result):
@@ -407,6 +414,11 @@ class BotCore:
         """Messages translated into the place's language, one per line (a challenge message's new text)."""
         lang = await self.place_language(place)
         return "\n".join(self.t(m.key, lang, **m.args) for m in messages)
+
+    def challenge_ends(self, surface: ChallengeSurface) -> ChallengeEnds:
+        """The challenge messages of a frontend, edited at once by the handler of the command that ended them
+        (:meth:`ChallengeEnds.now`), the outbox entry repairing a failed edit."""
+        return ChallengeEnds(self.store, surface, self.describe)
 
     async def remember_challenge_message(self, reply: Reply, ref: str) -> None:
         """If ``reply`` is a challenge (it has an accept button), note where it was posted (``channel:message``),

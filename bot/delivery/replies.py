@@ -65,6 +65,7 @@ class Handled:
 
     intent: Intent | None
     replies: list[Reply]
+    challenge_ends: tuple[dict[str, bytes | str], ...] = ()  # challenges it ended: edit their messages at once
 
     @property
     def word(self) -> str | None:

@@ -45,6 +45,7 @@ class DiscordFrontend:
         self.client = client
         self.core = core
         self.boards = Boards(client, core)
+        self.ends = core.challenge_ends(self.boards)  # challenge messages edited by the command that ended them
         self._in_flight: set[asyncio.Task[object]] = set()
 
     # ---- shutdown -----------------------------------------------------------------------------
@@ -121,10 +122,18 @@ class DiscordFrontend:
             answer.command = handled.word
             answer.lang = await (self.language(actor, place, locale) if handled.word == "lang" else lang)
             await answer.deliver(handled.replies)
+            await self._challenges_ended(handled, answer.clicked)
         except Exception:
             log.exception("interaction %s (%s) failed", interaction.id, answer.command)
             task.cancel()
             await self._apologise(answer)
+
+    async def _challenges_ended(self, handled: Handled, clicked: discord.Message | None) -> None:
+        """Say at once, in their messages, how the challenges the command ended ended (the accepted one: its
+        challenger sees it taken now, not after the outbox's grace); the clicked message answered itself."""
+        skip = f"{clicked.channel.id}:{clicked.id}" if clicked is not None else None
+        for entry in handled.challenge_ends:
+            await self.ends.now(entry, skip=skip)
 
     async def _apologise(self, answer: InteractionAnswer) -> None:
         with contextlib.suppress(discord.HTTPException):
@@ -155,6 +164,7 @@ class DiscordFrontend:
             lang = await self.language(actor, place)
             for reply in handled.replies:
                 await self._answer_message(message, reply, lang, command, place)
+            await self._challenges_ended(handled, None)
         except discord.Forbidden:  # the bot may not post here: the command stands, its author is told privately
             log.warning("no permission to answer in channel %s (prefix command %s)", message.channel.id, command)
             lang = await self.language(actor, place)

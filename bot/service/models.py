@@ -116,6 +116,9 @@ class Result:
     game_id: str | None = None
     error_key: str | None = None
     place: Place | None = None  # where to post it (timer results come without a command)
+    # The ``challenge`` outbox entries this command's commit wrote (challenges it ended), so that its handler
+    # edits their messages at once (bot/delivery/challenges.py); not stored, not compared.
+    challenge_ends: list[dict[str, bytes | str]] = field(default_factory=list, compare=False)
 
     @classmethod
     def error(cls, key: str, **args: Any) -> Result:

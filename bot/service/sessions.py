@@ -142,11 +142,12 @@ class Sessions:
         the first answer when another instance applied it, ``not_applied`` when a lost commit was fenced
         off) or None when a check failed (the caller reloads and retries)."""
         if actor is None:
-            return result if await self.store.commit(commit) else None
+            return ended_here(result, commit) if await self.store.commit(commit) else None
         key, shared = scoped_key(actor, idem, place)
         durability.take_lagged()  # forget an earlier commit's mark: only this one counts
         outcome = await commit_once(self.store, mark(commit, key, shared, result, self.options.idem_ttl), key)
         if outcome is True:
+            ended_here(result, commit)
             if durability.take_lagged():  # saved, but no replica confirmed it in time (REDIS_WAIT_MS)
                 result.messages.append(Msg("saved_delayed", {}))
             return result
@@ -214,6 +215,12 @@ class Sessions:
             if answer is not None:
                 return answer
         return Result.error("busy_try_again")
+
+
+def ended_here(result: Result, commit: Commit) -> Result:
+    """Note on ``result`` the challenges its applied ``commit`` ended (their outbox entries)."""
+    result.challenge_ends.extend(op[2] for op in commit.ops if op[0] == "xadd" and op[2].get("k") == "challenge")
+    return result
 
 
 def corrupt_game(gid: str) -> Result:
