@@ -55,7 +55,7 @@ class FevgaBotMixin:
         await bot.tree.set_translator(CommandTranslator())
         await bot.add_cog(FevgaCog(self.frontend))
         await bot.add_cog(self.background)
-        await bot.add_cog(MemberEvents(self.frontend.core))
+        await bot.add_cog(MemberEvents(self.frontend.core, bot))
         await bot.add_cog(TournamentCog(self.frontend))
         await bot.add_cog(FevgaMoreCog(self.frontend))
         bot.add_dynamic_items(TokenButton, TokenSelect)

@@ -25,6 +25,7 @@ from .events import Events
 from .flow import MatchFlow
 from .guard import command
 from .info import Info
+from .leavers import Leavers
 from .lookups import LookupCommands
 from .models import Place, PlayerRef, Result
 from .mygames import MyGames
@@ -83,6 +84,7 @@ class GameService(LookupCommands, PuzzleCommands, SeasonCommands, TournamentComm
         self.analyses.found_puzzles = self.puzzles.add_found
         self.tournaments = Tournaments(store, clock, self.sessions, self.challenges, self.preferences)
         self.seasons = Seasons(store, clock)
+        self.leavers = Leavers(store, self.sessions, self.flow)  # players who left a server or group
 
     def close(self) -> None:
         """Release what the service started itself (the analysis worker processes)."""

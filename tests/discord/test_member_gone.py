@@ -1,6 +1,7 @@
 """A member who leaves the server, through the real discord.py stack and the fake Discord's
 GUILD_MEMBER_REMOVE: withdrawn from the server's running tournament, his match won by his opponent at once,
-and the verdict posted in the channel (through the outbox)."""
+and the verdict posted in the channel (through the outbox); outside tournaments, his games there end and his
+challenges there are withdrawn."""
 
 from __future__ import annotations
 
@@ -12,9 +13,10 @@ from bot.delivery.budgets import PlaceBudgets
 from bot.discord import build_bot
 from bot.service import Place, PlayerRef
 from bot.service.tournaments import model
-from tests.fakes.discord import FakeDiscord, running_bot
+from tests.fakes.discord import FakeDiscord, StoredMessage, running_bot
 
 from .conftest import FAST, World, settings_for
+from .playing import step_ids, take_turn_by_slash
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -47,4 +49,48 @@ async def test_member_who_leaves_forfeits(fake: FakeDiscord, core: Any, world: W
     assert s is not None and s.status == "done" and s.players[s.winner].user_id == winner
     _v, t = await events.load(t.id)
     assert str(dave.id) in t.gone and t.status == "running"
+    assert not fake.failed_calls()
+
+
+def said(fake: FakeDiscord, words: str) -> StoredMessage | None:
+    """A message anywhere (a channel or a game's thread) that says ``words``."""
+    return next((m for m in fake.stored_messages.values() if words in (m.content or "") and not m.deleted), None)
+
+
+async def test_member_who_leaves_ends_his_games_and_challenges(fake: FakeDiscord, core: Any, world: World,
+                                                               start_bot: Any) -> None:
+    """Outside tournaments: his match with bob ends as his resignation (bob wins, the final board drawn, the
+    verdict posted), his game against the AI is called off, his challenge to carol is withdrawn."""
+    w = world
+    dave = await fake.add_member(w.guild, "dave")
+    second, third = await fake.add_channel(w.guild, "second"), await fake.add_channel(w.guild, "third")
+    bot = build_bot(core, settings_for(fake, discord_member_events=True), guild_ready_timeout=0.05)
+    bot.frontend.boards.budgets = PlaceBudgets(*FAST)
+    async with running_bot(bot, fake.token) as running:
+        await running.commands_synced.wait()
+        board = await (await fake.slash_command(dave, w.general, "fevga challenge", {"user": w.bob})).original()
+        accept = next(c for c in board.custom_ids() if c.startswith("fv:accept:"))
+        await (await fake.press_button(w.bob, board, accept)).response()
+        movers: set[int] = set()
+        for _ in range(6):
+            for member in (dave, w.bob):
+                if len(movers) < 2 and await take_turn_by_slash(core, fake, w.general, member):
+                    movers.add(member.id)
+        ai_board = await (await fake.slash_command(dave, second, "fevga play", {"level": "easy"})).original()
+        asked = await (await fake.slash_command(dave, third, "fevga challenge", {"user": w.carol})).original()
+        assert step_ids(board) and step_ids(ai_board) and asked.custom_ids()
+
+        await fake.remove_member(w.guild, dave.user)
+        told = await fake.wait_for(lambda: said(fake, "dave left the chat and resigns the match"), 20.0, "the verdict")
+        assert w.bob.user in told.mentions  # the opponent is told
+        await fake.wait_for(lambda: [c.split(":")[1] for c in board.custom_ids()] == ["rematch"] or None, 10.0,
+                            "the final board")
+        assert "bob" in str(board.embeds[0])  # the winner is named on the final board
+        await fake.wait_for(lambda: said(fake, "dave left the chat: the game is called off"), 10.0, "the AI game's end")
+        await fake.wait_for(lambda: not step_ids(ai_board) or None, 10.0, "the AI game's final board")
+        await fake.wait_for(lambda: "dave left the chat" in asked.content or None, 10.0, "the withdrawn challenge")
+        assert asked.custom_ids() == []
+    gid = await core.game_for_board_message(f"{board.channel_id}:{board.id}")
+    s = (await core.service.sessions.load(gid, take=False)).session
+    assert s is not None and s.status == "done" and s.end == "resigned" and s.players[s.winner].name == "bob"
     assert not fake.failed_calls()
