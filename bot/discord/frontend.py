@@ -16,6 +16,7 @@ import discord
 
 from bot.chat.core import BotCore
 from bot.delivery import Outcome, RetryLater
+from bot.delivery.challenges import ChallengeEnds
 from bot.delivery.replies import Handled, Notice, Reply
 from bot.service.keys import update_key
 from bot.service.models import Place, PlayerRef
@@ -45,7 +46,7 @@ class DiscordFrontend:
         self.client = client
         self.core = core
         self.boards = Boards(client, core)
-        self.ends = core.challenge_ends(self.boards)  # challenge messages edited by the command that ended them
+        self._ends: ChallengeEnds | None = None
         self._in_flight: set[asyncio.Task[object]] = set()
 
     # ---- shutdown -----------------------------------------------------------------------------
@@ -127,6 +128,13 @@ class DiscordFrontend:
             log.exception("interaction %s (%s) failed", interaction.id, answer.command)
             task.cancel()
             await self._apologise(answer)
+
+    @property
+    def ends(self) -> ChallengeEnds:
+        """The challenge messages, edited by the command that ended them (made on first use)."""
+        if self._ends is None:
+            self._ends = self.core.challenge_ends(self.boards)
+        return self._ends
 
     async def _challenges_ended(self, handled: Handled, clicked: discord.Message | None) -> None:
         """Say at once, in their messages, how the challenges the command ended ended (the accepted one: its

@@ -86,6 +86,7 @@ async def test_a_typed_accept_edits_the_challenge_message_at_once(fake: FakeDisc
     challenge = await typed_accept(fake, world)
     await ended(challenge, "Challenge by alice: accepted by bob.", timeout=20.0)
     assert challenge.edits == 1
+    await in_hand(fake, consumer)
     await consumer.stop(timeout=10.0)  # the entries in their grace go on now: the message is edited already
     assert consumer.handled >= 2  # the game's board and the challenge's end, both acked
     assert challenge.edits == 1 and not fake.failed_calls()
@@ -102,6 +103,7 @@ async def test_a_failed_immediate_edit_is_repaired_by_the_outbox(fake: FakeDisco
     await fake.wait_for(lambda: fake.faults.hits == 1 or None, 20.0, "the handler's edit")
     assert challenge.custom_ids() and challenge.edits == 0  # refused: still the challenge
     await released(core, challenge)
+    await in_hand(fake, consumer)
     await consumer.stop(timeout=10.0)  # the grace ends now: the outbox entry repairs it
     await ended(challenge, "Challenge by alice: accepted by bob.", timeout=10.0)
     assert challenge.edits == 1
@@ -116,10 +118,17 @@ async def test_a_slow_immediate_edit_is_not_made_twice(fake: FakeDiscord, bot: A
     fake.faults.add("PATCH", CHALLENGE_EDIT, times=1, status=429, retry_after=3.0)
     challenge = await typed_accept(fake, world)
     await fake.wait_for(lambda: fake.faults.hits == 1 or None, 20.0, "the handler's edit")
+    await in_hand(fake, consumer)
     await consumer.stop(timeout=10.0)  # the entry looks now, while the handler waits out the 429
     await ended(challenge, "Challenge by alice: accepted by bob.", timeout=20.0)
     await asyncio.sleep(0.5)
     assert fake.faults.hits == 1 and challenge.edits == 1
+
+
+async def in_hand(fake: FakeDiscord, consumer: Any) -> None:
+    """Wait until the outbox consumer holds the accept's two entries (the board's, the challenge's) in their
+    grace, so that stopping it hands them on at once."""
+    await fake.wait_for(lambda: sum(map(len, consumer._in_hand.values())) >= 2 or None, 20.0, "the entries in hand")
 
 
 async def released(core: Any, challenge: StoredMessage) -> None:
