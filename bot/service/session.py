@@ -147,7 +147,6 @@ def encode(s: Session) -> bytes:
         "ts": round(s.turn_start, 3),
         "ds": s.deadline_secs,
         "tv": s.turn_version,
-        "gv": s.game_version,
         "g": _game_dict(s.game, s.created),
     }
     if s.rules != Rules():
@@ -166,6 +165,7 @@ def encode(s: Session) -> bytes:
         "mw": s.mars_wins if any(s.mars_wins) else None,
         "pb": s.plies_before,
         "pd": s.previous_drawn,
+        "gv": s.game_version if s.game_version != 1 else None,  # absent: the match's first game
     }
     data.update({k: v for k, v in optional.items() if v or (k == "w" and v is not None)})  # seat 0 wins too
     return zlib.compress(json.dumps(data, separators=(",", ":")).encode(), 6)
