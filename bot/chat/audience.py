@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from bot.commands import intents as i
 from bot.commands import puzzle_intents as pz
-from bot.service.models import Result
-from bot.service.settings import ALIASES, SETTINGS
+from bot.service.models import Place, Result
+from bot.service.settings import ALIASES, SETTINGS, owner_of
 
 SHARED_INTENTS: tuple[type[i.Intent], ...] = (
     i.Challenge, i.Accept, i.Decline, i.Cancel, i.PlayAI, i.Move, i.Step, i.Undo, i.Confirm, i.ShowBoard,
@@ -34,3 +34,11 @@ def is_private(intent: i.Intent) -> bool:
         name = ALIASES.get(intent.setting.lower(), intent.setting.lower())
         return SETTINGS.get(name, ("player", False))[0] == "player"
     return False
+
+
+def noted_key(intent: i.Intent, place: Place) -> str | None:
+    """The message a group or channel gets instead of the verdict on a typed answer to its daily puzzle when the
+    verdict cannot go privately (it would show everyone the solution): the answer is recorded, and how to see it."""
+    if not isinstance(intent, pz.PuzzleAnswer) or owner_of(place) is not None:
+        return None
+    return "puzzle_noted_discord" if place.platform == "discord" else "puzzle_noted"

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from bot.chat import draw_pool
-from bot.chat.audience import is_private, is_shared
+from bot.chat.audience import is_private, is_shared, noted_key
 from bot.chat.buttons import decode
 from bot.chat.pingplan import between_people, ping_plan
-from bot.chat.presenter import present, present_safely
+from bot.chat.presenter import context_words, present, present_safely
 from bot.chat.rating_graph import with_stats_graph
 from bot.chat.replay import replay_reply
 from bot.commands import intents
@@ -174,8 +174,9 @@ class BotCore:
         lang = langs[0]
         parsed = parse_command(text)
         if isinstance(parsed, intents.CommandError):
-            return Handled(None, [Reply(self.t(parsed.key, lang, **parsed.args), private=True, error=True,
-                                         code=parsed.key)])
+            words = context_words(place.platform, lang)  # e.g. "/puzzle" where only commands reach the bot
+            said = self.t(parsed.key, lang, **{**words, **parsed.args})
+            return Handled(None, [Reply(said, private=True, error=True, code=parsed.key)])
         if isinstance(parsed, intents.Move) and reply_to_game is not None:
             parsed = replace(parsed, game_id=reply_to_game)
         ended: list[dict[str, bytes | str]] = []
@@ -230,7 +231,9 @@ class BotCore:
         if isinstance(intent, intents.ResignPrompt) and result.ok:  # the question is for the resigner only
             replies = [Reply(r.text, buttons=r.buttons, private=True) for r in replies]
         elif result.ok and is_private(intent):  # his own settings: for him only
-            replies = [replace(r, private=True, mention=()) for r in replies]
+            note = noted_key(intent, place)
+            fallback = self.t(note, lang) if note is not None else None
+            replies = [replace(r, private=True, mention=(), fallback=fallback) for r in replies]
         return replies
 
     # --- follow-ups: the analysis after a game -----------------------------------------------------

@@ -13,7 +13,7 @@ from bot.chat.draw_pool import draw_board
 from bot.chat.puzzle_reply import PUZZLE_KEYS, puzzle_reply
 from bot.chat.standings_reply import standings_picture
 from bot.delivery.replies import Button, Reply
-from bot.i18n import PLATFORM_WORDS, catalogue, display_name, generation, has, translate
+from bot.i18n import COMMAND_FORMS, PLATFORM_WORDS, catalogue, display_name, generation, has, translate
 from bot.service.button_kinds import ButtonKind
 from bot.service.models import Action, GameView, Msg, PlayerRef, Result
 from fevga.rules import OFF
@@ -45,9 +45,11 @@ SUBJECT = {"game_started": "starter"}  # the argument naming whom a message is a
 
 def context_words(platform: str | None, lang: str) -> dict[str, str]:
     """The platform's words for ``{here}``, ``{elsewhere}``, ``{scope}`` and ``{slash}`` in ``lang``: a Telegram
-    "chat" is a Discord "channel"; its leaderboard is the group's, not the server's."""
+    "chat" is a Discord "channel"; its leaderboard is the group's, not the server's. Also the commands in the
+    form that reaches the bot in a group there (``{puzzle_cmd}``: ``/puzzle`` on Telegram)."""
     kind = platform if platform in ("discord", "telegram", "terminal") else "discord"
-    return {word: translate(f"word_{word}_{kind}", lang) for word in PLATFORM_WORDS}
+    words = {word: translate(f"word_{word}_{kind}", lang) for word in PLATFORM_WORDS}
+    return {**words, **{name: forms.get(kind, forms["any"]) for name, forms in COMMAND_FORMS.items()}}
 
 
 def message_text(msg: Msg, lang: str, words: dict[str, str], you: str | None = None) -> str:
@@ -59,10 +61,15 @@ def message_text(msg: Msg, lang: str, words: dict[str, str], you: str | None = N
     return translate(key, lang, **{**words, **msg.args})
 
 
+def result_words(result: Result, lang: str, actor: PlayerRef | None = None) -> dict[str, str]:
+    """The platform words of the actor's platform (else the result's place's) in ``lang``."""
+    platform = actor.platform if actor is not None else result.place.platform if result.place else None
+    return context_words(platform, lang)
+
+
 def texts(result: Result, lang: str, actor: PlayerRef | None = None, you: str | None = None) -> str:
     """The result's messages (but the rich ones) as lines of text in ``lang``."""
-    platform = actor.platform if actor is not None else result.place.platform if result.place else None
-    words = context_words(platform, lang)
+    words = result_words(result, lang, actor)
     return "\n".join(message_text(m, lang, words, you) for m in result.messages if m.key not in RICH)
 
 
@@ -202,7 +209,8 @@ async def present(result: Result, lang: str, actor: PlayerRef | None = None, *, 
         elif msg.key == "analysis":
             replies.append(await analysis_reply(msg.args, lang, draw=draw, labels=board_labels(lang)))
         elif msg.key in PUZZLE_KEYS:  # the result's other lines (and its step buttons) go with the puzzle
-            shown = await puzzle_reply(msg.key, msg.args, lang, text, draw=draw, labels=board_labels(lang))
+            shown = await puzzle_reply(msg.key, msg.args, lang, text, draw=draw, labels=board_labels(lang),
+                                       words=result_words(result, lang, actor))
             replies.append(replace(shown, buttons=buttons) if msg.key != "puzzle_verdict" else shown)
             buttons = () if msg.key != "puzzle_verdict" else buttons
             text = ""

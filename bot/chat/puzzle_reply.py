@@ -53,9 +53,11 @@ def _verdict_picture(args: Mapping[str, Any], lang: str, labels: tuple[tuple[str
 
 
 async def puzzle_reply(msg_key: str, args: Mapping[str, Any], lang: str, rest: str = "", *,
-                       draw: bool = True, labels: tuple[tuple[str, str], ...] = ()) -> Reply:
+                       draw: bool = True, labels: tuple[tuple[str, str], ...] = (),
+                       words: Mapping[str, str] | None = None) -> Reply:
     """The reply for one puzzle message; ``rest`` (the result's other lines) goes under its text; ``labels``: the
-    board's words in ``lang`` (the presenter's ``board_labels``)."""
+    board's words in ``lang`` (the presenter's ``board_labels``); ``words``: the platform's words (the commands as
+    they reach the bot in a group there)."""
     if msg_key == "puzzle_verdict":
         key = "puzzle_right" if args.get("correct") else "puzzle_wrong"
         text = translate(key, lang, **args)
@@ -65,7 +67,8 @@ async def puzzle_reply(msg_key: str, args: Mapping[str, Any], lang: str, rest: s
         body = "\n".join(t for t in (text, rest) if t)
         return Reply(text=body, image=image, image_name="puzzle.png" if image else None)
     head = translate("puzzle_daily_head" if msg_key == "puzzle_daily" else "puzzle_head", lang, **args)
-    lines = [head, themes_text(args.get("themes"), lang), translate("puzzle_how", lang, **args), rest]
+    how = translate("puzzle_how", lang, **{**(words or {}), **args})
+    lines = [head, themes_text(args.get("themes"), lang), how, rest]
     scene = _scene(args, lang, labels)
     image = await asyncio.to_thread(render_board, scene, 0) if draw else None
     return Reply(text="\n".join(t for t in lines if t), image=image, image_name="puzzle.png" if image else None,

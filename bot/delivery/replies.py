@@ -47,6 +47,7 @@ class Reply:
     pictures: tuple[tuple[bytes, str], ...] = ()  # extra PNGs with captions (an analysis's blunders): an album
     lang: str | None = None  # the language the reply is in (a board: its place's), for a frontend's own widget texts
     code: str | None = None  # an error reply's catalogue key (the web API returns it as its error code)
+    fallback: str | None = None  # a private reply that cannot go privately: what the group is told instead
 
 
 @dataclass(frozen=True, slots=True)

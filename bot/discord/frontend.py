@@ -189,6 +189,9 @@ class DiscordFrontend:
         out = outgoing(reply, lang, command=command)
         if command == "puzzle" and reply.private and not reply.error and await self._told_privately(message, out):
             return  # a puzzle's answer in a channel: only its author learns whether he was right
+        if reply.private and reply.fallback and message.guild is not None:  # not told privately: the channel
+            reply = Reply(reply.fallback)  # must not see the verdict on its daily puzzle (it names the solution)
+            out = outgoing(reply, lang, command=command)
         if not reply.game_id or reply.private or reply.error:
             sent = await message.reply(**out.send_kwargs(), mention_author=False)
             if reply.buttons and not reply.private:  # a challenge: its message is edited when it ends

@@ -40,6 +40,13 @@ _generation = 0  # bumped by register (see generation)
 
 # "in this chat" / "in this channel", "a group" / "a server channel"...: see the presenter
 PLATFORM_WORDS = ("here", "elsewhere", "scope", "slash", "shared")
+# a command as it must be typed to reach the bot in a group or channel (Telegram's privacy mode passes only
+# /commands; Discord only slash or prefix commands): the same in every language, so not in the catalogues
+COMMAND_FORMS: dict[str, dict[str, str]] = {
+    "puzzle_cmd": {"telegram": "/puzzle", "discord": "/fevga-more puzzle play:", "any": "puzzle"},
+    "puzzle_hour_cmd": {"telegram": "/settings puzzle_hour", "discord": "/fevga settings name:puzzle_hour value:",
+                        "any": "settings puzzle_hour"},
+}
 _AI_NAME = re.compile(r"AI \((easy|medium|hard|expert)\)")  # the built-in AI's stored name (bot/service/challenges.py)
 
 
@@ -55,6 +62,8 @@ class _Args(dict[str, Any]):
         """A missing argument: "?", or a platform word in its neutral form ("here")."""
         if key in PLATFORM_WORDS:
             return catalogue(self.lang).get(f"word_{key}_any") or catalogue(DEFAULT).get(f"word_{key}_any", "")
+        if key in COMMAND_FORMS:
+            return COMMAND_FORMS[key]["any"]
         return "?"
 
 

@@ -34,7 +34,7 @@ from .groups import (
     welcome_keyboard,
 )
 from .identity import Directory, place_of, player_of
-from .lines import CommandLine, board_reply_ref, command_line
+from .lines import CommandLine, board_reply_ref, command_line, puzzle_reply_line
 from .ordering import ChatQueue
 from .texts import MAX_ALERT, clip
 
@@ -146,6 +146,7 @@ class Handlers:
             if line.text.split(" ")[0] == "start":  # /start: the welcome, or a deep link
                 await self._start(bot, message, actor, place, start_payload(line.text), idem)
                 return
+            line = puzzle_reply_line(message, bot.bot, line)  # a bare play replying to a puzzle: its answer
             game = await self._replied_game(message, bot.bot)
             if line.command is None and message.chat.type != Chat.PRIVATE and game is None \
                     and not await self.core.has_game(place, actor):
@@ -160,6 +161,8 @@ class Handlers:
             unread_move = handled.intent is None and line.command == "move"  # e.g. "/m" alone: show the forms
             word = "move" if unread_move else "help" if handled.word == "help" else None
             replies = await self._privately(bot, message.chat, message.from_user, handled.replies)
+            # not told privately: a reply with a fallback (the verdict on a daily puzzle) is not shown to the group
+            replies = [Reply(r.fallback) if r.private and r.fallback else r for r in replies]
             replies = await telegram_replies(self.core, actor, message.chat, word, replies)
             await self.delivery.send(bot, message.chat.id, replies, reply_to=message.message_id, fresh_board=fresh)
         except Exception:

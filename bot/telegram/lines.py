@@ -11,8 +11,10 @@ from dataclasses import dataclass, field
 
 from telegram import Chat, Message, MessageEntity, User
 
+from bot.chat.buttons import is_puzzle
 from bot.commands.grammar import ALIASES, looks_like_play
 
+from .binding import unbind
 from .identity import mention_token
 
 
@@ -126,3 +128,16 @@ def board_reply_ref(message: Message, bot: User) -> tuple[int, int] | None:
     if replied is None or replied.from_user is None or replied.from_user.id != bot.id:
         return None
     return message.chat.id, replied.message_id
+
+
+def puzzle_reply_line(message: Message, bot: User, line: CommandLine) -> CommandLine:
+    """A bare play sent as a reply to a puzzle the bot posted (its step buttons under it) as ``puzzle <play>``:
+    the answer to that puzzle (in a group, today's daily one), not a move in a game."""
+    replied = message.reply_to_message
+    if line.command is not None or replied is None or replied.from_user is None or replied.from_user.id != bot.id:
+        return line
+    markup = replied.reply_markup
+    datas = [b.callback_data for row in (markup.inline_keyboard if markup else ()) for b in row]
+    if not any(isinstance(d, str) and is_puzzle(unbind(d)[1]) for d in datas):
+        return line
+    return CommandLine(f"puzzle {line.text}", "puzzle", line.usernames, line.users)

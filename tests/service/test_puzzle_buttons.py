@@ -47,10 +47,11 @@ def offered(result: Result) -> dict[Path, Action]:
 
 
 async def build(service: GameService, who: PlayerRef, place: Place, puzzle: Puzzle, first: Result,
-                path: Path) -> Result:
-    """Press the buttons of ``path`` one after another, each one taken from the buttons the last press gave."""
+                path: Path, start: int = 1) -> Result:
+    """Press the buttons of ``path`` one after another (from its ``start``-th step on: ``first`` shows the steps
+    before it), each one taken from the buttons the last press gave."""
     shown = first
-    for n in range(1, len(path) + 1):
+    for n in range(start, len(path) + 1):
         action = offered(shown)[path[:n]]
         intent = decode(button(action, "en").token)
         assert isinstance(intent, PuzzleStep)
@@ -121,18 +122,23 @@ async def test_two_players_build_the_daily_puzzle_at_once(redis_store: RedisStor
     assert found is not None
     puzzle = found[0]
     right, wrong = answer_path(puzzle), wrong_path(puzzle)
+    assert len(right) > 1 and len(wrong) > 1
     alice = await service.puzzle_step(ALICE, HERE, pid, "", right[:1])  # both start before either ends
     bob = await service.puzzle_step(BOB, HERE, pid, "", wrong[:1])
-    if len(right) > 1:
-        assert msg(alice, "puzzle_steps") and msg(bob, "puzzle_steps")
-    alice_done = await build(service, ALICE, HERE, puzzle, posted, right)
-    bob_done = await build(service, BOB, HERE, puzzle, posted, wrong)
+    assert msg(alice, "puzzle_steps") and msg(bob, "puzzle_steps")
+    double = await service.puzzle_step(ALICE, HERE, pid, "", right[:1])  # the same step again: shown already
+    assert not double.ok and double.error_key == "puzzle_steps_shown" and not double.actions
+    alice_done = await build(service, ALICE, HERE, puzzle, alice, right, start=2)
+    bob_done = await build(service, BOB, HERE, puzzle, bob, wrong, start=2)
     assert msg(alice_done, "puzzle_verdict")["correct"] is True
     assert msg(bob_done, "puzzle_verdict")["correct"] is False and float(msg(bob_done, "puzzle_verdict")["loss"]) > 0
     _v, doc = await service.puzzles.daily.load(HERE)
     assert doc["who"] == {ALICE.user_id: 1, BOB.user_id: 0}
-    again = await service.puzzle_step(ALICE, HERE, pid, ALICE.user_id, right)  # a double click
-    assert "puzzle_answered_before" in [m.key for m in again.messages]
+    again = await service.puzzle_step(ALICE, HERE, pid, ALICE.user_id, right)  # a double click of the last step
+    assert not again.ok and again.error_key == "puzzle_answered_right"
+    later = await service.puzzle_step(BOB, HERE, pid, "", wrong[:1])  # a press on the post after answering
+    assert not later.ok and later.error_key == "puzzle_answered_wrong" and not later.actions
+    assert msg(later, "puzzle_answered_wrong")["best"] == puzzle.answer  # his own answer is in: told privately
     _v, doc_after = await service.puzzles.daily.load(HERE)
     assert doc_after["who"] == doc["who"]
 

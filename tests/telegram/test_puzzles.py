@@ -1,7 +1,9 @@
 """Puzzles through the real python-telegram-bot stack and the local Bot API stand-in: the daily puzzle posted
-in a group (a picture with the roll), answered right (told in the private chat) and wrong (a player who never
-started the bot is answered in the group, with the best play drawn), and ``/puzzle`` in a private chat (a Portes
-one chosen with ``/puzzle πόρτες``)."""
+in a group (a picture with the roll, naming ``/puzzle <play>``), answered right (told in the private chat) and
+wrong (a player who never started the bot: the group learns only that his answer is recorded, never the
+solution), answered in privacy mode by a bare play replying to the post, step buttons pressed twice or after
+answering (a private alert, nothing posted), and ``/puzzle`` in a private chat (a Portes one chosen with
+``/puzzle πόρτες``)."""
 
 from __future__ import annotations
 
@@ -35,7 +37,8 @@ async def test_daily_puzzle_posted_then_answered_right_and_wrong(fake: FakeTeleg
     fake.make_owner(room, alice)
     alice_dm = fake.private_chat(alice)  # Alice has started the bot: she is told privately
     await chat.say(alice, room, "/puzzle")
-    assert "no daily puzzle here today" in fake.last_bot_message(room).content
+    none = fake.last_bot_message(room).content
+    assert "no daily puzzle here today" in none and "/settings puzzle_hour <0-23>" in none  # the form seen here
     await chat.say(alice, room, "/settings puzzle_hour 9")
     place = group_place(room)
     due = keys.daily_due(place_bucket(place))
@@ -49,6 +52,7 @@ async def test_daily_puzzle_posted_then_answered_right_and_wrong(fake: FakeTeleg
     assert found is not None
     puzzle = found[0]
     assert f"{puzzle.dice[0]}-{puzzle.dice[1]}" in post.content
+    assert "or with /puzzle <your play>, e.g. /puzzle 1/7 7/12." in post.content  # a form the group can send
 
     before = len(fake.bot_messages(room))
     await chat.say(alice, room, f"/puzzle {puzzle.answer}")
@@ -58,10 +62,16 @@ async def test_daily_puzzle_posted_then_answered_right_and_wrong(fake: FakeTeleg
 
     wrong = next(format_steps(p.steps) for p in ordered_plays(puzzle.start(), puzzle.dice)
                  if p.result.id() != puzzle.result)
-    await chat.say(bob, room, f"/puzzle {wrong}")  # Bob never started the bot: answered in the group
-    answer = fake.last_bot_message(room)
-    assert answer.content.startswith("Not the best") and puzzle.answer in answer.content
-    assert answer.kind == "photo" and answer.photo is not None  # the best play drawn beside his
+    before = len(fake.bot_messages(room))
+    await chat.say(bob, room, f"/puzzle {wrong}")  # Bob never started the bot: the group is told only "recorded"
+    (noted,) = fake.bot_messages(room)[before:]
+    assert noted.kind == "text" and noted.content.startswith("Your answer is recorded")
+    assert puzzle.answer not in noted.content and "Not the best" not in noted.content  # no solution for all
+    _version, doc = await core.service.puzzles.daily.load(place)
+    assert doc["who"] == {"101": 1, "102": 0}  # his answer counts as before
+    told = await chat.press(bob, post, post.callback_datas[0])  # the buttons tell him, privately
+    assert told.show_alert and "not with the best play" in told.text and puzzle.answer in told.text
+    assert len(fake.bot_messages(room)) == before + 1  # nothing more in the group
 
 
 async def test_puzzle_on_demand_in_a_private_chat(fake: FakeTelegram, core: CoreSpy, chat: Chat) -> None:
@@ -153,3 +163,70 @@ async def test_daily_puzzle_answered_with_step_buttons(fake: FakeTelegram, core:
     assert answer.show_alert and (answer.text or "").startswith("Not the best")  # Bob never started the bot
     _version, doc = await core.service.puzzles.daily.load(place)
     assert doc["who"] == {"111": 1, "112": 0}
+
+
+async def test_daily_puzzle_answered_by_a_bare_play_replying_to_the_post(fake: FakeTelegram, core: CoreSpy,
+                                                                       chat: Chat) -> None:
+    fake.privacy_mode = True  # the bot sees only /commands and replies to its messages
+    alice, bob = fake.user(121, "Alice", "alice_reply"), fake.user(122, "Bob", "bob_reply", language_code="el")
+    room = fake.group(-1003, "Replies")
+    fake.make_owner(room, alice)
+    alice_dm = fake.private_chat(alice)
+    await chat.say(alice, room, "/settings puzzle_hour 9")
+    place = group_place(room)
+    await core.store.commit(Commit().zadd(keys.daily_due(place_bucket(place)), keys.daily_member(place),
+                                          time.time() - 1))
+    await core.tick("telegram", notices=False)
+    (post,) = await until(lambda: [m for m in fake.bot_messages(room) if "Daily puzzle" in m.content], 20, "post")
+    _version, doc = await core.service.puzzles.daily.load(place)
+    found = await core.service.puzzles.bank.get(doc["pid"])
+    assert found is not None
+    puzzle = found[0]
+
+    withheld, before = len(fake.withheld), len(fake.bot_messages(room))
+    await chat.say(alice, room, puzzle.answer, reply_to=post)  # the bare play, as a reply to the post
+    assert len(fake.withheld) == withheld  # a reply to the bot reaches it
+    told = fake.last_bot_message(alice_dm)
+    assert told.content.startswith("Right!") and "puzzle rating" in told.content
+    assert len(fake.bot_messages(room)) == before  # the verdict is not shown in the group
+    wrong = next(format_steps(p.steps) for p in ordered_plays(puzzle.start(), puzzle.dice)
+                 if p.result.id() != puzzle.result)
+    await chat.say(bob, room, wrong, reply_to=post)  # Bob (Greek, no private chat): only "recorded" here
+    noted = fake.last_bot_message(room)
+    assert noted.content.startswith("Η απάντησή σου καταγράφηκε") and puzzle.answer not in noted.content
+    _version, doc = await core.service.puzzles.daily.load(place)
+    assert doc["who"] == {"121": 1, "122": 0}
+
+
+async def test_puzzle_step_pressed_twice_or_after_answering_posts_nothing(fake: FakeTelegram, core: CoreSpy,
+                                                                           chat: Chat) -> None:
+    alice, bob = fake.user(131, "Alice", "alice_twice"), fake.user(132, "Bob", "bob_twice")
+    room = fake.group(-1004, "Twice")
+    fake.make_owner(room, alice)
+    await chat.say(alice, room, "/settings puzzle_hour 9")
+    place = group_place(room)
+    await core.store.commit(Commit().zadd(keys.daily_due(place_bucket(place)), keys.daily_member(place),
+                                          time.time() - 1))
+    await core.tick("telegram", notices=False)
+    (post,) = await until(lambda: [m for m in fake.bot_messages(room) if "Daily puzzle" in m.content], 20, "post")
+    _version, doc = await core.service.puzzles.daily.load(place)
+    found = await core.service.puzzles.bank.get(doc["pid"])
+    assert found is not None
+    right = answer_path(found[0])
+    assert len(right) > 1
+
+    before = len(fake.bot_messages(room))
+    first = await fake.press(bob, post, step_data(post, right[:1]))
+    second = await fake.press(bob, post, step_data(post, right[:1]))  # a double press
+    await chat.idle()
+    assert len(fake.bot_messages(room)) == before + 1  # his steps are shown once
+    answers = [fake.callback_answer(first), fake.callback_answer(second)]
+    assert sum(bool(a.show_alert) for a in answers) == 1
+    assert "shown already" in next(a.text for a in answers if a.show_alert)
+
+    await chat.say(alice, room, f"/puzzle {found[0].answer}")  # Alice answers (no private chat: "recorded")
+    assert fake.last_bot_message(room).content.startswith("Your answer is recorded")
+    before = len(fake.bot_messages(room))
+    late = await chat.press(alice, post, step_data(post, right[:1]))  # a press after answering
+    assert late.show_alert and "already, and rightly" in late.text and found[0].answer in late.text
+    assert len(fake.bot_messages(room)) == before

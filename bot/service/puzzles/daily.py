@@ -148,6 +148,16 @@ class Daily:
         _version, doc = await self.load(place)
         return str(doc["pid"]) if doc.get("day") == day_of(self.clock()) and doc.get("pid") else None
 
+    async def answered(self, actor: PlayerRef, place: Place) -> Result | None:
+        """The "you have answered already" refusal (naming whether he was right, and the best play, for him
+        alone) when the actor has answered today's puzzle here; None when he has not."""
+        _version, doc = await self.load(place)
+        who = doc.get("who") or {}
+        if doc.get("day") != day_of(self.clock()) or actor.user_id not in who:
+            return None
+        key = "puzzle_answered_right" if who[actor.user_id] else "puzzle_answered_wrong"
+        return Result.error(key, best=str(doc.get("answer", "?")))
+
     async def answer(self, actor: PlayerRef, place: Place, text: str) -> Result:
         """Judge an answer to today's puzzle here, count the player's first answer in the day's tally and rate
         it (his first answer to that puzzle anywhere)."""

@@ -7,18 +7,22 @@ import logging
 
 from bot.service.config import Clock
 from bot.service.models import Msg, Place, PlayerRef, Result
+from bot.service.play_codes import steps_code
+from bot.service.reads import read_one
 from bot.service.settings import owner_of
-from bot.storage.base import Store
+from bot.storage.base import Commit, Store, split_versioned
 from fevga.errors import IllegalStepError
 from fevga.play import format_play, format_steps
 from fevga.puzzles import Puzzle
 
+from . import keys
 from .bank import Bank
 from .daily import Daily
 from .steps import Path, builder, step_actions
 from .trainer import Trainer
 
 log = logging.getLogger(__name__)
+SHOWN_KEPT = 86400  # seconds the steps last shown to a player are remembered (a puzzle's day)
 
 
 class Puzzles:
@@ -49,12 +53,16 @@ class Puzzles:
     async def step(self, actor: PlayerRef, place: Place, pid: str, owner: str, path: Path) -> Result:
         """A step button of puzzle ``pid``: the presser's next step buttons, or, once the steps make a whole play,
         the answer (judged as the typed play). A button of another player or of a puzzle no longer asked here
-        (yesterday's; in a private chat one neither given to him now nor answered) is refused and changes nothing."""
+        (yesterday's; in a private chat one neither given to him now nor answered) is refused and changes nothing, as
+        is a press by a player who answered today's daily puzzle here, or one showing again the steps shown last."""
         if owner and owner != actor.user_id:
             return Result.error("puzzle_button_not_yours")
         daily = owner_of(place) is None
         if pid != (await self.daily.today(place) if daily else await self.trainer.asked(actor, pid)):
             return Result.error("puzzle_button_stale")
+        refused = await self.daily.answered(actor, place) if daily else None
+        if refused is not None:  # one answer a day here: a later press changes nothing and shows nothing new
+            return refused
         found = await self.bank.get(pid)
         if found is None:
             return Result.error("puzzle_missing")
@@ -68,9 +76,23 @@ class Puzzles:
             if daily:
                 return await self.daily.answer(actor, place, text)
             return await self.trainer.answer(actor, place, text, pid)
+        if not await self._first_showing(actor, place, pid, path):
+            return Result.error("puzzle_steps_shown")
         steps = format_steps(state.steps, state.hits)
         return Result(ok=True, messages=[Msg("puzzle_steps", {"id": pid, "steps": steps})],
                       actions=step_actions(puzzle, pid, actor.user_id, path), place=place)
+
+    async def _first_showing(self, actor: PlayerRef, place: Place, pid: str, path: Path) -> bool:
+        """Record ``path`` as the steps shown to the actor for puzzle ``pid`` here; False when they are the ones
+        shown last (a double press, or a press racing it), which must not post them again."""
+        key = keys.steps_shown(actor.platform, actor.user_id, place.channel_id, pid)
+        code = steps_code(path)
+        raw = await read_one(self.store, lambda r: r.get(key))
+        version, shown = split_versioned(raw) if raw is not None else (0, b"")
+        if raw is not None and shown.decode(errors="replace") == code:
+            return False
+        commit = Commit().expect(key, version).put_versioned(key, version + 1, code.encode(), SHOWN_KEPT)
+        return await self.store.commit(commit)
 
     async def top(self, place: Place, n: int = 10) -> Result:
         """The platform's best puzzle solvers."""

@@ -54,3 +54,9 @@ def member_place(member: str) -> Place | None:
     """The channel of a daily due member (None for a malformed one)."""
     parts = member.split("|")
     return Place(parts[0], parts[1], parts[2]) if len(parts) == 3 and all(parts) else None
+
+
+def steps_shown(platform: str, user_id: str, channel_id: str, pid: str) -> str:
+    """Versioned string in the player's slot: the steps of puzzle ``pid`` last shown to him in a channel, so a
+    double press of the same step button shows them only once."""
+    return f"{PREFIX}:{{u:{platform}:{user_id}}}:pzstep:{channel_id}:{pid}"
