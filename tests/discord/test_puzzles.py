@@ -1,7 +1,8 @@
 """Puzzles through the real discord.py stack and the local stand-in: the daily puzzle posted in a channel (a
 picture with the roll), answered right and wrong with ``!fevga puzzle <play>`` (each author told by direct
-message, the wrong one with the best play drawn), ``top puzzles``, and a Plakoto daily puzzle where Plakoto is the
-place's default game."""
+message, the wrong one with the best play drawn), ``top puzzles``, a Plakoto daily puzzle where Plakoto is the
+place's default game, and a member whose direct messages are closed: the channel learns only that his answer is
+recorded (never the solution), the step menu tells him privately."""
 
 from __future__ import annotations
 
@@ -128,3 +129,37 @@ async def test_daily_puzzle_answered_with_the_step_menu(fake: FakeDiscord, bot: 
     _version, doc = await core.service.puzzles.daily.load(place)
     assert doc["who"] == {str(w.alice.user.id): 1}
     assert not fake.failed_calls()
+
+
+async def test_a_typed_answer_never_shows_the_channel_the_solution(fake: FakeDiscord, bot: Any, core: Any,
+                                                                   world: World) -> None:
+    w = world
+    none = await _say(fake, w.alice, w.general, "!fevga puzzle")
+    assert "/fevga settings name:puzzle_hour value: <0-23>" in none.content.replace("\\", "")  # reaches the bot
+    await _say(fake, w.alice, w.general, "!fevga settings puzzle_hour 9")
+    place = place_ref(w.general)
+    await core.store.commit(Commit().zadd(keys.daily_due(place_bucket(place)), keys.daily_member(place),
+                                          time.time() - 1))
+    await core.tick("discord", notices=False)
+    post = await fake.wait_for_message(w.general, lambda m: m.author.bot and "Daily puzzle" in m.content, timeout=20)
+    assert "or with /fevga-more puzzle play: <your play>, e.g. /fevga-more puzzle play: 1/7 7/12." in post.content
+    _version, doc = await core.service.puzzles.daily.load(place)
+    found = await core.service.puzzles.bank.get(doc["pid"])
+    assert found is not None
+    puzzle = found[0]
+    wrong = next(format_steps(p.steps) for p in ordered_plays(puzzle.start(), puzzle.dice)
+                 if p.result.id() != puzzle.result)
+    bob_dm = fake.dm_channel(w.bob.user)
+    fake.faults.add("POST", rf"/channels/{bob_dm.id}/messages$", times=10, status=403)  # Bob's DMs are closed
+    noted = await _say(fake, w.bob, w.general, f"!fevga puzzle {wrong}")
+    assert noted.content.startswith("Your answer is recorded") and not noted.attachments
+    said = [m.content for m in fake.messages(w.general) if m.author.bot]
+    assert not any(puzzle.answer in t or t.startswith("Not the best") for t in said)  # no solution for all
+    _version, doc = await core.service.puzzles.daily.load(place)
+    assert doc["who"] == {str(w.bob.user.id): 0}  # his answer counts
+    menu, value = _step_choice(post, answer_path(puzzle)[:1])
+    handle = await fake.select(w.bob, post, menu, [value])  # the step menu tells him, for him alone
+    response = await handle.response()
+    assert response.ephemeral
+    told = await handle.original()
+    assert "not with the best play" in told.content and puzzle.answer.replace("*", "\\*") in told.content
