@@ -70,7 +70,7 @@ async def test_dice_h2h_and_puzzle_by_slash(fake: FakeDiscord, bot: Any, core: A
     assert "bob vs alice: 1 match;" in two
 
     puzzle = await _said(fake, w.carol, w.general, "fevga-more puzzle", locale="el")
-    assert puzzle.replace("\\_", "_") == translate("puzzle_no_daily", "el")  # Greek client, Greek answer
+    assert puzzle.replace("\\_", "_") == translate("puzzle_no_daily", "el", **context_words("discord", "el"))  # Greek
     assert not fake.failed_calls()
 
 
