@@ -15,7 +15,7 @@ from telegram.ext import ContextTypes
 
 from bot.chat.core import BotCore
 from bot.commands.puzzle_intents import PuzzleStep
-from bot.delivery.replies import Reply
+from bot.delivery.replies import Handled, Reply
 from bot.delivery.updates import UpdateGate
 from bot.logging_setup import get_logger
 from bot.service.keys import update_key
@@ -60,6 +60,13 @@ class Handlers:
         self._admins: dict[tuple[int, int], tuple[float, bool]] = {}
         self.chats = chats
         self.gate = UpdateGate(core.store, "telegram")
+        self.ends = core.challenge_ends(delivery)  # challenge messages edited by the command that ended them
+
+    async def _challenges_ended(self, handled: Handled) -> None:
+        """Say at once, in their messages, how the challenges the command ended ended (the accepted one: its
+        challenger sees it taken now, not after the outbox's grace, which only repairs a failed edit)."""
+        for entry in handled.challenge_ends:
+            await self.ends.now(entry)
 
     # ---- helpers ---------------------------------------------------------------------------------
     async def _is_admin(self, message: Message, actor_id: int) -> bool:
@@ -165,6 +172,7 @@ class Handlers:
             replies = [Reply(r.fallback) if r.private and r.fallback else r for r in replies]
             replies = await telegram_replies(self.core, actor, message.chat, word, replies)
             await self.delivery.send(bot, message.chat.id, replies, reply_to=message.message_id, fresh_board=fresh)
+            await self._challenges_ended(handled)
         except Exception:
             log.exception("telegram_text_failed", chat_id=message.chat.id, command=line.command)
             with contextlib.suppress(Exception):
@@ -205,6 +213,7 @@ class Handlers:
         public = [r for r in handled.replies if not r.private and not r.error]
         if public:
             await self.delivery.send(bot, int(where.channel_id), public)
+            await self._challenges_ended(handled)
             title = where.channel_id
             with contextlib.suppress(TelegramError):
                 title = (await bot.get_chat(int(where.channel_id))).title or title
@@ -280,6 +289,7 @@ class Handlers:
             shared = isinstance(handled.intent, PuzzleStep) and not handled.intent.owner  # everyone's puzzle post
             if public and not any(r.error for r in public) and isinstance(message, Message) and not shared:
                 await self._retire_pressed(message, public)
+            await self._challenges_ended(handled)
         except Exception:
             log.exception("telegram_press_failed", data=query.data)
             if not answered:

@@ -51,6 +51,32 @@ async def test_typed_accept_edits_the_challenge_message(fake: FakeTelegram, core
     assert len(invitation.history) == edits  # edited once
 
 
+async def test_a_typed_accept_edits_the_challenge_message_at_once(fake: FakeTelegram, core: CoreSpy, chat: Chat,
+                                                                  app: Any) -> None:
+    """The accepting handler edits it: with the outbox's grace made a minute long, only that edit can show it
+    when the handler is done (it was shown only after the grace, ~3 s later)."""
+    consumer = app.bot_data["fevga"].background.outbox
+    consumer.grace = 60.0
+    _alice, bob, room, invitation = await start_group_game(fake, chat, core)
+    mark = fake.mark()
+    await chat.say(bob, room, "/accept")  # returns once the handler is done: the outbox still holds its entry
+    assert "Challenge by Alice: accepted by Bob." in invitation.content and invitation.buttons == []
+    assert len(chat.sent_since(mark, "editMessageText")) == 1
+
+
+async def test_a_failed_immediate_edit_is_repaired_by_the_outbox(fake: FakeTelegram, core: CoreSpy, chat: Chat,
+                                                                 app: Any) -> None:
+    """Telegram refuses the handler's edit (500): the outbox entry, after its grace, edits the message (once)."""
+    _alice, bob, room, invitation = await start_group_game(fake, chat, core)
+    fake.fail_next("editMessageText", times=1, error_code=500, description="Internal Server Error")
+    await chat.say(bob, room, "/accept")
+    assert "accepted" not in invitation.content  # the handler's try was refused
+    await ended(invitation, "Challenge by Alice: accepted by Bob.")
+    await asyncio.sleep(0.5)
+    edits = [c for c in fake.calls_of("editMessageText") if c.ok]
+    assert len(edits) == 1 and len([c for c in fake.calls_of("editMessageText") if c.status == 500]) == 1
+
+
 async def test_cancel_and_expiry_edit_the_challenge_message(fake: FakeTelegram, core: CoreSpy, chat: Chat,
                                                           clock: Clock) -> None:
     alice, _bob, room, invitation = await start_group_game(fake, chat, core)
