@@ -5,6 +5,7 @@ is said; the consumer then delivers again."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import os
 import signal
@@ -16,21 +17,11 @@ from bot.chat.core import BotCore
 from bot.delivery import BoardTracker
 from bot.delivery.outbox import OutboxConsumer
 from bot.storage import LocalRedis, RedisStore
+from tests.botkit import log_records
 
 from .kit import FakeSink, FakeSurface, play, start_game, stored_version
 
 pytestmark = pytest.mark.timeout(90)
-
-
-class Records(logging.Handler):
-    """The outbox logger's records, kept (attached to that logger itself: nothing else can remove it)."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.INFO)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
 
 
 async def test_a_killed_store_is_logged_once_and_its_return_said(tmp_path: Path) -> None:
@@ -43,14 +34,11 @@ async def test_a_killed_store_is_logged_once_and_its_return_said(tmp_path: Path)
     consumer = OutboxConsumer(core.store, "telegram", "g", "solo", boards, FakeSink(), core.notices_of)
     consumer.grace = 0.0
     running = asyncio.create_task(consumer.run(block_ms=200))
+    stack = contextlib.ExitStack()
     try:
         game = await start_game(core)
         await asyncio.sleep(1.0)  # its entries delivered: the consumer waits on the stream
-        records = Records()
-        outbox_log = logging.getLogger("bot.delivery.outbox")
-        outbox_log.addHandler(records)
-        outbox_log.setLevel(logging.INFO)
-        outbox_log.disabled = False
+        records = stack.enter_context(log_records("bot.delivery.outbox"))
         assert redis.server_pid is not None
         os.kill(redis.server_pid, signal.SIGKILL)  # the store dies under the consumer
         def failures() -> list[logging.LogRecord]:
@@ -76,7 +64,7 @@ async def test_a_killed_store_is_logged_once_and_its_return_said(tmp_path: Path)
             await asyncio.sleep(0.1)
         assert any(v == version for _, v in surface.edits)
     finally:
-        logging.getLogger("bot.delivery.outbox").handlers.clear()
+        stack.close()
         await consumer.stop()
         await running
         await core.close()

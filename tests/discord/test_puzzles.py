@@ -104,14 +104,20 @@ def _step_choice(message: Any, path: tuple[tuple[int, int], ...]) -> tuple[str, 
     raise LookupError(f"no step for {path} among {message.custom_ids()}")
 
 
-async def test_daily_puzzle_answered_with_the_step_menu(fake: FakeDiscord, bot: Any, core: Any, world: World) -> None:
-    w = world
+async def daily_post(fake: FakeDiscord, core: Any, w: World) -> Any:
+    """Alice (an admin) sets ``puzzle_hour`` in #general, the hour comes and the tick posts the daily puzzle."""
     await _say(fake, w.alice, w.general, "!fevga settings puzzle_hour 9")
     place = place_ref(w.general)
     await core.store.commit(Commit().zadd(keys.daily_due(place_bucket(place)), keys.daily_member(place),
-                                          time.time() - 1))
+                                          time.time() - 1))  # the hour has come
     await core.tick("discord", notices=False)
-    post = await fake.wait_for_message(w.general, lambda m: m.author.bot and "Daily puzzle" in m.content, timeout=20)
+    return await fake.wait_for_message(w.general, lambda m: m.author.bot and "Daily puzzle" in m.content, timeout=20)
+
+
+async def test_daily_puzzle_answered_with_the_step_menu(fake: FakeDiscord, bot: Any, core: Any, world: World) -> None:
+    w = world
+    post = await daily_post(fake, core, w)
+    place = place_ref(w.general)
     _version, doc = await core.service.puzzles.daily.load(place)
     found = await core.service.puzzles.bank.get(doc["pid"])
     assert found is not None
@@ -136,12 +142,8 @@ async def test_a_typed_answer_never_shows_the_channel_the_solution(fake: FakeDis
     w = world
     none = await _say(fake, w.alice, w.general, "!fevga puzzle")
     assert "/fevga settings name:puzzle_hour value: <0-23>" in none.content.replace("\\", "")  # reaches the bot
-    await _say(fake, w.alice, w.general, "!fevga settings puzzle_hour 9")
+    post = await daily_post(fake, core, w)
     place = place_ref(w.general)
-    await core.store.commit(Commit().zadd(keys.daily_due(place_bucket(place)), keys.daily_member(place),
-                                          time.time() - 1))
-    await core.tick("discord", notices=False)
-    post = await fake.wait_for_message(w.general, lambda m: m.author.bot and "Daily puzzle" in m.content, timeout=20)
     assert "or with /fevga-more puzzle play: <your play>, e.g. /fevga-more puzzle play: 1/7 7/12." in post.content
     _version, doc = await core.service.puzzles.daily.load(place)
     found = await core.service.puzzles.bank.get(doc["pid"])

@@ -5,7 +5,6 @@ loop; and a pid recorded in an old pidfile is never stopped unless it still is t
 from __future__ import annotations
 
 import json
-import logging
 import os
 import signal
 import subprocess
@@ -20,34 +19,16 @@ from bot.chat.core import BotCore
 from bot.storage import LocalRedis
 from bot.storage.local_redis import MAX_CRASHES, answers_ping, pid_alive, servers_on
 from bot.storage.watchdog import restart_delay
+from tests.botkit import LogRecords, log_records
 from tests.delivery.kit import play, start_game, stored_version
 
 pytestmark = pytest.mark.timeout(60)
 
 
-class Records(logging.Handler):
-    """The local_redis logger's records (attached to that logger itself: nothing else can remove it)."""
-
-    def __init__(self) -> None:
-        super().__init__(logging.INFO)
-        self.records: list[logging.LogRecord] = []
-
-    def emit(self, record: logging.LogRecord) -> None:
-        self.records.append(record)
-
-    def said(self, words: str) -> list[logging.LogRecord]:
-        return [r for r in self.records if words in r.getMessage()]
-
-
 @pytest.fixture
-def records() -> Iterator[Records]:
-    handler = Records()
-    logger = logging.getLogger("bot.storage.local_redis")
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    logger.disabled = False
-    yield handler
-    logger.removeHandler(handler)
+def records() -> Iterator[LogRecords]:
+    with log_records("bot.storage.local_redis") as handler:
+        yield handler
 
 
 def wait_for(check: Callable[[], object], timeout: float) -> bool:
@@ -61,7 +42,7 @@ def wait_for(check: Callable[[], object], timeout: float) -> bool:
 
 
 async def test_a_killed_local_server_comes_back_on_its_port_with_the_committed_game(tmp_path: Path,
-                                                                                   records: Records) -> None:
+                                                                                   records: LogRecords) -> None:
     core = await BotCore.create(data_dir=tmp_path, draw=False)  # no REDIS_URL: the bot's own redis-server
     local = core.local
     try:
@@ -88,7 +69,7 @@ async def test_a_killed_local_server_comes_back_on_its_port_with_the_committed_g
     assert servers_on(tmp_path / "redis") == [] and not (tmp_path / "redis" / "redis.pid").exists()
 
 
-def test_a_server_that_keeps_dying_is_given_up_on_after_a_few_tries(tmp_path: Path, records: Records) -> None:
+def test_a_server_that_keeps_dying_is_given_up_on_after_a_few_tries(tmp_path: Path, records: LogRecords) -> None:
     server = LocalRedis(tmp_path / "redis")
     server.start()
     try:

@@ -55,6 +55,19 @@ def test_commands_and_bare_plays_become_lines(fake: FakeTelegram, text: str, lin
     assert result is not None and (result.text, result.command) == (line, command)
 
 
+@pytest.mark.parametrize(("text", "line", "command"), [
+    ("/κανόνες πόρτες", "κανόνες πόρτες", "rules"), ("/ΔΕΧΟΜΑΙ", "δεχομαι", "accept"),
+    ("/κίνηση@fevga_test_bot 1/7", "κίνηση 1/7", "move"), ("/ταμπλο", "ταμπλο", "board"),
+])
+def test_greek_commands_in_a_group_are_read_though_telegram_does_not_mark_them(
+    fake: FakeTelegram, text: str, line: str, command: str
+) -> None:
+    """Telegram marks only Latin names as bot commands: a Greek one in a group was dropped as chatter."""
+    result = line_of(fake, text)
+    assert result is not None and (result.text, result.command) == (line, command)
+    assert line_of(fake, "/κανόνες@other_bot") is None and line_of(fake, "/καλημέρα σε όλους") is None
+
+
 @pytest.mark.parametrize("text", ["good game everyone", "/move@other_bot 1/7", "resign"])
 def test_group_chatter_and_other_bots_commands_are_ignored(fake: FakeTelegram, text: str):
     assert line_of(fake, text) is None

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import io
 import time
+from typing import Any
 
 from PIL import Image
 
@@ -20,10 +21,10 @@ from bot.storage import Commit
 from bot.telegram.binding import unbind
 from fevga.notation import GREEK_POINTS
 from fevga.play import format_steps
-from fevga.puzzles import ordered_plays
+from fevga.puzzles import Puzzle, ordered_plays
 from fevga.rules import OFF
 from tests.fakes.telegram import FakeTelegram
-from tests.fakes.telegram.objects import FakeMessage
+from tests.fakes.telegram.objects import FakeMessage, FakeUser
 from tests.service.test_puzzle_buttons import answer_path, wrong_path
 
 from .harness import Chat, CoreSpy, actor_ref, group_place
@@ -118,21 +119,26 @@ def step_data(message: FakeMessage, path: tuple[tuple[int, int], ...]) -> str:
     raise LookupError(f"no step button for {path} among {message.callback_datas}")
 
 
+async def daily_post(fake: FakeTelegram, core: CoreSpy, chat: Chat, owner: FakeUser, room: Any) -> tuple[Any, Puzzle]:
+    """The owner sets ``puzzle_hour``, the hour comes and the tick posts the daily puzzle: (its post, the puzzle)."""
+    await chat.say(owner, room, "/settings puzzle_hour 9")
+    place = group_place(room)
+    await core.store.commit(Commit().zadd(keys.daily_due(place_bucket(place)), keys.daily_member(place),
+                                          time.time() - 1))  # the hour has come
+    await core.tick("telegram", notices=False)  # the post goes out through the outbox
+    (post,) = await until(lambda: [m for m in fake.bot_messages(room) if "Daily puzzle" in m.content], 20, "post")
+    _version, doc = await core.service.puzzles.daily.load(place)
+    found = await core.service.puzzles.bank.get(doc["pid"])
+    assert found is not None
+    return post, found[0]
+
+
 async def test_daily_puzzle_answered_with_step_buttons(fake: FakeTelegram, core: CoreSpy, chat: Chat) -> None:
     alice, bob = fake.user(111, "Alice", "alice_steps"), fake.user(112, "Bob", "bob_steps")
     room = fake.group(-1002, "Steps")
     fake.make_owner(room, alice)
     alice_dm = fake.private_chat(alice)  # Alice has started the bot: her verdict comes there
-    await chat.say(alice, room, "/settings puzzle_hour 9")
-    place = group_place(room)
-    await core.store.commit(Commit().zadd(keys.daily_due(place_bucket(place)), keys.daily_member(place),
-                                          time.time() - 1))
-    await core.tick("telegram", notices=False)
-    (post,) = await until(lambda: [m for m in fake.bot_messages(room) if "Daily puzzle" in m.content], 20, "post")
-    _version, doc = await core.service.puzzles.daily.load(place)
-    found = await core.service.puzzles.bank.get(doc["pid"])
-    assert found is not None
-    puzzle = found[0]
+    post, puzzle = await daily_post(fake, core, chat, alice, room)
     right, wrong = answer_path(puzzle), wrong_path(puzzle)
     assert len(right) > 1 and len(wrong) > 1
 
@@ -161,7 +167,7 @@ async def test_daily_puzzle_answered_with_step_buttons(fake: FakeTelegram, core:
         if n < len(wrong):
             steps = fake.last_bot_message(room)
     assert answer.show_alert and (answer.text or "").startswith("Not the best")  # Bob never started the bot
-    _version, doc = await core.service.puzzles.daily.load(place)
+    _version, doc = await core.service.puzzles.daily.load(group_place(room))
     assert doc["who"] == {"111": 1, "112": 0}
 
 
@@ -172,16 +178,7 @@ async def test_daily_puzzle_answered_by_a_bare_play_replying_to_the_post(fake: F
     room = fake.group(-1003, "Replies")
     fake.make_owner(room, alice)
     alice_dm = fake.private_chat(alice)
-    await chat.say(alice, room, "/settings puzzle_hour 9")
-    place = group_place(room)
-    await core.store.commit(Commit().zadd(keys.daily_due(place_bucket(place)), keys.daily_member(place),
-                                          time.time() - 1))
-    await core.tick("telegram", notices=False)
-    (post,) = await until(lambda: [m for m in fake.bot_messages(room) if "Daily puzzle" in m.content], 20, "post")
-    _version, doc = await core.service.puzzles.daily.load(place)
-    found = await core.service.puzzles.bank.get(doc["pid"])
-    assert found is not None
-    puzzle = found[0]
+    post, puzzle = await daily_post(fake, core, chat, alice, room)
 
     withheld, before = len(fake.withheld), len(fake.bot_messages(room))
     await chat.say(alice, room, puzzle.answer, reply_to=post)  # the bare play, as a reply to the post
@@ -194,7 +191,7 @@ async def test_daily_puzzle_answered_by_a_bare_play_replying_to_the_post(fake: F
     await chat.say(bob, room, wrong, reply_to=post)  # Bob (Greek, no private chat): only "recorded" here
     noted = fake.last_bot_message(room)
     assert noted.content.startswith("Η απάντησή σου καταγράφηκε") and puzzle.answer not in noted.content
-    _version, doc = await core.service.puzzles.daily.load(place)
+    _version, doc = await core.service.puzzles.daily.load(group_place(room))
     assert doc["who"] == {"121": 1, "122": 0}
 
 
@@ -203,16 +200,8 @@ async def test_puzzle_step_pressed_twice_or_after_answering_posts_nothing(fake: 
     alice, bob = fake.user(131, "Alice", "alice_twice"), fake.user(132, "Bob", "bob_twice")
     room = fake.group(-1004, "Twice")
     fake.make_owner(room, alice)
-    await chat.say(alice, room, "/settings puzzle_hour 9")
-    place = group_place(room)
-    await core.store.commit(Commit().zadd(keys.daily_due(place_bucket(place)), keys.daily_member(place),
-                                          time.time() - 1))
-    await core.tick("telegram", notices=False)
-    (post,) = await until(lambda: [m for m in fake.bot_messages(room) if "Daily puzzle" in m.content], 20, "post")
-    _version, doc = await core.service.puzzles.daily.load(place)
-    found = await core.service.puzzles.bank.get(doc["pid"])
-    assert found is not None
-    right = answer_path(found[0])
+    post, puzzle = await daily_post(fake, core, chat, alice, room)
+    right = answer_path(puzzle)
     assert len(right) > 1
 
     before = len(fake.bot_messages(room))
@@ -224,9 +213,9 @@ async def test_puzzle_step_pressed_twice_or_after_answering_posts_nothing(fake: 
     assert sum(bool(a.show_alert) for a in answers) == 1
     assert "shown already" in next(a.text for a in answers if a.show_alert)
 
-    await chat.say(alice, room, f"/puzzle {found[0].answer}")  # Alice answers (no private chat: "recorded")
+    await chat.say(alice, room, f"/puzzle {puzzle.answer}")  # Alice answers (no private chat: "recorded")
     assert fake.last_bot_message(room).content.startswith("Your answer is recorded")
     before = len(fake.bot_messages(room))
     late = await chat.press(alice, post, step_data(post, right[:1]))  # a press after answering
-    assert late.show_alert and "already, and rightly" in late.text and found[0].answer in late.text
+    assert late.show_alert and "already, and rightly" in late.text and puzzle.answer in late.text
     assert len(fake.bot_messages(room)) == before
