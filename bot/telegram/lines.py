@@ -91,8 +91,8 @@ def command_line(message: Message, bot: User) -> CommandLine | None:
     if not text:
         return None
     if not is_command and text.startswith("/"):  # "/κανόνες": Telegram marks only Latin names as commands
-        name, _, target = text[1:].split(" ")[0].partition("@")
-        if name.lower() in ALIASES and target.lower() in ("", (bot.username or "").lower()):
+        name, _, aimed_at = text[1:].split(" ")[0].partition("@")
+        if name.lower() in ALIASES and aimed_at.lower() in ("", (bot.username or "").lower()):
             text, is_command = " ".join([name.lower(), *text.split(" ")[1:]]), True
     for word in text.split(" "):  # Telegram marks only valid usernames as mentions: resolve any @word
         if len(word) > 1 and word.startswith("@") and word not in usernames:
