@@ -154,16 +154,17 @@ async def test_pips_are_judged_as_they_stood_at_the_deadline(redis_service, cloc
     _tid, gid = await one_match(redis_service)
     rng = random.Random(8)
     await both_move(redis_service, gid, HERE, rng)
-    seen = []  # after each play, a second apart: (time, each seat's pips, the verdict then)
+    seen = []  # after each play, a second apart: (time, plays on the board, each seat's pips, the verdict then)
     for _ in range(30):
         clock.advance(1)
         await play_once(redis_service, gid, rng)
         s = (await redis_service.sessions.load(gid, take=False)).session
         assert s.status == "play"
-        seen.append((clock(), pips_at(s, 0), adjudicate(s, clock())))
+        seen.append((clock(), len(s.game.board.move_stack), pips_at(s, 0), adjudicate(s, clock())))
     position = s.game.board.position
-    for late, (deadline, pips, verdict) in enumerate(reversed(seen)):  # each moment as the deadline
-        assert pips_at(s, late) == pips  # the later plays taken back
+    made = len(s.game.board.move_stack)
+    for deadline, plays, pips, verdict in reversed(seen):  # each moment as the deadline
+        assert pips_at(s, made - plays) == pips  # the later plays taken back (a forced pass is one too)
         assert adjudicate(s, deadline) == verdict  # judged as it stood then
     assert s.game.board.position == position  # the board is left as it was (it is saved afterwards)
 
