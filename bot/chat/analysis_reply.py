@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 from bot.delivery.replies import Reply
 from bot.i18n import catalogue, display_name, localised, translate
+from bot.service.game_words import AI_LEVELS
 from fevga.analysis import Move, Report
 from fevga.analysis_text import WORDS, report_text, summary
 from renderers.analysis_png import LEGEND, render_blunder
@@ -61,6 +63,8 @@ async def analysis_reply(args: Mapping[str, Any], lang: str, *, draw: bool = Tru
     """The reply for a ``Msg('analysis', {'report', 'names', 'game_id', 'game_no'})``; ``labels``: the board's
     words in ``lang`` (the presenter's ``board_labels``)."""
     report = Report.from_dict(args["report"])
+    if report.judge in AI_LEVELS:  # the level that judged, named as the AI is in this language
+        report = replace(report, judge=display_name(f"AI ({report.judge})", lang))
     names = [display_name(str(n), lang) for n in args["names"]]
     head = translate("analysis", lang, game_id=args.get("game_id", "?"), game_no=args.get("game_no", 1),
                      game=args.get("game", "fevga"))

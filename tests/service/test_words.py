@@ -277,3 +277,18 @@ def test_a_word_field_after_a_plural_reads_the_message_s_arguments() -> None:
     said = translate("stats", "en", player="Ann", rating=1500, prov=False, rd=80, rank=1, of=2, games=3, wins=1,
                      losses=2, points=1, mars=0, streak=-2, lost=2, best=1, streak_kind="lost")
     assert "streak: 2 lost in a row" in said and "?" not in said, said
+
+
+async def test_the_analysis_is_signed_by_the_ai_in_the_reader_s_language() -> None:
+    """ "Analysis by AI (hard)" / "Ανάλυση από Υπολογιστής (δύσκολο)": the judging level as the AI is named
+    elsewhere (it said "Ανάλυση από hard"); another judge (``neural1``) keeps its name."""
+    from bot.chat.analysis_reply import analysis_reply
+    from fevga.analysis import PlayerReport, Report
+
+    quiet = PlayerReport(10, 0, 0.0, 0, 0, 0.0, None, ())
+    for judge, lang, title in (("hard", "el", "Ανάλυση από Υπολογιστής (δύσκολο)"),
+                               ("hard", "en", "Analysis by AI (hard)"), ("neural1", "el", "Ανάλυση από neural1")):
+        report = Report(judge, None, "..", (quiet, quiet), (0, 0))
+        reply = await analysis_reply({"report": report.to_dict(), "names": ["ann", "bob"], "game_id": "g1"}, lang,
+                                     draw=False)
+        assert title in reply.text, reply.text
