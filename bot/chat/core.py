@@ -416,7 +416,8 @@ class BotCore:
     async def describe(self, place: Place, messages: Sequence[Msg]) -> str:
         """Messages translated into the place's language, one per line (a challenge message's new text)."""
         lang = await self.place_language(place)
-        return "\n".join(self.t(m.key, lang, **m.args) for m in messages)
+        words = context_words(place.platform, lang)  # "left this server" / "this group"
+        return "\n".join(self.t(m.key, lang, **{**words, **m.args}) for m in messages)
 
     def challenge_ends(self, surface: ChallengeSurface) -> ChallengeEnds:
         """The challenge messages of a frontend, edited at once by the handler of the command that ended them

@@ -42,7 +42,7 @@ async def test_member_who_leaves_forfeits(fake: FakeDiscord, core: Any, world: W
         await running.commands_synced.wait()
         assert running.intents.members
         await fake.remove_member(w.guild, dave.user)
-        told = await fake.wait_for_message(w.general, lambda m: "left the chat" in m.content, timeout=20)
+        told = await fake.wait_for_message(w.general, lambda m: "left this server" in m.content, timeout=20)
         assert t.name_of(winner) in told.content
     gid = (await core.service.store.read([("hget", model.round_games(t.id), model.slot(1, pair.a, pair.b))]))[0]
     s = (await core.service.sessions.load(gid, take=False)).session
@@ -81,14 +81,14 @@ async def test_member_who_leaves_ends_his_games_and_challenges(fake: FakeDiscord
         assert step_ids(board) and step_ids(ai_board) and asked.custom_ids()
 
         await fake.remove_member(w.guild, dave.user)
-        told = await fake.wait_for(lambda: said(fake, "dave left the chat and resigns the match"), 20.0, "the verdict")
+        told = await fake.wait_for(lambda: said(fake, "dave left this server and resigns the match"), 20.0, "the verdict")
         assert w.bob.user in told.mentions  # the opponent is told
         await fake.wait_for(lambda: [c.split(":")[1] for c in board.custom_ids()] == ["rematch"] or None, 10.0,
                             "the final board")
         assert "bob" in str(board.embeds[0])  # the winner is named on the final board
-        await fake.wait_for(lambda: said(fake, "dave left the chat: the game is called off"), 10.0, "the AI game's end")
+        await fake.wait_for(lambda: said(fake, "dave left this server: the game is called off"), 10.0, "the AI game's end")
         await fake.wait_for(lambda: not step_ids(ai_board) or None, 10.0, "the AI game's final board")
-        await fake.wait_for(lambda: "dave left the chat" in asked.content or None, 10.0, "the withdrawn challenge")
+        await fake.wait_for(lambda: "dave left this server" in asked.content or None, 10.0, "the withdrawn challenge")
         assert asked.custom_ids() == []
     gid = await core.game_for_board_message(f"{board.channel_id}:{board.id}")
     s = (await core.service.sessions.load(gid, take=False)).session

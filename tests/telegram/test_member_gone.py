@@ -30,7 +30,7 @@ async def test_player_who_leaves_forfeits(fake: FakeTelegram, core: CoreSpy, cha
     winner = pair.b if pair.a == str(gone.id) else pair.a
     fake.member_left(gone, room, "kicked")
     await chat.idle()
-    told = await until(lambda: [m for m in fake.bot_messages(room) if "left the chat" in m.content], 20, "verdict")
+    told = await until(lambda: [m for m in fake.bot_messages(room) if "left this group" in m.content], 20, "verdict")
     assert t.name_of(winner) in told[0].content
     _v, t = await events.load(t.id)
     assert t is not None and str(gone.id) in t.gone and gone.id not in {int(p) for p in t.active()}
