@@ -36,12 +36,8 @@ class Challenges:
 
     def __init__(self, store: Store, clock: Clock, options: Options, sessions: Sessions, flow: MatchFlow,
                  settings: Settings) -> None:
-        self.store = store
-        self.clock = clock
-        self.options = options
-        self.sessions = sessions
-        self.flow = flow
-        self.settings = settings
+        self.store, self.clock, self.options = store, clock, options
+        self.sessions, self.flow, self.settings = sessions, flow, settings
 
     async def challenge(self, actor: PlayerRef, place: Place, opponent: PlayerRef | None, length: int = 1,
                         rules: Rules | None = None, idem: str | None = None, quick: bool = False,
@@ -290,6 +286,8 @@ class Challenges:
             return loaded.error or Result.error("no_last_game" if s is None else "not_in_game")
         if s.ai_level is not None:
             return await self.play_ai(actor, place, level=s.ai_level, length=s.length, idem=idem, kind=s.kind)
+        if s.end == "left":  # the match ended because he left the server or group: nobody to ask
+            return Result.error("rematch_left", player=s.players[seat ^ 1].name)
         opponent = s.players[seat ^ 1]
         theirs = await read_one(self.store, lambda r: r.hget(keys.channel_pairs(place),
                                                              f"{opponent.user_id}|{actor.user_id}"))

@@ -92,7 +92,7 @@ class Leavers:
             change = Change(kind="resign")
             s.game.resign(seat)
             change.messages.append(Msg("left_game_resigned", {"player": name}))
-            self.flow.game_over(s, change, whole_match=True, end="resigned")
+            self.flow.game_over(s, change, whole_match=True, end="left")  # no rematch with someone gone
             await self.flow.advance(s, change)
             await self.flow.rate(s, change)
         if not s.is_ai(seat ^ 1):

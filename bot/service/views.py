@@ -101,7 +101,7 @@ def actions_for(s: Session, view: GameView, now: float) -> list[Action]:
     gid, v = s.id, view.version
     out: list[Action] = []
     if s.status != "play":
-        if s.status == "done":
+        if s.status == "done" and s.end != "left":  # a player who left the server or group cannot be asked
             out.append(Action(ButtonKind.REMATCH, gid, v, "btn_rematch", {}))
         return out
     if not s.is_ai(view.turn):

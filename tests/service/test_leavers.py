@@ -34,7 +34,7 @@ async def test_a_leavers_matches_end_once_and_his_challenges_go(service):
     for _ in range(2):  # two instances got the event
         assert (await service.player_gone(ALICE, "guild1", channels=["chan3"])).ok
     s = (await service.sessions.load(rated, take=False)).session
-    assert s is not None and s.status == "done" and s.end == "resigned" and s.players[s.winner].same(BOB)
+    assert s is not None and s.status == "done" and s.end == "left" and s.players[s.winner].same(BOB)
     assert (await service.sessions.load(early, take=False)).session.status == "aborted"
     assert (await service.sessions.load(far, take=False)).session.status == "play"
     told = [decode_result(raw) for raw in await outbox_notices(service.store)]
@@ -42,6 +42,9 @@ async def test_a_leavers_matches_end_once_and_his_challenges_go(service):
     assert keys == ["left_game_aborted", "left_game_resigned"]  # once each
     resigned = next(r for r in told if any(m.key == "left_game_resigned" for m in r.messages))
     assert resigned.view is not None and resigned.view.status == "done" and resigned.to_notify == [BOB]
+    assert "rematch" not in [a.kind for a in resigned.actions]  # nobody to ask: no Rematch under the final board
+    refused = await service.rematch(BOB, HERE)
+    assert refused.error_key == "rematch_left" and refused.messages[0].args["player"] == ALICE.name
     assert (await service.accept(BOB, Place("discord", "guild1", "chan3"))).error_key == "no_challenge"
     assert (await service.accept(ALICE, AWAY)).ok  # another server's challenge stays
     assert (await service.stats(BOB, HERE)).ok
