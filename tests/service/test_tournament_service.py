@@ -150,6 +150,8 @@ async def test_eleven_player_knockout(service):
     assert (await service.tournaments.start(ADMIN, HERE, is_admin=True)).ok
     (first,) = [decode_result(raw) for raw in await outbox_notices(service.store)]
     assert first is not None and sum(m.key == "tournament_bye" for m in first.messages) == 5
+    said = [m.key for m in first.messages if m.key in ("tournament_pairing", "tournament_bye")]
+    assert said == sorted(said, key=lambda k: k == "tournament_bye")  # the matches first, then the byes
     for _ in range(4):
         await finish_round(service, tid, rng)
         await service.tournaments.advance(tid)

@@ -68,7 +68,7 @@ def round_result(t: Tournament, verdicts: Sequence[Msg], now: float) -> Result:
     if t.status == "done":
         messages.append(over_msg(t))
     else:
-        for pair in t.pairs:
+        for pair in sorted(t.pairs, key=lambda p: p.b is None):  # the matches, then the byes (not mixed)
             if pair.b is None:
                 messages.append(Msg("tournament_bye", {"player": t.name_of(pair.a), "round": t.round}))
                 continue
