@@ -115,6 +115,8 @@ async def test_four_player_swiss_to_the_end(service):
     assert t.winner == standings(t.players, t.results)[0].player
     table = await service.tournaments.standings(HERE, tid)
     assert table.ok and [m.key for m in table.messages] == ["tournament_table_final"] + ["tournament_table_row"] * 4
+    bare = await service.tournaments.standings(HERE)  # a bare "tournament" after the end: its final table
+    assert bare.ok and bare.messages == table.messages
     assert [m.args["rank"] for m in table.messages[1:]] == [1, 2, 3, 4]
     assert table.messages[1].args["name"] == t.name_of(t.winner)
     for player in field:  # stats: his events here and his titles (written by the event's last commit)

@@ -67,9 +67,9 @@ class Tournaments:
         except (ValueError, KeyError, TypeError) as exc:
             raise DamagedValue(f"tournament {tid} is damaged: {exc}") from exc
 
-    async def current(self, place: Place) -> tuple[int, Tournament | None]:
-        """The open or running event of this channel, if any."""
-        tid = await read_one(self.store, lambda r: r.hget(model.place_events_index(place), "now"))
+    async def current(self, place: Place, which: str = "now") -> tuple[int, Tournament | None]:
+        """The open or running event of this channel, if any (``which`` "last": the one played to its end last)."""
+        tid = await read_one(self.store, lambda r: r.hget(model.place_events_index(place), which))
         return await self.load(tid) if tid else (0, None)
 
     # --- admin and player commands ------------------------------------------------------------
@@ -187,6 +187,8 @@ class Tournaments:
     async def standings(self, place: Place, tid: str | None = None) -> Result:
         """The table of this channel's event (or event ``tid``): a text form for every chat."""
         _version, t = await (self.load(tid) if tid else self.current(place))
+        if t is None and tid is None:  # no event now: the one played to its end here last
+            _version, t = await self.current(place, "last")
         if t is None:  # an id nobody made (or one long gone) is named, not taken for "no event here"
             return Result.error("tournament_unknown_id", id=tid) if tid else Result.error("tournament_none")
         return Result(ok=True, place=place, messages=self.table_msgs(t))
@@ -196,7 +198,7 @@ class Tournaments:
         entries = await read_one(self.store, lambda r: r.hgetall(model.place_events_index(place)))
         messages = []
         for tid, state in sorted(entries.items()):
-            if tid == "now":
+            if tid in ("now", "last"):
                 continue
             status, _sep, winner = state.partition("|")
             key = f"tournaments_row_{status}" if status in ("open", "running", "done", "cancelled") else None
@@ -478,6 +480,7 @@ class Tournaments:
         bucket = keys.place_bucket(t.place)
         if finished:
             if t.status == "done":  # each player's events and titles (their own slots: a Cluster spills them)
+                commit.hset(index, "last", t.id)  # a bare "tournament" here shows its final table
                 for entrant in t.players:
                     won = "1" if entrant.id == t.winner else "0"
                     commit.hset(model.player_events(t.place.platform, entrant.id), t.id, f"{t.place.scope_id}|{won}")
