@@ -187,11 +187,16 @@ class DiscordFrontend:
     async def _answer_message(self, message: discord.Message, reply: Reply, lang: str, command: str | None,
                               place: Place) -> None:
         out = outgoing(reply, lang, command=command)
+        daily = reply.private and reply.fallback is not None and message.guild is not None  # the channel's puzzle
         if command == "puzzle" and reply.private and not reply.error and await self._told_privately(message, out):
+            if daily:  # the typed answer names a play others could copy: deleted where the bot may
+                await self._delete(message)
             return  # a puzzle's answer in a channel: only its author learns whether he was right
-        if reply.private and reply.fallback and message.guild is not None:  # not told privately: the channel
-            reply = Reply(reply.fallback)  # must not see the verdict on its daily puzzle (it names the solution)
-            out = outgoing(reply, lang, command=command)
+        if daily:  # not told privately: the channel must not see the verdict (it names the solution)
+            await message.reply(**outgoing(Reply(reply.fallback or ""), lang, command=command).send_kwargs(),
+                                mention_author=False)
+            await self._delete(message)
+            return
         if not reply.game_id or reply.private or reply.error:
             sent = await message.reply(**out.send_kwargs(), mention_author=False)
             if reply.buttons and not reply.private:  # a challenge: its message is edited when it ends
@@ -213,6 +218,12 @@ class DiscordFrontend:
         with contextlib.suppress(discord.HTTPException):
             await message.add_reaction(CHECK_MARK)
         await self.boards.ping_after(reply.game_id, reply.version)
+
+    @staticmethod
+    async def _delete(message: discord.Message) -> None:
+        """Delete a member's message where the bot may (Manage Messages); where it may not, it stays."""
+        with contextlib.suppress(discord.HTTPException):
+            await message.delete()
 
     async def _told_privately(self, message: discord.Message, out: Outgoing) -> bool:
         """Send a private reply to a prefix command by direct message (False in a DM already, or when the
