@@ -63,7 +63,7 @@ async def test_daily_puzzle_posted_then_answered_right_and_wrong(fake: FakeDisco
     assert told.attachment("puzzle.png").data[:4] == b"\x89PNG"  # the best play drawn beside his
     said = [m.content for m in fake.messages(w.general) if m.author.bot]
     assert not any(t.startswith(("Right!", "Not the best")) for t in said)  # nothing told in the channel
-    typed = [m for m in fake.messages(w.general) if not m.author.bot and m.content.startswith("!fevga puzzle ")]
+    typed = [m for m in fake.stored_messages.values() if m.content.startswith("!fevga puzzle ")]  # deleted too
     assert len(typed) == 2
     await fake.wait_for(lambda: all(m.deleted for m in typed) or None, 10.0, "the typed answers deleted")
 
@@ -158,7 +158,7 @@ async def test_a_typed_answer_never_shows_the_channel_the_solution(fake: FakeDis
     fake.faults.add("POST", rf"/channels/{bob_dm.id}/messages$", times=10, status=403)  # Bob's DMs are closed
     noted = await _say(fake, w.bob, w.general, f"!fevga puzzle {wrong}")
     assert noted.content.startswith("Your answer is recorded") and not noted.attachments
-    (typed,) = [m for m in fake.messages(w.general) if m.content == f"!fevga puzzle {wrong}"]
+    (typed,) = [m for m in fake.stored_messages.values() if m.content == f"!fevga puzzle {wrong}"]  # deleted too
     await fake.wait_for(lambda: typed.deleted or None, 10.0, "his typed answer deleted (it names a play)")
     said = [m.content for m in fake.messages(w.general) if m.author.bot]
     assert not any(puzzle.answer in t or t.startswith("Not the best") for t in said)  # no solution for all
