@@ -173,6 +173,9 @@ class Handlers:
             replies = await telegram_replies(self.core, actor, message.chat, word, replies)
             await self.delivery.send(bot, message.chat.id, replies, reply_to=message.message_id, fresh_board=fresh)
             await self._challenges_ended(handled)
+            if any(r.fallback for r in handled.replies) and message.chat.type != Chat.PRIVATE:
+                with contextlib.suppress(TelegramError):  # the typed answer names a play the group could copy:
+                    await message.delete()  # deleted where the bot may (an admin who may delete messages)
         except Exception:
             log.exception("telegram_text_failed", chat_id=message.chat.id, command=line.command)
             with contextlib.suppress(Exception):

@@ -68,6 +68,8 @@ async def test_daily_puzzle_posted_then_answered_right_and_wrong(fake: FakeTeleg
     (noted,) = fake.bot_messages(room)[before:]
     assert noted.kind == "text" and noted.content.startswith("Your answer is recorded")
     assert puzzle.answer not in noted.content and "Not the best" not in noted.content  # no solution for all
+    typed = [m for m in fake.messages(room, include_deleted=True) if m.content.startswith("/puzzle ")]
+    assert len(typed) == 2 and all(m.deleted for m in typed)  # the typed answers name plays: deleted
     _version, doc = await core.service.puzzles.daily.load(place)
     assert doc["who"] == {"101": 1, "102": 0}  # his answer counts as before
     told = await chat.press(bob, post, post.callback_datas[0])  # the buttons tell him, privately
