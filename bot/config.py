@@ -15,7 +15,7 @@ import socket
 from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated, Any, Literal
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, ValidationInfo, field_validator
 from pydantic_core import ErrorDetails, PydanticCustomError
@@ -38,6 +38,7 @@ _WEBAPP_NAME = re.compile(r"[A-Za-z0-9_]{3,64}")
 _USERINFO_PASSWORD = re.compile(
     r"(?P<head>(?:[A-Za-z][A-Za-z0-9+.-]*://|,)[^:/@\s,]*):[^/\s]*?@(?=[^@/\s,]*(?:[,/\s]|$))"
 )
+_QUERY_PASSWORD = re.compile(r"(?P<key>[?&;][A-Za-z_]*password=)[^&#\s'\"]*", re.IGNORECASE)  # ?ssl_password=...
 
 Port = Annotated[int, Field(ge=1, le=65535)]
 
@@ -94,9 +95,12 @@ class ConfigError(ValueError):
 
 
 def _check_url(value: str, schemes: tuple[str, ...]) -> str:
-    """Return ``value`` stripped if it is a URL with one of ``schemes`` and a host (or a unix path)."""
+    """Return ``value`` stripped if it is a URL with one of ``schemes`` and a host (or a unix path), without a
+    password in its query (``ssl_password``: a query is not hidden in logs)."""
     value = value.strip()
     parts = urlsplit(value)
+    if any("password" in name.lower() for name, _ in parse_qsl(parts.query, keep_blank_values=True)):
+        raise ValueError("a password cannot be given in the URL's query (ssl_password): use a key file without one")
     scheme = parts.scheme.lower()
     if scheme not in schemes:
         raise ValueError(f"scheme must be one of {schemes}")
@@ -331,6 +335,7 @@ class Settings(BaseSettings):
 def hide_url_passwords(text: str) -> str:
     """``text`` with the password of every URL in it replaced (``redis://:pw@h`` -> ``redis://:[REDACTED]@h``),
     then token-shaped parts redacted: a rejected REDIS_URL or WEB_BASE_URL is shown without its secret."""
+    text = _QUERY_PASSWORD.sub(lambda m: f"{m.group('key')}{REDACTED}", text)  # a password in the query too
     return redact_text(_USERINFO_PASSWORD.sub(lambda m: f"{m.group('head')}:{REDACTED}@", text))
 
 

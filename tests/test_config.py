@@ -196,6 +196,18 @@ def test_a_rejected_url_is_shown_without_its_password(name: str, value: str, pas
     assert password not in line and "[REDACTED]@" in line
 
 
+@pytest.mark.parametrize("value", [
+    "rediss://:pw@redis:6380/0?ssl_ca_certs=/ca.crt&ssl_password=KEYPASS123",
+    "redis://redis:6379/0?ssl_password=KEYPASS123",
+    "rediss+cluster://:pw@a:7000/?ssl_ca_certs=/ca.crt&ssl_password=KEYPASS123",
+])
+def test_a_key_password_in_the_url_is_refused_and_never_shown(value: str) -> None:
+    """``ssl_password`` in REDIS_URL's query: refused for every form (a query is not hidden in logs), and the
+    error line hides it (it echoed it, and a single Redis's URL was even accepted)."""
+    [line] = problems(REDIS_URL=value)
+    assert line.startswith("REDIS_URL: expected ") and "KEYPASS123" not in line and "ssl_password=[REDACTED]" in line
+
+
 def test_webhook_secret_of_256_allowed_characters_is_accepted() -> None:
     secret = ("Ab9_-" * 52)[:256]
     with env(TELEGRAM_WEBHOOK_URL="https://bot.example.org/tg", TELEGRAM_WEBHOOK_SECRET=secret):
