@@ -113,6 +113,7 @@ class BotCore:
             turn_deadline=settings.fevga_turn_deadline_hours * 3600,
             analysis_workers=settings.fevga_analysis_workers,
             analysis_ply=settings.fevga_analysis_ply,
+            ai_level=settings.fevga_ai_level,
         )
         core.ping_after = settings.fevga_ping_after_seconds
         return core

@@ -141,7 +141,7 @@ def _challenge(words: list[str]) -> i.Intent | i.CommandError:
 
 
 def _play_ai(words: list[str]) -> i.Intent | i.CommandError:
-    level = "medium"
+    level: str | None = None  # the configured default
     length = 1
     kind: str | None = None
     for word in words:

@@ -79,7 +79,7 @@ class PlayAI(Intent):
     """Start a match against the AI at ``level``, of ``kind`` (None: the place's ``default_game``)."""
 
     word: ClassVar[str] = "play"
-    level: str = "medium"
+    level: str | None = None  # None: the configured default (FEVGA_AI_LEVEL)
     length: int = 1
     kind: str | None = None
 

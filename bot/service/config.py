@@ -22,3 +22,4 @@ class Options:
     timer_lease: float = 5
     max_retries: int = 8
     session_cache_size: int = 2000
+    ai_level: str = "medium"  # the level of a bare "play ai" (FEVGA_AI_LEVEL)

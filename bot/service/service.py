@@ -64,12 +64,13 @@ class GameService(LookupCommands, PuzzleCommands, SeasonCommands, TournamentComm
         session_cache_size: int = 2000,
         analysis_workers: int = 1,
         analysis_ply: int | None = None,
+        ai_level: str = "medium",
     ) -> None:
         self.store = store
         self.clock = clock
         self.ai: AiPlayer = ai if ai is not None else default_ai()
         self.options = Options(challenge_ttl, turn_deadline, quick_deadline, tuple(reminder_fractions), idem_ttl,
-                               timer_lease, max_retries, session_cache_size)
+                               timer_lease, max_retries, session_cache_size, ai_level)
         self.sessions = Sessions(store, clock, self.options)
         self.flow = MatchFlow(store, clock, self.ai)
         self.preferences = Settings(store, self.options, self.sessions, self.flow)
@@ -118,10 +119,11 @@ class GameService(LookupCommands, PuzzleCommands, SeasonCommands, TournamentComm
         return await self.challenges.cancel(actor, place, challenge_id, idem)
 
     @command
-    async def play_ai(self, actor: PlayerRef, place: Place, level: str = "medium", length: int = 1,
+    async def play_ai(self, actor: PlayerRef, place: Place, level: str | None = None, length: int = 1,
                       idem: str | None = None, kind: str | None = None) -> Result:
-        """Start a match of ``kind`` (None: the place's default game) against the built-in AI (unrated)."""
-        return await self.challenges.play_ai(actor, place, level, length, idem, kind)
+        """Start a match of ``kind`` (None: the place's default game) against the built-in AI (unrated) at
+        ``level`` (None: the configured default, FEVGA_AI_LEVEL)."""
+        return await self.challenges.play_ai(actor, place, level or self.options.ai_level, length, idem, kind)
 
     @command
     async def rematch(self, actor: PlayerRef, place: Place, idem: str | None = None,

@@ -46,9 +46,9 @@ def test_fevga_options_with_another_game_are_refused() -> None:
 
 def test_play_ai_with_a_game() -> None:
     assert parse_command("play ai plakoto hard") == i.PlayAI("hard", 1, "plakoto")
-    assert parse_command("play ai tavli 3") == i.PlayAI("medium", 3, "tavli")
+    assert parse_command("play ai tavli 3") == i.PlayAI(None, 3, "tavli")  # the configured level
     assert parse_command("play ai 3 πόρτες easy") == i.PlayAI("easy", 3, "portes")
-    assert parse_command("play ai") == i.PlayAI("medium", 1, None)
+    assert parse_command("play ai") == i.PlayAI(None, 1, None)
     error = parse_command("play ai chess")
     assert isinstance(error, i.CommandError) and error.key == "cmd_bad_level"
 

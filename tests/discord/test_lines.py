@@ -34,7 +34,7 @@ def test_challenge_lines_parse_to_the_intended_challenge() -> None:
     [
         (lines.move_line("1/7\n  7/12 "), i.Move("1/7 7/12")),
         (lines.play_ai_line("hard", 3), i.PlayAI("hard", 3)),
-        (lines.play_ai_line(None, None), i.PlayAI("medium", 1)),
+        (lines.play_ai_line(None, None), i.PlayAI(None, 1)),
         (lines.resign_line(True), i.ResignPrompt(whole_match=True)),  # resigning asks first
         (lines.resign_line(None), i.ResignPrompt(whole_match=False)),
         (lines.top_line("global", 20), i.Top(True, 20)),

@@ -11,6 +11,7 @@ import pytest
 from bot.chat.pingplan import end_text
 from bot.commands import intents as i
 from bot.commands.executor import execute
+from bot.commands.grammar import parse_command
 from bot.i18n import translate
 from bot.service import GameService
 from bot.service.ai import RandomAI
@@ -234,3 +235,15 @@ async def test_a_button_of_an_earlier_game_of_the_match_says_so(service: GameSer
     fresh = next(a for a in gave_up.actions if a.kind == "step")
     assert (await service.step(mover, HERE, view.game_id, fresh.version, fresh.payload["from_point"],
                                fresh.payload["die"])).ok
+
+
+async def test_a_bare_play_ai_plays_the_configured_level(any_store: Store, clock: FakeClock) -> None:
+    """FEVGA_AI_LEVEL (the service's ``ai_level``) is the level of a bare ``play ai`` (it was always medium);
+    a level named still wins."""
+    from tests.service.conftest import make_service
+
+    service = make_service(any_store, clock, ai_level="hard")
+    bare = await execute(service, ALICE, HERE, parse_command("play ai portes"))
+    assert bare.ok and bare.view is not None and "AI (hard)" in bare.view.names
+    named = await execute(service, BOB, HERE, parse_command("play ai easy"))
+    assert named.ok and named.view is not None and "AI (easy)" in named.view.names
