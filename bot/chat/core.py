@@ -209,6 +209,8 @@ class BotCore:
             if isinstance(intent, intents.Replay):
                 return await replay_reply(self.service, actor, place, lang)
             result = await execute(self.service, actor, place, intent, idem=idem, mentions=mentions, is_admin=is_admin)
+            if result.error_key == "store_unavailable" and self.local is not None and self.local.given_up:
+                result = Result.error("store_gave_up", log=str(self.local.data_dir / "redis.log"))  # waiting is vain
         except Exception:  # the service never raises; a failure here is before or around it: nothing known
             log.exception("command failed", extra={"source": source})
             return [Reply(self.t("internal_error", lang), private=True, error=True)]

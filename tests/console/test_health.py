@@ -4,6 +4,9 @@ which store the bot runs on, loudly when it is the in-memory one (games lost on 
 from __future__ import annotations
 
 import asyncio
+import io
+import os
+import signal
 import socket
 from pathlib import Path
 from typing import Any
@@ -108,3 +111,40 @@ async def test_healthz_names_the_bots_own_redis_server(tmp_path: Path) -> None:
     assert status == 200 and body["store_kind"] == "local-redis" and body["store_durable"] is True
     assert "store_warning" not in body
     assert ClusterStore.kind == "cluster"  # a redis+cluster:// REDIS_URL (a ClusterStore) is said as "cluster"
+
+
+async def test_a_local_redis_given_up_is_said_to_players_and_probes(tmp_path: Path) -> None:
+    """The bot's own redis-server keeps dying (its AOF manifest damaged) and its watchdog gives up: a command
+    says the bot must be restarted (it said "try again in a moment" forever), /healthz says why, and /livez
+    turns 503 so that a liveness probe restarts the bot."""
+    from bot.console import ConsoleChat
+
+    core = await BotCore.create(data_dir=tmp_path, draw=False)
+    try:
+        local = core.local
+        assert local is not None and local.server_pid is not None
+        manifest = next((local.data_dir / "appendonlydir").glob("*.manifest"))
+        manifest.write_text("not a manifest\n")  # every restart fails at once
+        os.kill(local.server_pid, signal.SIGKILL)
+        for _ in range(400):
+            if local.given_up:
+                break
+            await asyncio.sleep(0.05)
+        assert local.given_up
+        out = io.StringIO()
+        chat = ConsoleChat(core, board_dir=tmp_path, out=out)
+        await chat.command("stats")
+        assert "must be restarted" in out.getvalue() and "try again in a moment" not in out.getvalue()
+        status, body = await healthz_of(core)
+        assert status == 503 and "no longer restarted" in body["store_warning"]
+        port = free_port()
+        server = asyncio.create_task(serve_health(core, port, host="127.0.0.1"))
+        try:
+            async with aiohttp.ClientSession() as http:
+                status, body = await first_answer(http, f"http://127.0.0.1:{port}/livez")
+        finally:
+            server.cancel()
+            await asyncio.gather(server, return_exceptions=True)
+        assert status == 503 and body["ok"] is False
+    finally:
+        await core.close()
