@@ -66,10 +66,12 @@ async def serve(settings: Settings, stop: asyncio.Event | None = None) -> None:
                 await run_until_signal(core, frontends, stop)
             else:
                 loop.remove_signal_handler(signal.SIGINT)  # Ctrl-C at the prompt: KeyboardInterrupt, at once
+                loop.add_signal_handler(signal.SIGHUP, stop.set)  # the terminal closed (an ssh drop): as SIGTERM
                 try:
-                    await run_terminal(core, settings, stop)  # until it ends, or SIGTERM sets ``stop``
+                    await run_terminal(core, settings, stop)  # until it ends, or SIGTERM/SIGHUP sets ``stop``
                 finally:
                     loop.remove_signal_handler(signal.SIGTERM)
+                    loop.remove_signal_handler(signal.SIGHUP)
         finally:
             if health is not None:
                 await health.cleanup()

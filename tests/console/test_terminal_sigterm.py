@@ -1,6 +1,6 @@
-"""SIGTERM (``kill``, ``timeout``, a container stop) ends the terminal chat as Ctrl-C does, in order: the real
-``python -m bot`` with no token, waiting at its prompt, exits 0 without a traceback, and its private redis-server
-is stopped with SIGTERM (its AOF flushed: the game it started is still there) and the folder released."""
+"""SIGTERM (``kill``, ``timeout``, a container stop) and SIGHUP (the terminal closed) end the terminal chat as
+Ctrl-C does, in order: the real ``python -m bot`` with no token, waiting at its prompt, exits 0 without a
+traceback, and its private redis-server is stopped with SIGTERM (its AOF flushed: the game it started is still there) and the folder released."""
 
 from __future__ import annotations
 
@@ -54,7 +54,8 @@ class Screen:
         return self.text
 
 
-def test_sigterm_at_the_prompt_stops_the_terminal_chat_in_order(tmp_path: Path) -> None:
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP])  # SIGHUP: the terminal closed, an ssh drop
+def test_sigterm_at_the_prompt_stops_the_terminal_chat_in_order(tmp_path: Path, sig: signal.Signals) -> None:
     data = tmp_path / "data"
     env = {k: v for k, v in os.environ.items() if k.lower() not in Settings.model_fields}
     env.update(PYTHONPATH=str(REPO), OPENBLAS_NUM_THREADS="1", FEVGA_DATA_DIR=str(data), WEB_PORT=str(free_port()))
@@ -65,7 +66,7 @@ def test_sigterm_at_the_prompt_stops_the_terminal_chat_in_order(tmp_path: Path) 
         assert out.wait_for("fevga> ", 90), out.text + err.text  # the game against the AI started, then the prompt
         info = json.loads((data / "redis" / "redis.pid").read_text())
         assert info["owner"] == bot.pid and pid_alive(info["server"])
-        bot.send_signal(signal.SIGTERM)
+        bot.send_signal(sig)
         started = time.monotonic()
         code = bot.wait(30)
         took = time.monotonic() - started
@@ -88,4 +89,4 @@ def test_sigterm_at_the_prompt_stops_the_terminal_chat_in_order(tmp_path: Path) 
         client = redis.Redis(port=again.port)
         assert client.dbsize() > 0
         client.close()
-    print(f"exited 0 in {took:.2f} s after SIGTERM")
+    print(f"exited 0 in {took:.2f} s after {sig.name}")
