@@ -1,6 +1,7 @@
 """SIGTERM (``kill``, ``timeout``, a container stop) and SIGHUP (the terminal closed) end the terminal chat as
 Ctrl-C does, in order: the real ``python -m bot`` with no token, waiting at its prompt, exits 0 without a
-traceback, and its private redis-server is stopped with SIGTERM (its AOF flushed: the game it started is still there) and the folder released."""
+traceback, and its private redis-server is stopped with SIGTERM (its AOF flushed: the game it started is still
+there) and the folder released."""
 
 from __future__ import annotations
 
