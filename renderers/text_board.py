@@ -23,7 +23,7 @@ TOP_LEFT = tuple(range(12, 6, -1))
 TOP_RIGHT = tuple(range(6, 0, -1))
 BOTTOM_LEFT = tuple(range(13, 19))
 BOTTOM_RIGHT = tuple(range(19, 25))
-MAX_NAME = 20
+MAX_NAME = 22  # "Υπολογιστής (δύσκολο)", the AI in Greek, whole
 INNER = 18  # columns of one half
 
 

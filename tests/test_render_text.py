@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from fevga.position import Position, opponent_point
 from renderers import BoardScene, describe, render_text, samples
-from renderers.text_board import GLYPHS, columns
+from renderers.text_board import GLYPHS, MAX_NAME, columns
 
 TOP = list(range(12, 0, -1))
 BOTTOM = list(range(13, 25))
@@ -126,7 +126,15 @@ def test_wide_characters_count_as_two_columns():
     text = render_text(scene, 0)
     assert all(columns(line) <= 80 for line in text.split("\n"))
     name = text.split("\n")[-3].split(" · ")[0][2:]
-    assert name.endswith("…") and columns(name) <= 20
+    assert name.endswith("…") and columns(name) <= MAX_NAME
+
+
+def test_the_ai_s_greek_name_is_shown_whole():
+    """"Υπολογιστής (δύσκολο)" / "(έμπειρο)" (21 letters): whole on the text board (it was cut at 20)."""
+    for level in ("δύσκολο", "έμπειρο"):
+        scene = dataclasses.replace(samples.mid_game(), names=("Maria", f"Υπολογιστής ({level})"))
+        text = render_text(scene, 0)
+        assert f"Υπολογιστής ({level})" in text and all(columns(line) <= 80 for line in text.split("\n"))
 
 
 def test_bad_perspective_is_refused():
