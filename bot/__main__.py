@@ -202,6 +202,8 @@ REASONS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("redis.exceptions.AuthenticationError", "redis.exceptions.AuthenticationWrongNumberOfArgsError"),
      "{redis} refused the credentials in REDIS_URL: {text}"),
     (("redis.exceptions.ConnectionError", "redis.exceptions.TimeoutError"), "{redis} is unreachable: {text}"),
+    (("redis.exceptions.MovedError",), "{redis} is a node of a Redis Cluster (it answered MOVED {text}): write "
+     "REDIS_URL as redis+cluster://host:port,host:port (rediss+cluster:// with TLS)"),
     (("redis.exceptions.ResponseError",), "{redis} answered with an error (check REDIS_URL): {text}"),
     (("redis.exceptions.InvalidResponse",),
      "{redis} gave an answer that is not Redis's (is REDIS_URL a Redis server?): {text}"),

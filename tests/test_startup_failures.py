@@ -153,3 +153,15 @@ def test_a_plain_url_to_a_tls_cluster_and_a_wrong_ca_are_one_line_each(tmp_path:
     assert PASSWORD not in line and "CERTIFICATE_VERIFY_FAILED" in line and "check its ssl_ca_certs" in line
     line = failure_line(run_bot(tmp_path, REDIS_URL=f"rediss+cluster://{hosts}/?ssl_ca_certs={tmp_path / 'no.crt'}"))
     assert f"the TLS files in REDIS_URL (ssl_ca_certs={tmp_path / 'no.crt'}) could not be loaded" in line
+
+
+def test_a_single_redis_url_at_a_cluster_node_says_to_use_the_cluster_form() -> None:
+    """A node of a Redis Cluster behind ``redis://`` answers MOVED: the line says to write ``redis+cluster://``
+    (it showed only "answered with an error: 15891 127.0.0.1:17003")."""
+    from redis.exceptions import MovedError
+
+    from bot.__main__ import failure_reason
+
+    settings = Settings(redis_url=f"redis://:{PASSWORD}@127.0.0.1:17001/0", _env_file=None)  # type: ignore[call-arg]
+    line = failure_reason(MovedError("15891 127.0.0.1:17003"), settings)
+    assert "is a node of a Redis Cluster" in line and "redis+cluster://" in line and PASSWORD not in line
