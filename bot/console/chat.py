@@ -93,6 +93,8 @@ class ConsoleChat:
         self.say(self.core.t("console_welcome", lang))
         if not await self.core.has_game(self.place, self.you):
             await self.command(f"play ai {self.ai_level}")
+        else:  # a game left from the last run: shown, so the player sees where it stands
+            await self.command("board")
 
     async def command(self, line: str) -> None:
         """Run one typed line and print what the bot answers."""

@@ -105,3 +105,18 @@ async def test_the_ai_is_named_in_the_chats_language(core: BotCore, tmp_path: Pa
     base = {"turn": 0, "seats": [{"name": "AI (medium)", "side": 0}, {"name": "AI (bogus)", "side": 1}]}
     assert [s["name"] for s in for_viewer(base, "el", None)["seats"]] == ["Υπολογιστής (μέτριο)", "AI (bogus)"]
     assert base["seats"][0]["name"] == "AI (medium)"  # the shared state is not changed for other viewers
+
+
+async def test_a_game_left_from_the_last_run_is_shown_at_start(core: BotCore, tmp_path: Path) -> None:
+    """Started again with a game in progress: its board is shown at once (only the prompt came before), and no
+    new game is started."""
+    first = ConsoleChat(core, board_dir=tmp_path, out=io.StringIO())
+    await first.start()  # the first run starts a game against the AI
+    view = (await core.service.board(first.you, first.place)).view
+    assert view is not None
+    out = io.StringIO()
+    again = ConsoleChat(core, board_dir=tmp_path, out=out)
+    await again.start()
+    assert "│" in out.getvalue() and "AI (medium)" in out.getvalue()  # the text board of the game left
+    still = (await core.service.board(again.you, again.place)).view
+    assert still is not None and still.game_id == view.game_id and still.version == view.version
