@@ -39,7 +39,7 @@ _generation = 0  # bumped by register (see generation)
 
 
 # "in this chat" / "in this channel", "a group" / "a server channel"...: see the presenter
-PLATFORM_WORDS = ("here", "elsewhere", "scope", "slash", "shared")
+PLATFORM_WORDS = ("here", "elsewhere", "scope", "slash", "shared", "cmd")  # cmd: "/" before a command word on Telegram
 # a command as it must be typed to reach the bot in a group or channel (Telegram's privacy mode passes only
 # /commands; Discord only slash or prefix commands): the same in every language, so not in the catalogues
 COMMAND_FORMS: dict[str, dict[str, str]] = {

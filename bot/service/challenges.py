@@ -287,7 +287,7 @@ class Challenges:
         if s.ai_level is not None:
             return await self.play_ai(actor, place, level=s.ai_level, length=s.length, idem=idem, kind=s.kind)
         if s.end == "left":  # the match ended because he left the server or group: nobody to ask
-            return Result.error("rematch_left", player=s.players[seat ^ 1].name)
+            return Result.error("rematch_left")
         opponent = s.players[seat ^ 1]
         theirs = await read_one(self.store, lambda r: r.hget(keys.channel_pairs(place),
                                                              f"{opponent.user_id}|{actor.user_id}"))

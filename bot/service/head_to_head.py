@@ -80,7 +80,7 @@ async def h2h(store: Store, a: PlayerRef, b: PlayerRef, place: Place) -> Result:
     if totals["draws"]:
         messages.append(Msg("h2h_draws", {"count": totals["draws"]}))
     for result in totals["results"][:LAST_SHOWN]:
-        messages.append(Msg("h2h_row", {"winner": names["ab"[result["winner"]]],
-                                        "score": f"{result['score'][0]}-{result['score'][1]}",
+        won, lost = result["score"][result["winner"]], result["score"][1 - result["winner"]]  # the winner's first
+        messages.append(Msg("h2h_row", {"winner": names["ab"[result["winner"]]], "score": f"{won}-{lost}",
                                         "length": result["length"], "game_id": result["game_id"]}))
     return Result(ok=True, messages=messages, place=place)

@@ -88,6 +88,7 @@ class Leavers:
         if s.ai_level is not None or not fairness.both_moved(s):  # nothing to win yet, or nobody to win it
             change = Change(kind="aborted")
             self.flow.abort(s, change, Msg("left_game_aborted", {"player": name}))
+            s.end = "left"  # called off because he left: no rematch with someone gone either
         else:
             change = Change(kind="resign")
             s.game.resign(seat)

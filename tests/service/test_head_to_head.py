@@ -60,8 +60,12 @@ async def test_head_to_head_counts_what_the_records_say(redis_service: GameServi
             assert [head.args[f"a_{key}"], head.args[f"b_{key}"]] == want[key], (text, key)
         assert [r.args["game_id"] for r in rows] == ids[::-1]  # newest first
         assert [r.args["winner"] for r in rows] == [winners[g] for g in ids[::-1]]
+        for row in rows:  # "bob won 3-1": the winner's points first, whoever asks
+            won, lost = (int(x) for x in row.args["score"].split("-"))
+            assert won > lost, row.args
         assert "{" not in translate(head.key, "el", **head.args)
     flipped = await execute(redis_service, BOB, HERE, _parsed("stats @bob vs @alice"), mentions=MENTIONS)
+    assert [r.args["score"] for r in flipped.messages[1:]] == [r.args["score"] for r in rows]  # the same rows
     assert [flipped.messages[0].args["a_points"], flipped.messages[0].args["b_points"]] == want["points"][::-1]
 
 

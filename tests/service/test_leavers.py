@@ -44,7 +44,9 @@ async def test_a_leavers_matches_end_once_and_his_challenges_go(service):
     assert resigned.view is not None and resigned.view.status == "done" and resigned.to_notify == [BOB]
     assert "rematch" not in [a.kind for a in resigned.actions]  # nobody to ask: no Rematch under the final board
     refused = await service.rematch(BOB, HERE)
-    assert refused.error_key == "rematch_left" and refused.messages[0].args["player"] == ALICE.name
+    assert refused.error_key == "rematch_left"
+    assert (await service.rematch(CAROL, THERE)).error_key == "rematch_left"  # called off by his leaving: no rematch
+    assert (await service.rematch(ALICE, HERE)).error_key == "rematch_left"  # the leaver, back: none either
     assert (await service.accept(BOB, Place("discord", "guild1", "chan3"))).error_key == "no_challenge"
     assert (await service.accept(ALICE, AWAY)).ok  # another server's challenge stays
     assert (await service.stats(BOB, HERE)).ok

@@ -292,3 +292,15 @@ async def test_the_analysis_is_signed_by_the_ai_in_the_reader_s_language() -> No
         reply = await analysis_reply({"report": report.to_dict(), "names": ["ann", "bob"], "game_id": "g1"}, lang,
                                      draw=False)
         assert title in reply.text, reply.text
+
+
+def test_typed_forms_in_a_telegram_group_have_their_slash() -> None:
+    """Where a Telegram group passes the bot only /commands, the texts that say what to type say it with the
+    slash ("/resign yes", "/tournament join", "/lang el"); Discord and the terminal keep the bare words."""
+    from bot.chat.presenter import context_words
+
+    for key, words in (("resign_confirm_how", "resign yes"), ("cmd_bad_lang", "lang el")):
+        for lang in ("en", "el"):
+            telegram = translate(key, lang, languages="en, el", **context_words("telegram", lang))
+            discord = translate(key, lang, languages="en, el", **context_words("discord", lang))
+            assert f"/{words}" in telegram and f"/{words}" not in discord and words in discord, (key, lang)

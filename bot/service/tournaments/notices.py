@@ -41,7 +41,7 @@ def table_msgs(t: Tournament) -> list[Msg]:
         )
         out.append(Msg("tournament_table_row_ko" if knockout else "tournament_table_row", {
             "rank": row.rank, "name": t.name_of(row.player), "score": row.score, "buchholz": row.buchholz,
-            "sb": row.sonneborn_berger, "results": marks,
+            "sb": row.sonneborn_berger, "results": marks or "—",  # no round played yet: a dash, not nothing
             "marks": [[won, None if opponent is None else t.name_of(opponent)]
                       for _n, (opponent, won) in sorted(row.rounds.items())]}))  # fmt: skip
     return out
