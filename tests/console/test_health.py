@@ -87,27 +87,28 @@ async def healthz_of(core: BotCore) -> tuple[int, Any]:
         await asyncio.gather(server, return_exceptions=True)
 
 
+async def health_of_a_bot_in(data_dir: Path) -> tuple[int, Any]:
+    """/healthz of a bot started with REDIS_URL unset and its data in ``data_dir`` (then closed)."""
+    core = await BotCore.create(data_dir=data_dir, draw=False)
+    try:
+        return await healthz_of(core)
+    finally:
+        await core.close()
+
+
 async def test_healthz_says_the_bot_runs_on_memory_without_redis(tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """REDIS_URL unset and no redis-server on PATH: the in-memory store, and /healthz says games are not kept."""
     (tmp_path / "bin").mkdir()
     monkeypatch.setenv("PATH", str(tmp_path / "bin"))  # no redis-server to start
-    core = await BotCore.create(data_dir=tmp_path, draw=False)
-    try:
-        status, body = await healthz_of(core)
-    finally:
-        await core.close()
+    status, body = await health_of_a_bot_in(tmp_path)
     assert status == 200 and body["store_kind"] == "memory" and body["store_durable"] is False
     assert "games are lost when the bot stops" in body["store_warning"]
 
 
 async def test_healthz_names_the_bots_own_redis_server(tmp_path: Path) -> None:
     """REDIS_URL unset with redis-server on PATH: the bot's own server (AOF in FEVGA_DATA_DIR), durable."""
-    core = await BotCore.create(data_dir=tmp_path, draw=False)
-    try:
-        status, body = await healthz_of(core)
-    finally:
-        await core.close()
+    status, body = await health_of_a_bot_in(tmp_path)
     assert status == 200 and body["store_kind"] == "local-redis" and body["store_durable"] is True
     assert "store_warning" not in body
     assert ClusterStore.kind == "cluster"  # a redis+cluster:// REDIS_URL (a ClusterStore) is said as "cluster"
