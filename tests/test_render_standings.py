@@ -102,3 +102,13 @@ def test_a_title_too_long_for_a_line_goes_on_two_whole_lines():
     one_line = Image.open(io.BytesIO(render_standings("Short", HEADS, rows)))
     two_lines = Image.open(io.BytesIO(render_standings(title, HEADS, rows)))
     assert two_lines.height == one_line.height + ROW
+
+
+def test_a_table_with_one_number_column_is_narrower() -> None:
+    """A knockout's table draws the score alone (``numbers=1``): two number columns fewer than a Swiss one."""
+    from renderers.standings_png import StandingRow, render_standings
+
+    rows = [StandingRow(1, "alice", 3, 0, 0, tuple((True, "bob") for _ in range(8)))]
+    one = Image.open(io.BytesIO(render_standings("T", ["#", "Player", "Won", "Rounds"], rows, numbers=1)))
+    three = Image.open(io.BytesIO(render_standings("T", ["#", "Player", "Pts", "BH", "SB", "Rounds"], rows)))
+    assert three.width - one.width >= 2 * 72
