@@ -66,11 +66,19 @@ async def test_a_typed_accept_edits_the_challenge_message_at_once(fake: FakeTele
 
 async def test_a_failed_immediate_edit_is_repaired_by_the_outbox(fake: FakeTelegram, core: CoreSpy, chat: Chat,
                                                                  app: Any) -> None:
-    """Telegram refuses the handler's edit (500): the outbox entry, after its grace, edits the message (once)."""
+    """Telegram refuses the handler's edit (500): the outbox entry, once its grace is over, edits the message
+    (once). The grace is a minute until the handler's try was seen, so nothing else can have edited it by then."""
+    consumer = app.bot_data["fevga"].background.outbox
+    consumer.grace = 60.0
     _alice, bob, room, invitation = await start_group_game(fake, chat, core)
     fake.fail_next("editMessageText", times=1, error_code=500, description="Internal Server Error")
     await chat.say(bob, room, "/accept")
     assert "accepted" not in invitation.content  # the handler's try was refused
+    deadline = time.monotonic() + 20
+    while sum(map(len, consumer._in_hand.values())) < 2:  # the accept's entries (board, challenge) in their grace
+        assert time.monotonic() < deadline, "the outbox entries were never read"
+        await asyncio.sleep(0.05)
+    await consumer.stop(timeout=10.0)  # their grace ends now: the challenge's entry repairs the message
     await ended(invitation, "Challenge by Alice: accepted by Bob.")
     await asyncio.sleep(0.5)
     edits = [c for c in fake.calls_of("editMessageText") if c.ok]
