@@ -81,6 +81,7 @@ def test_a_server_that_keeps_dying_is_given_up_on_after_a_few_tries(tmp_path: Pa
         watchdog = server.process
         assert wait_for(lambda: watchdog.poll() is not None, 20)  # it stops trying: no endless loop
         took = time.monotonic() - started
+        assert wait_for(lambda: records.said("not restarted again"), 10)  # its last line, read a moment later
         assert server.given_up and server.restarts == MAX_CRASHES - 1
         assert took >= sum(restart_delay(n) for n in range(1, MAX_CRASHES))  # it waited between tries: no spin
         assert servers_on(server.data_dir) == []
