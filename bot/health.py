@@ -23,14 +23,9 @@ def store_kind(core: BotCore) -> dict[str, object]:
     said: dict[str, object] = {"store_kind": kind, "store_durable": core.store.durable}
     if not core.store.durable:
         said["store_warning"] = MEMORY_NOTE
-    if gave_up(core):
+    if core.store_given_up:
         said["store_warning"] = GAVE_UP_NOTE
     return said
-
-
-def gave_up(core: BotCore) -> bool:
-    """Whether the bot's own redis-server kept dying and its watchdog no longer restarts it."""
-    return core.local is not None and core.local.given_up
 
 
 async def start_health(core: BotCore, port: int, host: str = "0.0.0.0") -> web.AppRunner:
@@ -49,7 +44,7 @@ async def start_health(core: BotCore, port: int, host: str = "0.0.0.0") -> web.A
         """The process answers (its event loop runs): for a liveness probe, which must not restart every bot
         while Redis is away (the bot recovers by itself when it returns; /healthz says it is not ready). Only
         when its own redis-server was given up (a restart of the bot is what brings it back) is it 503."""
-        alive = not gave_up(core)
+        alive = not core.store_given_up
         return web.json_response({"ok": alive, "draining": core.draining}, status=200 if alive else 503)
 
     app = web.Application()

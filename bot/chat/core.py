@@ -209,7 +209,7 @@ class BotCore:
             if isinstance(intent, intents.Replay):
                 return await replay_reply(self.service, actor, place, lang)
             result = await execute(self.service, actor, place, intent, idem=idem, mentions=mentions, is_admin=is_admin)
-            if result.error_key == "store_unavailable" and self.local is not None and self.local.given_up:
+            if result.error_key == "store_unavailable" and self.local is not None and self.store_given_up:
                 result = Result.error("store_gave_up", log=str(self.local.data_dir / "redis.log"))  # waiting is vain
         except Exception:  # the service never raises; a failure here is before or around it: nothing known
             log.exception("command failed", extra={"source": source})
@@ -421,6 +421,11 @@ class BotCore:
         lang = await self.place_language(place)
         words = context_words(place.platform, lang)  # "left this server" / "this group"
         return "\n".join(self.t(m.key, lang, **{**words, **m.args}) for m in messages)
+
+    @property
+    def store_given_up(self) -> bool:
+        """Whether the bot's own redis-server kept dying and its watchdog no longer restarts it."""
+        return self.local is not None and self.local.given_up
 
     def challenge_ends(self, surface: ChallengeSurface) -> ChallengeEnds:
         """The challenge messages of a frontend, edited at once by the handler of the command that ended them

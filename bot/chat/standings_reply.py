@@ -9,7 +9,7 @@ from bot.i18n import translate
 from bot.service.models import Msg
 from renderers.standings_png import StandingRow, render_standings
 
-KNOCKOUT_HEADERS = ("tournament_table_header_ko", "tournament_table_final_ko", "tournament_table_start_ko")
+KNOCKOUT_HEADERS = tuple(f"tournament_table_{h}_ko" for h in ("header", "final", "start"))  # a bracket's tables
 HEADERS = ("tournament_table_header", "tournament_table_final", "tournament_table_start", "tournament_table_open",
            *KNOCKOUT_HEADERS)  # fmt: skip
 ROWS = ("tournament_table_row", "tournament_table_row_ko")
@@ -22,14 +22,11 @@ PICTURE_TITLES = {
     "tournament_table_final": "tournament_picture_final",
     "tournament_table_start": "tournament_picture_start",
     "tournament_table_open": "tournament_picture_open",
-    "tournament_table_header_ko": "tournament_picture_header",
-    "tournament_table_final_ko": "tournament_picture_final",
-    "tournament_table_start_ko": "tournament_picture_start",
     "season_table_header": "season_picture_header",
     "season_table_final": "season_picture_final",
 }
-"""The picture's title for each table header: the game's short name and no list of the columns (the picture
-heads them), so it fits (renderers.standings_png wraps what still does not)."""
+"""The picture's title for each table header (a knockout's ``…_ko`` header: its Swiss twin's): the game's short
+name and no list of the columns (the picture heads them), so it fits (renderers.standings_png wraps the rest)."""
 SEASON_COLUMNS = ("season_col_rank", "season_col_name", "season_col_rating", "season_col_matches", "season_col_wins")
 
 
@@ -49,7 +46,7 @@ def standings_picture(messages: Sequence[Msg], lang: str) -> bytes | None:
         heads = [translate(key, lang) for key in (KNOCKOUT_COLUMNS if knockout else COLUMNS)]
     if not rows:  # an empty table is said in words (nobody ranked yet): a picture of its heads shows nothing
         return None
-    title = translate(PICTURE_TITLES[header.key], lang, **header.args)
+    title = translate(PICTURE_TITLES[header.key.removesuffix("_ko")], lang, **header.args)
     return render_standings(title, heads, rows, numbers=numbers)
 
 

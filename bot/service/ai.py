@@ -15,10 +15,6 @@ from fevga import Play, Position, legal_plays
 from fevga.ai.stakes import MONEY, MatchScore
 from fevga.variants import AnyRules, game_of
 
-from .game_words import AI_LEVELS
-
-LEVELS = AI_LEVELS  # the levels a player may ask for (bot.service.game_words names them)
-
 
 class AiPlayer(Protocol):
     """What the service needs from an AI."""

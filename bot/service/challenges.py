@@ -10,13 +10,13 @@ from bot.storage.base import Commit, DamagedKey, Store
 from fevga import FairDice, Game, Rules
 
 from . import fairness, keys
-from .ai import LEVELS
 from .challenge import Challenge, match_error
 from .challenge_find import Role, challenge_here, load_challenge, supersede
 from .commits import Change
 from .config import Clock, Options
 from .damaged import free_stale
 from .flow import MatchFlow
+from .game_words import AI_LEVELS
 from .models import Action, Msg, Place, PlayerRef, Result
 from .reads import Reads, read_one
 from .session import AI_PLATFORM, Session, rules_of
@@ -257,8 +257,8 @@ class Challenges:
                       idem: str | None = None, kind: str | None = None) -> Result:
         """Start a match of ``kind`` (None: the place's ``default_game``) against the built-in AI (unrated);
         the human sits in seat 0."""
-        if level not in LEVELS:
-            return Result.error("bad_level", levels=", ".join(LEVELS))
+        if level not in AI_LEVELS:
+            return Result.error("bad_level", levels=", ".join(AI_LEVELS))
         if (bad := match_error(length, kind)) is not None:
             return bad
         ai = PlayerRef(AI_PLATFORM, level, f"AI ({level})")
