@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from fevga import Game, Match, Position
+from fevga.board import Outcome
 from fevga.play import Step, apply_steps
 from fevga.variants import TavliPosition, start_position
 from fevga.variants.tavli import replay
@@ -42,14 +44,11 @@ def scene_from_game(
         last_mover=last.player if last else None,
         match_length=match_length,
         score=(int(score[0]), int(score[1])),
-        winner=outcome.winner if outcome else None,
-        mars=bool(outcome and outcome.mars),
-        mother=bool(outcome and outcome.by_mother),
         theme=theme,
         last_play_hits=last.hits if last else (),
         match_kind=match_kind if match_kind != game.game else "",
         game_number=game_number,
-        drawn=bool(outcome and outcome.is_draw),
+        **result_fields(outcome),
     )
 
 
@@ -118,17 +117,13 @@ def replay_scenes(
                 last_play_steps=record.steps,
                 last_mover=record.player,
                 last_play_hits=record.hits,
-                winner=outcome.winner if outcome else None,
-                mars=bool(outcome and outcome.mars),
-                mother=bool(outcome and outcome.by_mother),
-                drawn=bool(outcome and outcome.is_draw),
+                **result_fields(outcome),
             )
         )
     outcome = game.outcome
     if outcome is not None and scenes[-1].winner is None and not scenes[-1].drawn:  # resigned before any play
         scenes.append(
-            replace(scenes[-1], turn=None, dice=None, winner=outcome.winner, mars=outcome.mars,
-                    mother=outcome.by_mother, drawn=outcome.is_draw)
+            replace(scenes[-1], turn=None, dice=None, **result_fields(outcome))
         )
     return scenes
 
@@ -139,3 +134,12 @@ def _apply(view: Position, steps: tuple[Step, ...], dice: tuple[int, int]) -> Po
         return replay(view, steps, dice)[0] if steps else view
     return apply_steps(view, steps)
 
+
+def result_fields(outcome: Outcome | None) -> dict[str, Any]:
+    """A scene's fields for how its game ended (none yet: no winner): a resignation is said as one, never as
+    the mars its points might suggest."""
+    if outcome is None:
+        return {"winner": None, "mars": False, "mother": False, "drawn": False, "resigned": False, "points": 0}
+    return {"winner": outcome.winner, "mars": outcome.mars and not outcome.resigned, "mother": outcome.by_mother,
+            "drawn": outcome.is_draw, "resigned": outcome.resigned and outcome.winner is not None,
+            "points": min(outcome.points, 3)}

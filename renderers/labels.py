@@ -14,12 +14,12 @@ DEFAULT_LABELS: dict[str, str] = {
     "score": "score {a}/{b}",
     "start_home": "start {start}, home {home}",
     "banner": "{name} wins",
-    "banner_mars": "{name} wins · mars, 2 points",
+    "banner_mars": "{name} wins · mars, {points} points",
     "game_over": "game over",
     "last": "Last: {name} played {steps}",
     "here": "(here {steps})",
     "result": "{name} wins (1 point)",
-    "result_mars": "{name} wins (2 points, mars)",
+    "result_mars": "{name} wins ({points} points, mars)",
     "turn_dice": "{name} to play {dice}",
     "winner_tag": "WINS",
     "winner_tag_mars": "WINS (mars)",
@@ -36,6 +36,10 @@ DEFAULT_LABELS: dict[str, str] = {
     "winner_tag_mother": "WINS (mother pinned)",
     "bar": "bar {n}",
     "pinned": "({glyph}) pinned",
+    "wins_resigned": "wins · resignation",
+    "banner_resigned": "{name} wins · resignation, {points} points",
+    "result_resigned": "{name} wins ({points} points, resignation)",
+    "winner_tag_resigned": "WINS (resignation)",
 }
 
 

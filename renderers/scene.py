@@ -52,6 +52,8 @@ class BoardScene:
     game_number: int = 0
     drawn: bool = False  # a drawn Plakoto game (both mothers pinned): over, with no winner
     mother: bool = False  # won by pinning the mother (Plakoto: 2 points, not a mars)
+    resigned: bool = False  # won by the opponent's resignation: its points are said, never called a mars
+    points: int = 0  # the winner's points (0: not given; a mars or a pinned mother then reads as 2)
 
     def __post_init__(self) -> None:
         if not isinstance(self.position, Position):
@@ -79,6 +81,10 @@ class BoardScene:
             raise ValueError("mars needs a winner")
         if self.mars and self.mother:
             raise ValueError("a pinned mother is not a mars")
+        if self.resigned and (self.winner is None or self.mars or self.mother):
+            raise ValueError("a resignation needs a winner and is neither a mars nor a pinned mother")
+        if not isinstance(self.points, int) or not 0 <= self.points <= 3:
+            raise ValueError(f"points must be from 0 to 3, not {self.points!r}")
         if self.match_kind not in ("", "fevga", "portes", "plakoto", "tavli"):
             raise ValueError(f"match_kind must be fevga, portes, plakoto or tavli, not {self.match_kind!r}")
         if self.drawn and (self.winner is not None or self.turn is not None):
@@ -114,14 +120,19 @@ class BoardScene:
     @property
     def win_kind(self) -> str:
         """How the winner won, as the labels name it: "mother" (Plakoto: the opponent's mother pinned, 2 points,
-        RULES-TAVLI rule 6; never called a mars), "mars" (also a resignation worth 2), or "" (a single game, or no
+        RULES-TAVLI rule 6; never called a mars), "mars", "resigned" (a resignation worth 2 or more: played out
+        it might not have been a mars, and the stats count only marses played out), or "" (a single game, or no
         winner)."""
         if self.winner is None:
             return ""
+        if self.resigned:
+            return "resigned" if self.points >= 2 else ""
         return "mother" if self.mother else "mars" if self.mars else ""
 
     def win_label(self, key: str, **args: Any) -> str:
-        """The label ``key`` for how this game was won: ``key_mother``, ``key_mars`` or ``key`` itself."""
+        """The label ``key`` for how this game was won (``key_mother``, ``key_mars``, ``key_resigned`` or ``key``
+        itself), its points filled in (a Portes mars may be worth 3)."""
+        args.setdefault("points", self.points or 2)
         return self.label(f"{key}_{self.win_kind}" if self.win_kind else key, **args)
 
     @property

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import random
 
+import pytest
 from PIL import Image
 
 from fevga import Game, RandomDice
@@ -63,4 +65,23 @@ def test_resigning_before_any_play_ends_the_replay_with_the_winner():
     scenes = replay_scenes(game, ("a", "b"))
     outcome = game.outcome
     assert outcome is not None
-    assert scenes[-1].winner == outcome.winner and scenes[-1].mars and scenes[-1].turn is None
+    last = scenes[-1]
+    assert last.winner == outcome.winner and last.turn is None
+    assert last.resigned and not last.mars and last.points == 2 and last.win_kind == "resigned"
+
+
+def test_a_result_is_said_with_its_own_points_and_a_resignation_as_one():
+    """A Portes mars worth 3 (backgammon_value) says 3 points; a resignation worth 1 reads as a plain win, one
+    worth 2 as a resignation (never a mars: the stats count only marses played out)."""
+    game = _random_game(8)
+    base = scene_from_game(game, ("Ann", "Bob"))
+    three = dataclasses.replace(base, winner=0, mars=True, resigned=False, points=3)
+    assert three.win_label("banner", name="Ann") == "Ann wins · mars, 3 points"
+    assert "WINS (mars)" in render_text(three, 0)
+    single = dataclasses.replace(base, winner=1, mars=False, resigned=True, points=1)
+    assert single.win_kind == "" and single.win_label("result", name="Bob") == "Bob wins (1 point)"
+    double = dataclasses.replace(single, points=2)
+    assert double.win_label("result", name="Bob") == "Bob wins (2 points, resignation)"
+    assert "WINS (resignation)" in render_text(double, 0)
+    with pytest.raises(ValueError, match="resignation"):
+        dataclasses.replace(double, mars=True)

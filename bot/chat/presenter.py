@@ -141,6 +141,8 @@ def scene_for(view: GameView, lang: str = "en", you: str | None = None) -> Board
         winner=view.winner,
         mars=view.mars,
         mother=view.mother,
+        resigned=view.resigned and view.winner is not None,
+        points=min(view.points, 3) if view.winner is not None else 0,
         labels=board_labels(lang, you_won),
         pending_steps=() if over else view.pending,
         dice_used=() if over else dice_used(view),

@@ -84,6 +84,7 @@ class GameView:
     points: int = 0
     mars: bool = False
     mother: bool = False  # the game shown was won by pinning the mother (Plakoto)
+    resigned: bool = False  # the game shown was won by resignation (``mars`` then stays False)
     legal_from: dict[int, list[int]] = field(default_factory=dict)  # from point -> dice usable (mover's view)
     dice_left: tuple[int, ...] = ()
     pending: tuple[tuple[int, int], ...] = ()  # steps (from, to) built so far, mover's numbering
@@ -188,6 +189,7 @@ def _view_from_dict(d: dict[str, Any]) -> GameView:
         points=d.get("points", 0),
         mars=d.get("mars", False),
         mother=d.get("mother", False),
+        resigned=bool(d.get("resigned", False)),
         legal_from={int(k): list(v) for k, v in d.get("legal_from", {}).items()},
         dice_left=tuple(d.get("dice_left", ())),
         pending=tuple((int(a), int(b)) for a, b in d.get("pending", ())),

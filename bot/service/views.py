@@ -50,8 +50,9 @@ def build_view(s: Session, version: int) -> GameView:
         winner=outcome.winner if outcome else None,
         match_winner=s.winner,
         points=outcome.points if outcome else 0,
-        mars=outcome.mars if outcome else False,
+        mars=bool(outcome and outcome.mars and not outcome.resigned),  # a resignation is said as one
         mother=bool(outcome and outcome.by_mother),
+        resigned=bool(outcome and outcome.resigned and outcome.winner is not None),
         legal_from=state.options if state else {},
         dice_left=state.dice_left if state else (),
         pending=state.steps if state else (),

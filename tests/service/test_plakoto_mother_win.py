@@ -91,7 +91,7 @@ def test_the_board_says_mother_pinned(lang: str) -> None:
 @pytest.mark.parametrize("lang", ["en", "el"])
 def test_a_plakoto_resignation_is_not_a_mother_win(lang: str) -> None:
     """Resigning with none borne off gives 2 points: told as a 2-point win (not a mars, not a pinned mother)
-    and drawn as one worth 2, never as a mother pinned."""
+    and drawn as a resignation worth 2, never as a mars (the stats count only marses played out) nor a mother."""
     game = Game.new(PlakotoRules(), FixedDice([(6, 3)]), first=0)
     game.board = Board(K5, game.turn, game.rules)
     game.resign(1)
@@ -101,8 +101,11 @@ def test_a_plakoto_resignation_is_not_a_mother_win(lang: str) -> None:
     (won,) = [m for m in change.messages if m.key.startswith("game_won")]
     assert won.key == "game_won" and won.args["points"] == 2
     view = build_view(s, 1)
-    assert not view.mother and scene_for(view, lang).win_kind == "mars"
-    assert scene_from_game(game, ("Ann", "Bob")).win_kind == "mars"
+    scene = scene_for(view, lang)
+    assert not view.mother and not view.mars and scene.win_kind == "resigned"
+    banner = scene.win_label("banner", name="Bob")
+    assert "2" in banner and ("resignation" in banner or "εγκατάλειψη" in banner) and "mars" not in banner
+    assert scene_from_game(game, ("Ann", "Bob")).win_kind == "resigned"
     assert _result(s)["kind"] == "resigned"
 
 

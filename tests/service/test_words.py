@@ -221,7 +221,7 @@ async def test_the_terminal_says_you_win(tmp_path: Path) -> None:
         assert "You challenge Friend to a 1-point match" in text
         assert "you start." in text or "Friend starts." in text
         assert "You win game 1" in text and "You win (" in text, text[-600:]
-        assert re.search(r"You win \(\d points?(, mars)?\)", text)  # the text board's result line
+        assert re.search(r"You win \(\d points?(, resignation)?\)", text)  # the text board's result line
         assert not re.search(r"\bYou (wins|starts|challenges|claims|rolls)\b", text)
     finally:
         await core.close()
