@@ -1,7 +1,7 @@
 """What a game's players should have been told at its stored version (``bot.delivery.Pinger`` sends it):
 the player to move pinged in a game between two people (unless his ``ping`` setting is off; privately too
 with ``ping_dm on``) once he has been idle for the place's ``ping_after`` seconds, and a new message when a
-game is over (an edit of the board notifies nobody)."""
+game is over (an edit of the board notifies nobody), unless the outbox's notice of a player who left told it."""
 
 from __future__ import annotations
 
@@ -89,7 +89,8 @@ async def ping_plan(service: GameService, store: Store, language: LanguageOf, ga
     if not result.ok or view is None or place is None:
         return None
     finished = finished_games(view)
-    end = Reply(end_text(view, await language(None, place))) if finished > 0 else None
+    told = view.end == "left"  # his leaving ended it: the outbox's notice (the verdict with the board) says so
+    end = Reply(end_text(view, await language(None, place))) if finished > 0 and not told else None
     plan = PingPlan(view.version, place, finished=finished, end=end)
     if view.status != "play" or view.winner is not None or not between_people(view, place.platform):
         return plan

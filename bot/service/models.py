@@ -99,6 +99,7 @@ class GameView:
     last_hits: tuple[bool, ...] = ()  # Portes/Plakoto: which landings of the last play hit or pinned (empty: none)
     drawn: bool = False  # the game shown ended in a draw (Plakoto: both mothers pinned)
     previous_drawn: bool = False  # the match's previous game ended in a draw
+    end: str | None = None  # how the match ended (won, resigned, claimed, aborted, left); None while it runs
 
     @property
     def names(self) -> tuple[str, str]:
@@ -204,4 +205,5 @@ def _view_from_dict(d: dict[str, Any]) -> GameView:
         last_hits=tuple(bool(h) for h in d.get("last_hits", ())),
         drawn=bool(d.get("drawn", False)),
         previous_drawn=bool(d.get("previous_drawn", False)),
+        end=d.get("end"),
     )

@@ -67,6 +67,7 @@ def build_view(s: Session, version: int) -> GameView:
         last_hits=last.hits if last else (),
         drawn=bool(outcome and outcome.is_draw),
         previous_drawn=s.previous_drawn,
+        end=s.end,
     )
 
 

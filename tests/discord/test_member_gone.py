@@ -5,14 +5,16 @@ challenges there are withdrawn."""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
 import pytest
 
 from bot.delivery.budgets import PlaceBudgets
 from bot.discord import build_bot
-from bot.service import Place, PlayerRef
+from bot.service import Place, PlayerRef, keys
 from bot.service.tournaments import model
+from bot.storage.base import split_versioned
 from tests.fakes.discord import FakeDiscord, StoredMessage, running_bot
 
 from .conftest import FAST, World, settings_for
@@ -94,4 +96,45 @@ async def test_member_who_leaves_ends_his_games_and_challenges(fake: FakeDiscord
     gid = await core.game_for_board_message(f"{board.channel_id}:{board.id}")
     s = (await core.service.sessions.load(gid, take=False)).session
     assert s is not None and s.status == "done" and s.end == "left" and s.players[s.winner].name == "bob"
+    assert not fake.failed_calls()
+
+
+async def _pings_done(core: Any, gid: str, timeout: float = 10.0) -> None:
+    """Wait until the Pinger has looked at the game's stored version (its game-end message sent, or not due)."""
+    for _ in range(int(timeout / 0.05)):
+        ping, game = await core.service.store.read([("get", keys.ping_state(gid)), ("get", keys.game(gid))])
+        if ping and game and split_versioned(ping)[0] >= split_versioned(game)[0]:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"the game-end pings of {gid} were never looked at")
+
+
+async def test_a_match_ended_by_a_leaver_is_told_once(fake: FakeDiscord, core: Any, world: World,
+                                                      start_bot: Any) -> None:
+    """One message in the server says how his match ended (the verdict naming him), not the verdict and then a
+    second "Game over" line from the game-end pings."""
+    w = world
+    dave = await fake.add_member(w.guild, "dave")
+    bot = build_bot(core, settings_for(fake, discord_member_events=True), guild_ready_timeout=0.05)
+    bot.frontend.boards.budgets = PlaceBudgets(*FAST)
+    async with running_bot(bot, fake.token) as running:
+        await running.commands_synced.wait()
+        board = await (await fake.slash_command(dave, w.general, "fevga challenge", {"user": w.bob})).original()
+        accept = next(c for c in board.custom_ids() if c.startswith("fv:accept:"))
+        await (await fake.press_button(w.bob, board, accept)).response()
+        movers: set[int] = set()
+        for _ in range(6):
+            for member in (dave, w.bob):
+                if len(movers) < 2 and await take_turn_by_slash(core, fake, w.general, member):
+                    movers.add(member.id)
+        gid = await core.game_for_board_message(f"{board.channel_id}:{board.id}")
+        before = max(fake.stored_messages)
+        await fake.remove_member(w.guild, dave.user)
+        await fake.wait_for(lambda: said(fake, "dave left this server and resigns the match"), 20.0, "the verdict")
+        await fake.wait_for(lambda: board.custom_ids() == [] or None, 10.0, "the final board")
+        await _pings_done(core, gid)
+        await asyncio.sleep(0.5)  # a second message would be on its way by now
+    ends = [m.content for m in fake.stored_messages.values() if m.id > before and m.guild_id == w.guild.id
+            and m.author.bot and not m.deleted and "your turn" not in m.content]
+    assert len(ends) == 1 and "dave left this server and resigns the match" in ends[0], ends
     assert not fake.failed_calls()
