@@ -19,6 +19,7 @@ from .flow import MatchFlow
 from .game_words import AI_LEVELS
 from .models import Action, Msg, Place, PlayerRef, Result
 from .reads import Reads, read_one
+from .rematches import rematch_refused
 from .session import AI_PLATFORM, Session, rules_of
 from .sessions import Sessions
 from .settings import Settings, owner_of
@@ -159,9 +160,9 @@ class Challenges:
     async def start(self, actor: PlayerRef, place: Place, players: tuple[PlayerRef, PlayerRef], length: int,
                     rules: Rules, commit: Commit, quick: bool = False, ai_level: str | None = None,
                     idem: str | None = None, kind: str = "fevga", game_id: str | None = None,
-                    rated: bool = True) -> Result | None:
+                    rated: bool = True, event: str | None = None) -> Result | None:
         """Create the match of ``kind`` and its first game (opening roll by the service) and commit it; None
-        when the commit lost a race. ``game_id`` (in the place's home) and ``rated=False`` serve tournaments."""
+        when the commit lost a race. ``game_id`` (in the place's home), ``rated=False``, ``event`` serve tournaments."""
         humans = [p for p in players if p.platform != AI_PLATFORM]
         reads = Reads()
         busy = [reads.hget(keys.channel_games(place), p.user_id) for p in humans]
@@ -193,7 +194,7 @@ class Challenges:
         gid = game_id or keys.new_id_in(keys.place_bucket(place))  # the game lives in its channel's home
         rated = rated and ai_level is None and fairness.deadline_rated(deadline)
         s = Session(gid, place, players, length, rules, Game.new(rules_of(kind, rules, 1), FairDice(), at=now), now,
-                    deadline, turn_start=now, ai_level=ai_level, rated=rated, kind=kind)
+                    deadline, turn_start=now, ai_level=ai_level, rated=rated, kind=kind, event=event)
         s.autoplay = autoplay
         change = Change(kind="start", extra=commit)
         opening = s.game.opening[-1] if s.game.opening else None
@@ -286,8 +287,8 @@ class Challenges:
             return loaded.error or Result.error("no_last_game" if s is None else "not_in_game")
         if s.ai_level is not None:
             return await self.play_ai(actor, place, level=s.ai_level, length=s.length, idem=idem, kind=s.kind)
-        if s.end == "left":  # the match ended because he left the server or group: nobody to ask
-            return Result.error("rematch_left")
+        if (refused := rematch_refused(s)) is not None:  # he left, or a tournament's pairing: nobody to ask
+            return Result.error(refused)
         opponent = s.players[seat ^ 1]
         theirs = await read_one(self.store, lambda r: r.hget(keys.channel_pairs(place),
                                                              f"{opponent.user_id}|{actor.user_id}"))

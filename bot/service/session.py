@@ -60,6 +60,7 @@ class Session:
     plies_before: int = 0  # plays made in the match's earlier games (fairness: short matches)
     kind: str = "fevga"  # fevga | portes | plakoto | tavli (Portes, Plakoto, Fevga in turn)
     previous_drawn: bool = False  # the match's previous game ended in a draw (Plakoto: both mothers pinned)
+    event: str | None = None  # the tournament whose pairing this match is (never rematched); None: an ordinary one
 
     # --- derived -----------------------------------------------------------------------------
     @property
@@ -166,6 +167,7 @@ def encode(s: Session) -> bytes:
         "pb": s.plies_before,
         "pd": s.previous_drawn,
         "gv": s.game_version if s.game_version != 1 else None,  # absent: the match's first game
+        "ev": s.event,
     }
     data.update({k: v for k, v in optional.items() if v or (k == "w" and v is not None)})  # seat 0 wins too
     return zlib.compress(json.dumps(data, separators=(",", ":")).encode(), 6)
@@ -212,6 +214,7 @@ def decode(blob: bytes) -> Session:
             plies_before=int(data.get("pb", 0)),
             previous_drawn=bool(data.get("pd", False)),
             kind=kind,
+            event=data.get("ev"),
         )
     except CorruptSession:
         raise

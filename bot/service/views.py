@@ -11,6 +11,7 @@ from fevga.rules import OFF
 
 from .fairness import both_moved
 from .models import Action, GameView
+from .rematches import rematch_refused
 from .session import Session
 
 PICKER_MAX = 5  # whole plays offered as buttons when the roll allows at most this many distinct results
@@ -103,7 +104,7 @@ def actions_for(s: Session, view: GameView, now: float) -> list[Action]:
     gid, v = s.id, view.version
     out: list[Action] = []
     if s.status != "play":
-        if s.status == "done" and s.end != "left":  # a player who left the server or group cannot be asked
+        if s.status == "done" and rematch_refused(s) is None:  # not after a leaver or a tournament's pairing
             out.append(Action(ButtonKind.REMATCH, gid, v, "btn_rematch", {}))
         return out
     if not s.is_ai(view.turn):

@@ -420,7 +420,7 @@ class Tournaments:
             commit = Commit().field_free(games_key, field).hset(games_key, field, gid)
             a, b = t.ref(pair.a), t.ref(pair.b)
             result = await self.challenges.start(a, t.place, (a, b), t.points, rules, commit, game_id=gid,
-                                                 rated=t.rated, kind=t.game)  # fmt: skip
+                                                 rated=t.rated, kind=t.game, event=t.id)  # fmt: skip
             if result is not None and result.ok:
                 started.append(result)
             elif result is not None and not (await self.store.read([("hget", games_key, field)]))[0]:
