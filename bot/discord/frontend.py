@@ -24,7 +24,8 @@ from bot.service.models import Place, PlayerRef
 from .answers import HANDLER_WAIT, InteractionAnswer
 from .boards import Boards, platform_error
 from .command_text import text
-from .identity import PLATFORM, discord_ids, interaction_place, is_admin, mention_map, place_of, player_of
+from .identity import PLATFORM, discord_ids, interaction_place, is_admin, place_of, player_of
+from .membership import named_here
 from .rendering import Outgoing, direct_message, outgoing, ping_message, plain
 
 log = logging.getLogger(__name__)
@@ -92,7 +93,7 @@ class DiscordFrontend:
                 place,
                 line,
                 idem=update_key(interaction.application_id, "i", interaction.id),
-                mentions=mention_map(users),
+                mentions=await named_here(list(users), interaction.guild, resolved=True),
                 is_admin=is_admin(interaction.user, interaction.channel),
                 locale=locale_of(interaction),
             )
@@ -165,7 +166,7 @@ class DiscordFrontend:
                     place,
                     line,
                     idem=update_key(self.client.user.id if self.client.user else 0, "m", message.id),
-                    mentions=mention_map(message.mentions),
+                    mentions=await named_here(message.mentions, message.guild, resolved=False),
                     is_admin=is_admin(message.author, message.channel),
                 )
             command = handled.word

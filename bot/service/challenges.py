@@ -51,8 +51,8 @@ class Challenges:
             return Result.error("challenge_private_place")  # nobody else can see a private chat to accept
         if opponent is not None and (actor.same(opponent) or opponent.platform != actor.platform):
             return Result.error("challenge_self" if actor.same(opponent) else "not_for_you")
-        if opponent is not None and opponent.bot:
-            return Result.error("challenge_bot", player=opponent.name)
+        if opponent is not None and (opponent.bot or opponent.away):  # a challenge nobody could ever accept
+            return Result.error("challenge_bot" if opponent.bot else "challenge_not_member", player=opponent.name)
         for _ in range(2):  # a lost race with the same challenge sent at once: the second look names it
             answer = await self._challenge(actor, place, opponent, length, rules, idem, quick, kind)
             if answer is not None:

@@ -15,12 +15,14 @@ from bot.service.button_kinds import ButtonKind
 @dataclass(frozen=True, slots=True)
 class PlayerRef:
     """A player: user ``user_id`` on ``platform`` (discord, telegram, terminal, ai), shown as ``name``.
-    ``bot``: the account is a bot (the frontend knows; bots cannot be challenged). Not stored, not compared."""
+    ``bot``: the account is a bot; ``away``: not a member of the command's server or group (he left). The frontend
+    knows both; neither can be challenged. Not stored, not compared."""
 
     platform: str
     user_id: str
     name: str
     bot: bool = field(default=False, compare=False)
+    away: bool = field(default=False, compare=False)
 
     def same(self, other: PlayerRef | None) -> bool:
         """The same account (names may change)."""
