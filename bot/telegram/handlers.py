@@ -36,6 +36,7 @@ from .groups import (
 from .identity import Directory, place_of, player_of
 from .lines import CommandLine, board_reply_ref, command_line, puzzle_reply_line
 from .ordering import ChatQueue
+from .puzzle_steps import steps_privately
 from .texts import MAX_ALERT, clip
 
 log = get_logger(__name__)
@@ -282,6 +283,9 @@ class Handlers:
                 replies = [replace(r, private=False) if r.private and not (r.error or r.buttons) else r
                            for r in replies]
             replies = await telegram_replies(self.core, actor, message.chat, None, replies)
+            if isinstance(handled.intent, PuzzleStep) and message.chat.type != Chat.PRIVATE:  # his steps: his alone
+                replies = await steps_privately(self.core, self.delivery, context.bot, query.from_user, place,
+                                                handled.intent, replies)
             # An alert can carry no buttons: a private reply with buttons (the resign confirmation) is posted
             # in the chat instead, naming the player it is for, its buttons bound to him.
             private = [r for r in replies if r.private and not r.buttons]

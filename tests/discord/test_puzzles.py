@@ -15,6 +15,7 @@ from PIL import Image
 
 from bot.chat.buttons import decode
 from bot.commands.puzzle_intents import PuzzleStep
+from bot.discord import frontend
 from bot.service.keys import place_bucket
 from bot.service.puzzles import keys
 from bot.storage import Commit
@@ -170,3 +171,33 @@ async def test_a_typed_answer_never_shows_the_channel_the_solution(fake: FakeDis
     assert response.ephemeral
     told = await handle.original()
     assert "not with the best play" in told.content and puzzle.answer.replace("*", "\\*") in told.content
+
+
+@pytest.mark.parametrize("slow", [False, True], ids=["answered-at-once", "deferred-first"])
+async def test_a_members_steps_are_shown_to_him_alone(fake: FakeDiscord, bot: Any, core: Any, world: World,
+                                                      monkeypatch: pytest.MonkeyPatch, slow: bool) -> None:
+    """Alice's steps on the channel's puzzle: an ephemeral answer to her press (hers to see, with her next steps),
+    also when the press is acknowledged first (a slow core); the channel, where Bob reads, gets no message and the
+    shared post is never edited with them."""
+    w = world
+    if slow:
+        monkeypatch.setattr(frontend, "DEFER_AFTER", 0.0)  # every press acknowledged before it is answered
+    post = await daily_post(fake, core, w)
+    _version, doc = await core.service.puzzles.daily.load(place_ref(w.general))
+    found = await core.service.puzzles.bank.get(doc["pid"])
+    assert found is not None
+    path = answer_path(found[0])
+    assert len(path) > 1
+    seen, edits, content = [m.id for m in fake.messages(w.general)], post.edits, post.content
+    shown = post
+    for n in range(1, len(path)):  # her steps before the last (the verdict)
+        menu, value = _step_choice(shown, path[:n])
+        handle = await fake.select(w.alice, shown, menu, [value])
+        response = await handle.response()
+        assert response.ephemeral or slow  # slow: a silent acknowledgement, then the answer as a follow-up
+        shown = await (handle.followup() if slow else handle.original())
+        assert shown.ephemeral and shown.interaction_user is not None and shown.interaction_user.id == w.alice.id
+        assert "Your play so far" in shown.content and shown.custom_ids()  # hers, with her next steps
+    assert [m.id for m in fake.messages(w.general)] == seen  # the channel (Bob) got nothing
+    assert post.edits == edits and post.content == content  # the shared post keeps its words
+    assert not fake.failed_calls()

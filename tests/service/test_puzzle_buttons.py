@@ -19,7 +19,7 @@ from fevga.rules import OFF
 
 from .conftest import ALICE, BOB, HERE, FakeClock, make_service
 from .test_daily_puzzle import at_hour
-from .test_puzzles import DM, given, msg
+from .test_puzzles import BOB_DM, DM, given, msg
 
 pytestmark = pytest.mark.timeout(120)
 Path = tuple[tuple[int, int], ...]
@@ -154,3 +154,33 @@ def test_a_puzzle_token_fits_telegram_and_round_trips() -> None:
         assert decode(bad) is None, bad
     with pytest.raises(ValueError):
         encode_puzzle("a1b2c3d4e5", owner, "017")
+
+
+async def test_steps_begun_in_a_group_go_on_in_his_private_chat(redis_store: RedisStore, clock: FakeClock) -> None:
+    """A member's step buttons sent to his private chat (his steps are for him alone) answer the group's daily
+    puzzle there, counted in the group's tally; nobody else's private chat can press them, and steps that never
+    reached him (forgotten: ``unshown``) may be pressed again."""
+    service = make_service(redis_store, clock)
+    await at_hour(service, clock)
+    clock.advance(61)
+    (posted,) = [r for r in await service.tick() if r.place == HERE]
+    pid = msg(posted, "puzzle_daily")["id"]
+    found = await service.puzzles.bank.get(pid)
+    assert found is not None
+    puzzle = found[0]
+    right, wrong = answer_path(puzzle), wrong_path(puzzle)
+    assert len(right) > 1
+    first = await service.puzzle_step(ALICE, HERE, pid, "", right[:1])  # pressed on the group's post
+    assert msg(first, "puzzle_steps")["id"] == pid
+    done = await build(service, ALICE, DM, puzzle, first, right, start=2)  # the next ones in her private chat
+    assert msg(done, "puzzle_verdict")["correct"] is True
+    _v, doc = await service.puzzles.daily.load(HERE)
+    assert doc["who"] == {ALICE.user_id: 1}  # the group's puzzle answered, once
+    stranger = await service.puzzle_step(BOB, BOB_DM, pid, BOB.user_id, wrong[:2])  # never began it in the group
+    assert not stranger.ok and stranger.error_key == "puzzle_button_stale"
+
+    bob = await service.puzzle_step(BOB, HERE, pid, "", wrong[:1])
+    assert msg(bob, "puzzle_steps")
+    assert (await service.puzzle_step(BOB, HERE, pid, "", wrong[:1])).error_key == "puzzle_steps_shown"
+    await service.puzzles.unshown(BOB, HERE, pid)  # they never reached him (no private chat)
+    assert msg(await service.puzzle_step(BOB, HERE, pid, "", wrong[:1]), "puzzle_steps")

@@ -2,7 +2,8 @@
 in a group (a picture with the roll, naming ``/puzzle <play>``), answered right (told in the private chat) and
 wrong (a player who never started the bot: the group learns only that his answer is recorded, never the
 solution), answered in privacy mode by a bare play replying to the post, step buttons pressed twice or after
-answering (a private alert, nothing posted), and ``/puzzle`` in a private chat (a Portes one chosen with
+answering (a private alert, nothing posted), a member's steps shown to him alone (an alert, his private chat),
+and ``/puzzle`` in a private chat (a Portes one chosen with
 ``/puzzle πόρτες``)."""
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from bot.chat.buttons import decode
 from bot.commands.puzzle_intents import PuzzleStep
 from bot.service.keys import place_bucket
 from bot.service.puzzles import keys
+from bot.service.puzzles.steps import builder
 from bot.storage import Commit
 from bot.telegram.binding import unbind
 from fevga.notation import GREEK_POINTS
@@ -136,39 +138,46 @@ async def daily_post(fake: FakeTelegram, core: CoreSpy, chat: Chat, owner: FakeU
 
 
 async def test_daily_puzzle_answered_with_step_buttons(fake: FakeTelegram, core: CoreSpy, chat: Chat) -> None:
+    """A member's steps are his alone: the group sees nothing of them (no message, the post never edited); he
+    sees them in an alert, and his next step buttons in his private chat, where they answer the group's puzzle.
+    Without a private chat he sees them in the alert only, with how to go on."""
     alice, bob = fake.user(111, "Alice", "alice_steps"), fake.user(112, "Bob", "bob_steps")
     room = fake.group(-1002, "Steps")
     fake.make_owner(room, alice)
-    alice_dm = fake.private_chat(alice)  # Alice has started the bot: her verdict comes there
+    alice_dm = fake.private_chat(alice)  # Alice has started the bot: her steps and verdict come there
     post, puzzle = await daily_post(fake, core, chat, alice, room)
     right, wrong = answer_path(puzzle), wrong_path(puzzle)
     assert len(right) > 1 and len(wrong) > 1
+    in_group, shown = len(fake.bot_messages(room)), len(post.history)
 
-    await chat.press(alice, post, step_data(post, right[:1]))  # both start on the shared post
-    alice_steps = fake.last_bot_message(room)
-    assert "Your play so far" in alice_steps.content
-    await chat.press(bob, post, step_data(post, wrong[:1]))
-    bob_steps = fake.last_bot_message(room)
-    assert bob_steps is not alice_steps and post.callback_datas  # the post keeps its buttons for everyone
-    foreign = await chat.press(bob, alice_steps, step_data(alice_steps, right[:2]))  # Alice's steps are hers
-    assert foreign.show_alert and "Alice" in (foreign.text or "")
+    pressed = await chat.press(alice, post, step_data(post, right[:1]))  # both start on the shared post
+    mine = format_steps(builder(puzzle, right[:1]).steps)
+    assert pressed.show_alert and f"Your play so far: {mine}." in pressed.text and "private chat" in pressed.text
+    steps = fake.last_bot_message(alice_dm)
+    assert "Your play so far" in steps.content and steps.callback_datas  # her next steps, for her alone
+    told = await chat.press(bob, post, step_data(post, wrong[:1]))  # Bob never started the bot: an alert only
+    assert told.show_alert and "Your play so far" in told.text and "start a private chat" in told.text
+    assert len(fake.bot_messages(room)) == in_group and len(post.history) == shown  # the group sees nothing
+    assert not any("Your play so far" in m.content for m in fake.bot_messages(room)) and post.callback_datas
 
-    steps = alice_steps
     for n in range(2, len(right) + 1):
-        before = len(fake.bot_messages(room))
         await chat.press(alice, steps, step_data(steps, right[:n]))
         if n < len(right):
-            steps = fake.last_bot_message(room)
-    assert len(fake.bot_messages(room)) == before  # her verdict is not shown in the group
-    told = fake.last_bot_message(alice_dm)
-    assert told.content.startswith("Right!") and "puzzle rating" in told.content
+            steps = fake.last_bot_message(alice_dm)
+    told_alice = fake.last_bot_message(alice_dm)
+    assert told_alice.content.startswith("Right!") and "puzzle rating" in told_alice.content
+    assert len(fake.bot_messages(room)) == in_group and len(post.history) == shown  # nor her verdict
 
-    steps = bob_steps
+    bob_dm = fake.private_chat(bob)  # Bob starts the bot, then presses his first step again
+    again = await chat.press(bob, post, step_data(post, wrong[:1]))
+    assert again.show_alert and "Your play so far" in again.text and "private chat" in again.text
+    steps = fake.last_bot_message(bob_dm)
     for n in range(2, len(wrong) + 1):
-        answer = await chat.press(bob, steps, step_data(steps, wrong[:n]))
+        await chat.press(bob, steps, step_data(steps, wrong[:n]))
         if n < len(wrong):
-            steps = fake.last_bot_message(room)
-    assert answer.show_alert and (answer.text or "").startswith("Not the best")  # Bob never started the bot
+            steps = fake.last_bot_message(bob_dm)
+    assert fake.last_bot_message(bob_dm).content.startswith("Not the best")
+    assert len(fake.bot_messages(room)) == in_group and len(post.history) == shown
     _version, doc = await core.service.puzzles.daily.load(group_place(room))
     assert doc["who"] == {"111": 1, "112": 0}
 
@@ -206,14 +215,14 @@ async def test_puzzle_step_pressed_twice_or_after_answering_posts_nothing(fake: 
     right = answer_path(puzzle)
     assert len(right) > 1
 
-    before = len(fake.bot_messages(room))
+    before, bob_dm = len(fake.bot_messages(room)), fake.private_chat(bob)
     first = await fake.press(bob, post, step_data(post, right[:1]))
     second = await fake.press(bob, post, step_data(post, right[:1]))  # a double press
     await chat.idle()
-    assert len(fake.bot_messages(room)) == before + 1  # his steps are shown once
-    answers = [fake.callback_answer(first), fake.callback_answer(second)]
-    assert sum(bool(a.show_alert) for a in answers) == 1
-    assert "shown already" in next(a.text for a in answers if a.show_alert)
+    assert len(fake.bot_messages(room)) == before  # his steps are for him alone
+    assert sum("Your play so far" in m.content for m in fake.bot_messages(bob_dm)) == 1  # shown once
+    answers = sorted((fake.callback_answer(first).text, fake.callback_answer(second).text), key=len)
+    assert "shown already" in answers[0] and "Your play so far" in answers[1]
 
     await chat.say(alice, room, f"/puzzle {puzzle.answer}")  # Alice answers (no private chat: "recorded")
     assert fake.last_bot_message(room).content.startswith("Your answer is recorded")

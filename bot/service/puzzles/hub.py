@@ -54,11 +54,17 @@ class Puzzles:
         """A step button of puzzle ``pid``: the presser's next step buttons, or, once the steps make a whole play,
         the answer (judged as the typed play). A button of another player or of a puzzle no longer asked here
         (yesterday's; in a private chat one neither given to him now nor answered) is refused and changes nothing, as
-        is a press by a player who answered today's daily puzzle here, or one showing again the steps shown last."""
+        is a press by a player who answered today's daily puzzle here, or one showing again the steps shown last.
+        In his private chat the steps of a group's daily puzzle he began there answer that group's puzzle."""
         if owner and owner != actor.user_id:
             return Result.error("puzzle_button_not_yours")
         daily = owner_of(place) is None
-        if pid != (await self.daily.today(place) if daily else await self.trainer.asked(actor, pid)):
+        if not daily and pid != await self.trainer.asked(actor, pid):
+            group = await self._building(actor, pid)  # his steps of a group's daily puzzle, sent to him privately
+            if group is None:
+                return Result.error("puzzle_button_stale")
+            place, daily = group, True
+        if daily and pid != await self.daily.today(place):
             return Result.error("puzzle_button_stale")
         refused = await self.daily.answered(actor, place) if daily else None
         if refused is not None:  # one answer a day here: a later press changes nothing and shows nothing new
@@ -92,7 +98,20 @@ class Puzzles:
         if raw is not None and shown.decode(errors="replace") == code:
             return False
         commit = Commit().expect(key, version).put_versioned(key, version + 1, code.encode(), SHOWN_KEPT)
+        if owner_of(place) is None:  # a group's daily puzzle: where his private step buttons answer it
+            commit.put(keys.building(actor.platform, actor.user_id, pid), keys.daily_member(place).encode(), SHOWN_KEPT)
         return await self.store.commit(commit)
+
+    async def unshown(self, actor: PlayerRef, place: Place, pid: str) -> None:
+        """Forget the steps of puzzle ``pid`` last shown to the actor here: they never reached him (Telegram: his
+        private chat with the bot is not open), so pressing them again shows them, not "shown already"."""
+        await self.store.commit(Commit().delete(keys.steps_shown(actor.platform, actor.user_id, place.channel_id, pid)))
+
+    async def _building(self, actor: PlayerRef, pid: str) -> Place | None:
+        """The channel whose daily puzzle ``pid`` the actor is building an answer to (see :func:`keys.building`)."""
+        raw = await read_one(self.store, lambda r: r.get(keys.building(actor.platform, actor.user_id, pid)))
+        found = keys.member_place(raw.decode(errors="replace")) if raw is not None else None
+        return found if found is not None and found.platform == actor.platform else None
 
     async def top(self, place: Place, n: int = 10) -> Result:
         """The platform's best puzzle solvers."""

@@ -56,6 +56,13 @@ def member_place(member: str) -> Place | None:
     return Place(parts[0], parts[1], parts[2]) if len(parts) == 3 and all(parts) else None
 
 
+def building(platform: str, user_id: str, pid: str) -> str:
+    """String in the player's slot: the channel (:func:`daily_member`) whose daily puzzle ``pid`` he is building
+    an answer to with step buttons, so the buttons sent to his private chat (his steps are for him alone) answer
+    that channel's puzzle."""
+    return f"{PREFIX}:{{u:{platform}:{user_id}}}:pzbuild:{pid}"
+
+
 def steps_shown(platform: str, user_id: str, channel_id: str, pid: str) -> str:
     """Versioned string in the player's slot: the steps of puzzle ``pid`` last shown to him in a channel, so a
     double press of the same step button shows them only once."""

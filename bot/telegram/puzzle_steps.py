@@ -1,0 +1,47 @@
+"""A member's steps on a group's daily puzzle are his alone, and Telegram has no message only he can see: his
+next step buttons go to his private chat (where they answer the group's puzzle) and his press is answered with
+an alert showing his steps so far. The group's post is never edited with them, nothing is posted in the group."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from telegram import User
+from telegram.error import TelegramError
+
+from bot.chat.core import BotCore
+from bot.commands.puzzle_intents import PuzzleStep
+from bot.delivery.replies import Reply
+from bot.logging_setup import get_logger
+from bot.service.models import Place
+
+from .delivery import Delivery
+from .identity import player_of
+from .texts import MAX_ALERT, clip
+
+log = get_logger(__name__)
+
+
+async def steps_privately(core: BotCore, delivery: Delivery, bot: Any, user: User, place: Place, step: PuzzleStep,
+                          replies: list[Reply]) -> list[Reply]:
+    """The replies to ``step`` pressed in a group with his steps (a private reply with buttons) taken out of the
+    group: sent to his private chat and turned into an alert showing them, or, when the bot may not write to him
+    there, an alert showing them and how to go on (pressing them again, once he has started the chat)."""
+    actor = player_of(user)
+    lang = await core.language(actor, place, user.language_code)
+    out: list[Reply] = []
+    for reply in replies:
+        if not reply.private or reply.error or not reply.buttons:
+            out.append(reply)
+            continue
+        try:
+            await delivery.post(bot, user.id, replace(reply, private=False, mention=()))
+            note = "puzzle_steps_sent"
+        except TelegramError as error:  # he never started a private chat with the bot
+            log.info("telegram_puzzle_steps_not_sent", user_id=user.id, error=error.message)
+            note = "puzzle_steps_start"
+            await core.service.puzzles.unshown(actor, place, step.pid)
+        text = clip(f"{reply.text}\n{core.t(note, lang)}", MAX_ALERT)
+        out.append(Reply(text, private=True, lang=reply.lang))
+    return out
