@@ -35,6 +35,7 @@ from .groups import (
 )
 from .identity import Directory, place_of, player_of
 from .lines import CommandLine, board_reply_ref, command_line, puzzle_reply_line
+from .members import mark_departed
 from .ordering import ChatQueue
 from .puzzle_steps import steps_privately
 from .texts import MAX_ALERT, clip
@@ -160,6 +161,7 @@ class Handlers:
                     and not await self.core.has_game(place, actor):
                 return  # chatter that looks like a move ("12/5 meeting at 7pm?") from someone not playing here
             mentions = await self._mentions(line, actor, message.from_user.username, bot.bot)
+            mentions = await mark_departed(bot, message.chat, actor, mentions)  # no challenge to one who left
             is_admin = line.command in ADMIN_COMMANDS and await self._is_admin(message, message.from_user.id)
             handled = await self.core.handle_text(
                 actor, place, line.text, idem=idem, mentions=mentions, is_admin=is_admin, reply_to_game=game,

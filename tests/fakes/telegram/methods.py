@@ -330,6 +330,9 @@ class BotApiMethods(FakeState):
             raise bad_request("user not found")
         if (chat.id, user_id) in self.owners:
             return {"status": "creator", "user": user.to_dict(), "is_anonymous": False}
+        if (chat.id, user_id) in self.departed:
+            status = self.departed[(chat.id, user_id)]
+            return {"status": status, "user": user.to_dict(), **({"until_date": 0} if status == "kicked" else {})}
         return {"status": "member", "user": user.to_dict()}
 
     def api_getFile(self, call: Call) -> JSON:

@@ -56,6 +56,7 @@ class FakeState:
         self.users: dict[int, FakeUser] = {}
         self.chats: dict[int, FakeChat] = {}
         self.owners: set[tuple[int, int]] = set()  # (chat id, user id): getChatMember says "creator"
+        self.departed: dict[tuple[int, int], str] = {}  # (chat id, user id): getChatMember says "left" / "kicked"
         self._messages: dict[int, dict[int, FakeMessage]] = {}
         self.files: dict[str, StoredFile] = {}
         self.pending_updates: list[JSON] = []  # queued, not yet confirmed by a getUpdates offset
@@ -206,6 +207,7 @@ class FakeState:
         """The user leaves the group (``left``) or is removed (``kicked``): a ``chat_member`` update (Telegram
         sends these to a bot that is an admin there and asks for them in allowed_updates)."""
         member = {"status": "member", "user": user.to_dict()}
+        self.departed[(chat.id, user.id)] = status
         return self._queue({"update_id": self.new_update_id(), "chat_member": {
             "chat": chat.to_dict(), "from": user.to_dict(), "date": int(time.time()), "old_chat_member": member,
             "new_chat_member": {**member, "status": status, **({"until_date": 0} if status == "kicked" else {})},
