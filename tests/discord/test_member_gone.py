@@ -43,10 +43,17 @@ async def test_member_who_leaves_forfeits(fake: FakeDiscord, core: Any, world: W
     async with running_bot(bot, fake.token) as running:
         await running.commands_synced.wait()
         assert running.intents.members
+        await fake.wait_for_message(w.general, lambda m: "Round 1:" in m.content, timeout=20)  # the pairings
+        before = max(fake.stored_messages)
         await fake.remove_member(w.guild, dave.user)
         told = await fake.wait_for_message(w.general, lambda m: "left this server" in m.content, timeout=20)
         assert t.name_of(winner) in told.content
-    gid = (await core.service.store.read([("hget", model.round_games(t.id), model.slot(1, pair.a, pair.b))]))[0]
+        gid = (await core.service.store.read([("hget", model.round_games(t.id), model.slot(1, pair.a, pair.b))]))[0]
+        await _pings_done(core, gid)
+        await asyncio.sleep(0.5)  # a second message would be on its way by now
+    ends = [m.content for m in fake.stored_messages.values() if m.id > before and m.guild_id == w.guild.id
+            and m.author.bot and "dave" in m.content and "your turn" not in m.content]
+    assert ends == [told.content]  # his match's end told once (no "Game over" line after the verdict)
     s = (await core.service.sessions.load(gid, take=False)).session
     assert s is not None and s.status == "done" and s.players[s.winner].user_id == winner
     _v, t = await events.load(t.id)

@@ -455,13 +455,13 @@ class Tournaments:
                 return dataclasses.replace(answer, place=place)
         return Result.error("busy_try_again")
 
-    def _end_match(self, s: Session, version: int, winner: int | None) -> Commit:
-        """The commit that ends an adjudicated match: won by ``winner`` (as by a deadline claim), or called
-        off when both lose; unrated. Its channel slot is freed for the next round."""
+    def _end_match(self, s: Session, version: int, winner: int | None, end: str = "claimed") -> Commit:
+        """The commit that ends an adjudicated match: won by ``winner`` (as by a deadline claim; ``end`` "left":
+        his opponent left), or called off when both lose; unrated. Its channel slot is freed for the next round."""
         if winner is None:
             s.status, s.end = "aborted", "aborted"
         else:
-            s.status, s.winner, s.end = "done", winner, "claimed"
+            s.status, s.winner, s.end = "done", winner, end
         change = Change(kind="match_over", finished=True)
         return session_commit(s, version, change, self.sessions.options.reminder_fractions)
 
