@@ -220,6 +220,9 @@ def failure_reason(exc: BaseException, settings: Settings | None) -> str:
     """A short reason for a start-up failure, naming what failed (Redis, a token, a port, .env) without any
     secret: exception texts pass the log redaction too, and a rejected token's text is never used."""
     text = redact_text(hide_url_passwords(str(exc).strip())) or type(exc).__name__
+    if isinstance(exc, ConfigError):  # every bad variable, each named with what it expects, on one line
+        problems = "; ".join(" ".join(problem.splitlines()) for problem in exc.problems)
+        return "invalid configuration: " + redact_text(hide_url_passwords(problems))
     if isinstance(exc, UnicodeDecodeError):
         return f".env is not UTF-8 text ({exc.reason} at byte {exc.start}): save it as UTF-8"
     for names, reason in REASONS:  # the first class that matches, most specific first
@@ -254,7 +257,7 @@ def _version() -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Read the arguments and the settings (a bad value stops here with a message naming the variable), then
+    """Read the arguments and the settings (a bad value stops here, its line naming each bad variable), then
     serve. Any failure that ends the process is one redacted log line (JSON under LOG_FORMAT=json), exit 1."""
     parse_args(sys.argv[1:] if argv is None else argv)
     # The AI's matrices are tiny: BLAS threads only cost time (numpy is imported later, with the AI).
@@ -262,10 +265,7 @@ def main(argv: list[str] | None = None) -> int:
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     try:
         settings = load_settings()
-    except ConfigError as exc:
-        print(f"fevga-bot: invalid configuration\n{exc}", file=sys.stderr)
-        return 2
-    except Exception as exc:  # e.g. a .env file that is not UTF-8, or cannot be read
+    except Exception as exc:  # a bad setting (ConfigError), a .env file that is not UTF-8 or cannot be read
         configure_logging_from_environment()
         return report_start_failure(exc, None)
     configure_logging(settings.log_level, settings.log_format, secrets=settings.secret_values())

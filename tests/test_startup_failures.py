@@ -92,6 +92,23 @@ def test_an_env_file_not_in_utf8_is_one_line(tmp_path: Path) -> None:
     assert "not UTF-8" in json.loads(line)["event"]
 
 
+@pytest.mark.parametrize(("env", "named"), [
+    ({"FEVGA_AI_LEVEL": "nonsense"}, ["FEVGA_AI_LEVEL: expected one of: easy, medium, hard, expert, got 'nonsense'"]),
+    ({"FEVGA_TICK_SECONDS": "abc"}, ["FEVGA_TICK_SECONDS: expected a number", "got 'abc'"]),
+    ({"HEALTH_PORT": "70000", "FEVGA_LANGUAGE": "xx"}, ["HEALTH_PORT: expected", "FEVGA_LANGUAGE: expected"]),
+    ({"FEVGA_SWITCH_MS": "1\n2", "LOG_FORMAT": "json"}, ["FEVGA_SWITCH_MS: expected", "got '1\\n2'"]),
+])
+def test_a_bad_setting_is_one_line_naming_it_with_the_start_failures_exit_code(
+        tmp_path: Path, env: dict[str, str], named: list[str]) -> None:
+    result = run_bot(tmp_path, REDIS_URL=f"redis://127.0.0.1:{unreachable_port()}/0", **env)
+    line = failure_line(result)  # exit code 1, as every other failed start
+    assert result.stderr.strip() == line and result.stdout == "", result.stderr  # nothing else: no usage, no details
+    if env.get("LOG_FORMAT") == "json":
+        line = json.loads(line)["event"]
+    assert "fevga-bot: could not start: invalid configuration: " in line
+    assert all(part in line for part in named), line
+
+
 class _Unauthorized(BaseHTTPRequestHandler):
     """A Bot API that rejects every token, as Telegram does for a revoked one."""
 
