@@ -39,7 +39,7 @@ class ConsoleChat:
         core: BotCore,
         *,
         board_dir: Path,
-        out: TextIO = sys.stdout,
+        out: TextIO | None = None,
         name: str = "You",
         ai_level: str = "medium",
         links: WebLinks | None = None,
@@ -48,7 +48,7 @@ class ConsoleChat:
         self.links = links  # the local board page: its link is printed once per game
         self.linked: set[str] = set()
         self.board_dir = board_dir
-        self.out = out
+        self.out = out or sys.stdout  # the standard output of now (not of import time: a test may capture it)
         self.you = PlayerRef("terminal", "you", name)
         self.friend = PlayerRef("terminal", "friend", "Friend")
         self.place = Place("terminal", "terminal", "main")
@@ -257,6 +257,8 @@ async def run_console(core: BotCore, *, board_dir: Path, ai_level: str = "medium
     local = (await start_local(core, settings, (chat.you, chat.friend), on_play=chat.from_page)
              if settings is not None else None)
     chat.links = local[1] if local else None
+    if settings is not None and local is None:  # said here, not only in the log file
+        chat.say(f"[{core.t('web_console_no_page', await core.language(chat.you, chat.place))}]")
     try:
         await chat.run(_read_stdin)
     finally:

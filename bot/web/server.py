@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import socket
 import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import replace
@@ -25,6 +26,7 @@ from .routes import add_routes
 
 log = logging.getLogger(__name__)
 LOCAL_PORT = 8766  # the terminal chat's default port (WEB_PORT overrides it)
+NEXT_PORTS = 10  # ports after it tried when it is taken (a second terminal chat), before one the system picks
 
 
 MAX_LINE = 65536  # bytes of a request line aiohttp reads (its default 8190): a longer address up to this gets
@@ -95,14 +97,35 @@ async def serve_web(core: BotCore, config: WebConfig, port: int, host: str = "0.
 async def start_local(core: BotCore, settings: Settings, players: tuple[PlayerRef, ...] = (),
                       on_play: Callable[[Handled], Awaitable[None]] | None = None,
                       ) -> tuple[web.AppRunner, links.WebLinks] | None:
-    """The terminal chat's page on 127.0.0.1 (WEB_PORT, else 8766); None when the port is taken. The page
+    """The terminal chat's page on 127.0.0.1: WEB_PORT, else 8766, else (taken, e.g. by another terminal chat)
+    one of the next ports or one the system picks; None when no port at all could be bound. The page
     plays for ``players`` (the terminal's) when asked from this machine; ``on_play`` gets what the bot
     answered to each play made there (the terminal prints it)."""
-    port = settings.web_port or LOCAL_PORT
-    config = replace(config_from(settings, port=port), local_players=players, on_local_play=on_play)
+    first = settings.web_port or LOCAL_PORT
+    tried: list[str] = []
+    for port in [*range(first, min(first + NEXT_PORTS + 1, 65536)), 0]:
+        port = port or _free_local_port()
+        if not port:
+            tried.append("no port free")
+            continue
+        config = replace(config_from(settings, port=port), local_players=players, on_local_play=on_play)
+        try:
+            runner = await start_web(core, config, port, "127.0.0.1")
+        except OSError as exc:
+            tried.append(f"{port}: {exc.strerror or exc}")
+            continue
+        if port != first:
+            log.warning("the board page's port %s is taken: serving it on port %s", first, port)
+        return runner, config.links
+    log.warning("the board page could not start on any port (%s)", "; ".join(tried))
+    return None
+
+
+def _free_local_port() -> int:
+    """A port on 127.0.0.1 that the system says is free now (0 when none could be had)."""
     try:
-        runner = await start_web(core, config, port, "127.0.0.1")
-    except OSError as exc:
-        log.warning("the board page could not start on port %s: %s", port, exc)
-        return None
-    return runner, config.links
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            sock.bind(("127.0.0.1", 0))
+            return int(sock.getsockname()[1])
+    except OSError:
+        return 0

@@ -46,7 +46,9 @@ async def test_the_terminal_prints_a_working_board_link(core: BotCore, tmp_path:
         await chat.command("resign yes")
         await chat.command("play ai easy")
         assert "[Άνοιγμα ταμπλό: http://127.0.0.1:" in out.getvalue(), out.getvalue()[-800:]
-        again = await start_local(core, settings)  # the port is taken: no page, no crash
-        assert again is None
+        again = await start_local(core, settings)  # the port is taken (a second terminal chat): the next one
+        assert again is not None
+        await again[0].cleanup()
+        assert again[1].base_url != links.base_url and again[1].base_url.startswith("http://127.0.0.1:")
     finally:
         await runner.cleanup()
