@@ -224,7 +224,7 @@ class BotCore:
         if result.ok and result.view is not None and result.view.status != "play" and result.place is not None:
             await self.service.tournaments.nudge(result.place)  # a match ended: its round may close now
         # The result may be saved already: drawing it must never turn it into an error reply.
-        you = self.you.name if self.you is not None and self.you.platform == place.platform else None
+        you = self._you_name(place, result)
         replies = await present_safely(result, lang, actor, draw=self.draw, you=you,
                                        text_board=self.text_boards)
         if isinstance(intent, intents.Stats) and intent.versus is None and result.ok and self.draw:
@@ -238,6 +238,14 @@ class BotCore:
             fallback = self.t(note, lang) if note is not None else None
             replies = [replace(r, private=True, mention=(), fallback=fallback) for r in replies]
         return replies
+
+    def _you_name(self, place: Place, result: Result) -> str | None:
+        """The name the terminal's own player has in ``result`` (in its game, the one it started with: a game
+        begun before ``lang el`` keeps "You"), so messages about him take the second person; None elsewhere."""
+        if self.you is None or self.you.platform != place.platform:
+            return None
+        seated = [p.name for p in result.view.players if p.same(self.you)] if result.view is not None else []
+        return seated[0] if seated else self.you.name
 
     # --- follow-ups: the analysis after a game -----------------------------------------------------
     def follow_up_to(self, platform: str, sink: NoticeSink) -> None:

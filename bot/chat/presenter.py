@@ -88,19 +88,30 @@ def perspective_for(view: GameView, actor: PlayerRef | None) -> int:
     return view.winner if view.winner is not None else 0
 
 
-def board_labels(lang: str, you_won: bool = False) -> tuple[tuple[str, str], ...]:
-    """The words drawn on the board, from the catalogue of ``lang``; ``you_won``: the winner is the terminal's
-    own player, so the result reads in the second person ("You win"). Looked up once per catalogue version."""
-    return _board_labels(lang, you_won, generation())
+WON_LABELS = tuple(key for key in DEFAULT_LABELS if key.split("_")[0] in ("banner", "result", "wins"))  # any kind
+YOU_ROLES = {"won": WON_LABELS, "turn": ("to_play", "turn_dice"), "last": ("last",)}  # winner, mover, last mover
 
 
-@lru_cache(maxsize=16)
-def _board_labels(lang: str, you_won: bool, _generation: int) -> tuple[tuple[str, str], ...]:
+def board_labels(lang: str, you_won: bool = False, you_turn: bool = False, you_last: bool = False,
+                 ) -> tuple[tuple[str, str], ...]:
+    """The words drawn on the board, from the catalogue of ``lang``; ``you_won`` (``you_turn``, ``you_last``):
+    the winner (the player to move, the last to move) is the terminal's own player, so the words about him
+    read in the second person ("You win", "Παίζεις εσύ"). Looked up once per catalogue version."""
+    roles = frozenset(role for role, on in (("won", you_won), ("turn", you_turn), ("last", you_last)) if on)
+    return _board_labels(lang, roles, generation())
+
+
+@lru_cache(maxsize=64)
+def _board_labels(lang: str, roles: frozenset[str], _generation: int) -> tuple[tuple[str, str], ...]:
     """:func:`board_labels` for one version of the catalogues."""
     own, english = catalogue(lang), catalogue("en")
-    forms = ["board_{}_you", "board_{}"] if you_won else ["board_{}"]
+    yours = {key for role in roles for key in YOU_ROLES[role]}
+
+    def forms(key: str) -> list[str]:
+        return [f"board_{key}_you", f"board_{key}"] if key in yours else [f"board_{key}"]
+
     return tuple(
-        (key, next((c[f.format(key)] for f in forms for c in (own, english) if f.format(key) in c), text))
+        (key, next((c[f] for f in forms(key) for c in (own, english) if f in c), text))
         for key, text in DEFAULT_LABELS.items()
     )
 
@@ -128,6 +139,8 @@ def scene_for(view: GameView, lang: str = "en", you: str | None = None) -> Board
     """The picture's scene for a view in ``lang``, the turn being built included."""
     over = view.status != "play" or view.winner is not None or view.drawn
     you_won = you is not None and view.winner is not None and view.names[view.winner] == you
+    you_turn = you is not None and not over and view.names[view.turn] == you
+    you_last = you is not None and view.last_mover is not None and view.names[view.last_mover] == you
     return BoardScene(
         position=any_position_from_id(view.position_id),
         turn=None if over else view.turn,
@@ -143,7 +156,7 @@ def scene_for(view: GameView, lang: str = "en", you: str | None = None) -> Board
         mother=view.mother,
         resigned=view.resigned and view.winner is not None,
         points=min(view.points, 3) if view.winner is not None else 0,
-        labels=board_labels(lang, you_won),
+        labels=board_labels(lang, you_won, you_turn, you_last),
         pending_steps=() if over else view.pending,
         dice_used=() if over else dice_used(view),
         match_kind=view.kind,

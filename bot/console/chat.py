@@ -40,7 +40,7 @@ class ConsoleChat:
         *,
         board_dir: Path,
         out: TextIO | None = None,
-        name: str = "You",
+        name: str | None = None,
         ai_level: str = "medium",
         links: WebLinks | None = None,
     ) -> None:
@@ -49,8 +49,7 @@ class ConsoleChat:
         self.linked: set[str] = set()
         self.board_dir = board_dir
         self.out = out or sys.stdout  # the standard output of now (not of import time: a test may capture it)
-        self.you = PlayerRef("terminal", "you", name)
-        self.friend = PlayerRef("terminal", "friend", "Friend")
+        self.name = name  # a fixed name for the terminal's player; None: "You" in the terminal's language
         self.place = Place("terminal", "terminal", "main")
         self.ai_level = ai_level
         self.lines = 0
@@ -58,8 +57,20 @@ class ConsoleChat:
         self.demo_task: asyncio.Task[object] | None = None  # a demo the terminal's player is in
         self._demo_game: asyncio.Future[bool] | None = None  # his demo match being played: did he win?
         self._demo_lock = asyncio.Lock()
-        core.you = self.you  # messages about this player read "You start", not "You starts"
+        self.you, self.friend = self.named(core.default_lang)
         core.follow_up_to("terminal", self)  # the analysis after a game is printed when it is ready
+
+    def named(self, lang: str) -> tuple[PlayerRef, PlayerRef]:
+        """The terminal's player and hot-seat friend named in ``lang`` ("You"/"Friend", "Εσύ"/"Φίλος"), made
+        the core's ``you`` (messages about him read "You start", not "You starts")."""
+        you = PlayerRef("terminal", "you", self.name or self.core.t("console_you", lang))
+        self.core.you = you
+        return you, PlayerRef("terminal", "friend", self.core.t("console_friend", lang))
+
+    async def rename(self) -> None:
+        """Name the players in the terminal's language now (after ``lang el``, Greek): a game started from now
+        on shows these names; one already going keeps those it started with (the same accounts)."""
+        self.you, self.friend = self.named(await self.core.language(self.you, self.place))
 
     def say(self, text: str = "") -> None:
         self.out.write(text + "\n")
@@ -89,6 +100,7 @@ class ConsoleChat:
         return turn if turn is not None and turn.platform == "terminal" else self.you
 
     async def start(self) -> None:
+        await self.rename()
         lang = await self.core.language(self.you, self.place)
         self.say(self.core.t("console_welcome", lang))
         if not await self.core.has_game(self.place, self.you):
@@ -106,8 +118,9 @@ class ConsoleChat:
         if words in DEMO_JOIN_WORDS:
             await self.join_demo()
             return
-        mentions = {name: self.friend for name in ("friend", "@friend", "φίλος")}
-        mentions.update({name: self.you for name in ("you", "@you", "me")})
+        await self.rename()
+        mentions = {name: self.friend for name in ("friend", "@friend", "φίλος", self.friend.name.lower())}
+        mentions.update({name: self.you for name in ("you", "@you", "me", "εσύ", self.you.name.lower())})
         actor = await self.actor()
         handled = await self.core.handle_text(actor, self.place, line, idem=None, mentions=mentions, is_admin=True)
         for reply in handled.replies:
