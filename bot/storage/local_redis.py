@@ -9,7 +9,8 @@ owner's server; a new owner first stops any server left on the folder (any ``red
 been reused by another process). The server runs under :mod:`bot.storage.watchdog`, which stops it
 (SIGTERM: the AOF is flushed) when the owner process is gone, and restarts it (same port and folder: the
 AOF is reloaded) when it dies on its own; a thread here follows it, keeps the pidfile's server pid true
-and logs the death, the return, or the watchdog giving up.
+and logs the death, the return, or the watchdog giving up. A watchdog that is itself killed is replaced by
+a new one that takes the running server over (or starts it again), so the next death is restarted too.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import time
 from pathlib import Path
 from typing import IO, Any
 
-from .watchdog import answers_ping, pid_alive
+from .watchdog import ADOPT, WINDOW, answers_ping, pid_alive
 
 WATCHDOG = Path(__file__).with_name("watchdog.py")
 MAX_CRASHES = 5  # deaths within a minute (watchdog.WINDOW) after which the watchdog gives up
@@ -102,6 +103,8 @@ class LocalRedis:
         self._pipe: int | None = None
         self._follower: threading.Thread | None = None  # reads the watchdog's lines (see _follow)
         self._guard = threading.Lock()  # the follower's pidfile writes against stop()
+        self._takeover = threading.RLock()  # a killed watchdog being replaced, against stop()
+        self._takeovers: list[float] = []  # when watchdogs were replaced (too many within a minute: given up)
         self._stopping = False
 
     @property
@@ -170,8 +173,9 @@ class LocalRedis:
         for pid in servers_on(self.data_dir):
             terminate(pid)
 
-    def _spawn(self, timeout: float) -> None:
-        """Start redis-server under the watchdog and wait until it answers; record it in the pidfile."""
+    def _spawn(self, timeout: float, adopt: int = 0) -> None:
+        """Start redis-server under the watchdog (``adopt``: a new watchdog takes over that running server) and
+        wait until it answers; record it in the pidfile."""
         args = [
             self.executable,
             "--bind", "127.0.0.1",
@@ -187,7 +191,7 @@ class LocalRedis:
         try:
             self.process = subprocess.Popen(
                 [sys.executable, "-I", "-S", str(WATCHDOG), str(os.getpid()), str(read_end), str(self.max_crashes),
-                 *args],
+                 *([f"{ADOPT}{adopt}"] if adopt else []), *args],
                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                 pass_fds=(read_end,), start_new_session=True)  # Ctrl-C hits the bot only: it stops us in order
         finally:
@@ -236,6 +240,43 @@ class LocalRedis:
                 self._write_pidfile()
             if word.isdigit():
                 self._said_back(int(word))
+        self._lost(process)
+
+    def _lost(self, process: subprocess.Popen[bytes], timeout: float = 10.0) -> None:
+        """The watchdog ``process`` ended without giving up (``kill -9``): nothing would restart the server. A new
+        watchdog takes the running server over (or starts it again: same port, same AOF); when that fails, or
+        watchdogs keep dying, it is given up on as a server that keeps dying is (BotCore.store_given_up)."""
+        with self._takeover:
+            with self._guard:
+                if self._stopping or self.process is not process or self.given_up or self.max_crashes <= 0:
+                    return
+            code = process.wait()
+            if process.stdout is not None:
+                process.stdout.close()
+            now = time.monotonic()
+            self._takeovers = [t for t in self._takeovers if now - t < WINDOW] + [now]
+            running = self.server_pid if self.server_pid in servers_on(self.data_dir) else None
+            for pid in servers_on(self.data_dir):  # one being restarted as it was killed: not answering yet
+                if pid != running:
+                    terminate(pid)
+            if self._pipe is not None:
+                os.close(self._pipe)
+                self._pipe = None
+            log.error("the local redis-server's watchdog (pid %d) is gone (exit code %s); %s", process.pid, code,
+                      f"a new one takes the server over (pid {running})" if running else "starting the server again")
+            reason = f"its watchdog died {len(self._takeovers)} times within a minute"
+            if len(self._takeovers) < MAX_CRASHES:
+                try:
+                    self._spawn(timeout, adopt=running or 0)
+                    log.warning("the local redis-server on port %d is watched again (watchdog pid %d, server pid %s)",
+                                self.port, self.process.pid if self.process else 0, self.server_pid)
+                    return
+                except Exception as exc:  # no new watchdog, or the server would not come back
+                    reason = f"no new watchdog could start it: {exc}"
+            with self._guard:
+                self.server_pid, self.given_up = None, True
+            log.critical("the local redis-server on port %d is not supervised any more (%s; see %s): not restarted "
+                         "again; the bot needs a restart", self.port, reason, self.data_dir / "redis.log")
 
     def _said_back(self, pid: int, timeout: float = 60.0) -> None:
         """Log when the restarted server ``pid`` answers again (its AOF is loaded: the games are back)."""
@@ -269,22 +310,25 @@ class LocalRedis:
         """Close the pipe (EOF: the watchdog stops the server it runs now and exits), wait for it, and let its
         follower thread finish."""
         with self._guard:
-            self._stopping = True
-        if self._pipe is not None:
-            os.close(self._pipe)
-            self._pipe = None
-        if self.process is not None:
-            try:
-                self.process.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.process.terminate()
-                self.process.wait()
-            if self._follower is not None:
-                self._follower.join(timeout)
+            self._stopping = True  # a watchdog being replaced (see _lost) is not replaced now ...
+        with self._takeover:  # ... or, being replaced already, the new one is stopped
+            with self._guard:
+                self._stopping = True
+            if self._pipe is not None:
+                os.close(self._pipe)
+                self._pipe = None
+            if self.process is not None:
+                try:
+                    self.process.wait(timeout)
+                except subprocess.TimeoutExpired:
+                    self.process.terminate()
+                    self.process.wait()
+                if self._follower is not None and self._follower is not threading.current_thread():
+                    self._follower.join(timeout)
                 self._follower = None
-            if self.process.stdout is not None:
-                self.process.stdout.close()
-            self.process = None
+                if self.process.stdout is not None:
+                    self.process.stdout.close()
+                self.process = None
 
     def _release(self) -> None:
         """Forget the pidfile and drop the folder lock (another process may now own the folder)."""

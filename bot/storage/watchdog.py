@@ -1,7 +1,8 @@
 """A tiny supervisor that ties a redis-server to the bot process that started it (stdlib only).
 
-Run as ``python watchdog.py <owner pid> <pipe fd> <max crashes> <redis-server> <args...>``: it starts
-redis-server and prints its pid, one line, then ``up`` once it answers PING. When the owner is gone (the
+Run as ``python watchdog.py <owner pid> <pipe fd> <max crashes> [--adopt=<pid>] <redis-server> <args...>``: it
+starts redis-server (or, with ``--adopt``, takes over that running one, whose watchdog was killed) and prints
+its pid, one line, then ``up`` once it answers PING. When the owner is gone (the
 pipe it holds reaches EOF, which the kernel guarantees even after ``kill -9``, or the pid no longer
 exists) it stops redis-server with SIGTERM, so the AOF is flushed, and exits. Unlike
 ``PR_SET_PDEATHSIG``, this does not depend on which *thread* of the owner started the server.
@@ -30,6 +31,7 @@ WINDOW = 60.0  # seconds in which ``max crashes`` deaths make the watchdog give 
 FIRST_DELAY = 0.1  # seconds before the first restart, doubled for each death in the window
 MAX_DELAY = 5.0
 POLL = 0.25  # seconds between looks at the owner and the server
+ADOPT = "--adopt="  # the optional argument naming a running server to take over
 
 
 def pid_alive(pid: int) -> bool:
@@ -57,7 +59,7 @@ def answers_ping(port: int, timeout: float = 0.2) -> bool:
         return False
 
 
-def stop(server: subprocess.Popen[bytes] | None, timeout: float = 30.0) -> int:
+def stop(server: Server | None, timeout: float = 30.0) -> int:
     """SIGTERM (Redis flushes its AOF and exits), SIGKILL only if it hangs; the exit code (0: no server)."""
     if server is None:
         return 0
@@ -68,6 +70,39 @@ def stop(server: subprocess.Popen[bytes] | None, timeout: float = 30.0) -> int:
         except subprocess.TimeoutExpired:
             server.kill()
     return server.wait()
+
+
+class Adopted:
+    """A running redis-server taken over from a watchdog that was killed: not this process's child, so it is
+    watched by its pid, and its exit code is unknown (-1). The few ``Popen`` methods the watchdog uses."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.returncode: int | None = None
+
+    def poll(self) -> int | None:
+        if self.returncode is None and not pid_alive(self.pid):
+            self.returncode = -1
+        return self.returncode
+
+    def terminate(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGTERM)
+
+    def kill(self) -> None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(self.pid, signal.SIGKILL)
+
+    def wait(self, timeout: float | None = None) -> int:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while (code := self.poll()) is None:
+            if deadline is not None and time.monotonic() > deadline:
+                raise subprocess.TimeoutExpired(str(self.pid), timeout or 0.0)
+            time.sleep(0.02)
+        return code
+
+
+Server = subprocess.Popen[bytes] | Adopted
 
 
 def restart_delay(crashes: int) -> float:
@@ -81,17 +116,20 @@ class Watch:
     def __init__(self, owner: int, fd: int, command: list[str]) -> None:
         self.owner, self.fd, self.command = owner, fd, command
         self.port = int(command[command.index("--port") + 1]) if "--port" in command[:-1] else None
-        self.server: subprocess.Popen[bytes] | None = None
+        self.server: Server | None = None
 
     def owner_gone(self, wait: float) -> bool:
         """Wait up to ``wait`` seconds for the owner to go; True when it is gone."""
         readable, _, _ = select.select([self.fd], [], [], wait)
         return bool(readable and not os.read(self.fd, 64)) or not pid_alive(self.owner) or os.getppid() != self.owner
 
-    def launch(self) -> None:
-        """Start redis-server and tell its pid."""
-        self.server = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                       stderr=subprocess.DEVNULL, close_fds=True)
+    def launch(self, adopt: int = 0) -> None:
+        """Start redis-server (or take over the running one ``adopt``) and tell its pid."""
+        if adopt:
+            self.server = Adopted(adopt)
+        else:
+            self.server = subprocess.Popen(self.command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                           stderr=subprocess.DEVNULL, close_fds=True)
         say(str(self.server.pid))
 
     def serve(self) -> int | None:
@@ -123,6 +161,7 @@ def say(line: str) -> None:
 def main(argv: list[str]) -> int:
     """Start the server, watch the owner, restart a server that dies, stop it when the owner goes."""
     owner, fd, max_crashes, command = int(argv[0]), int(argv[1]), int(argv[2]), argv[3:]
+    adopt = int(command.pop(0).partition("=")[2]) if command and command[0].startswith(ADOPT) else 0
     watch = Watch(owner, fd, command)
 
     def on_signal(signum: int, frame: FrameType | None) -> None:
@@ -131,7 +170,7 @@ def main(argv: list[str]) -> int:
 
     signal.signal(signal.SIGTERM, on_signal)
     signal.signal(signal.SIGINT, on_signal)
-    watch.launch()
+    watch.launch(adopt)
     if not watch.came_up():
         return watch.serve() or 0
     say("up")  # the owner waits for this line: a death from now on is restarted

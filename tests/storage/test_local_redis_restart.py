@@ -111,3 +111,51 @@ def test_a_recorded_pid_now_of_another_process_is_never_stopped(tmp_path: Path) 
     finally:
         bystander.kill()
         bystander.wait()
+
+
+async def test_a_killed_watchdog_is_replaced_and_the_next_server_death_is_still_restarted(
+        tmp_path: Path, records: LogRecords) -> None:
+    core = await BotCore.create(data_dir=tmp_path, draw=False)  # no REDIS_URL: the bot's own redis-server
+    local = core.local
+    try:
+        assert local is not None and local.process is not None and local.server_pid is not None
+        game = await start_game(core)
+        await play(core, 2)
+        version = await stored_version(core, game)
+        watchdog, server, port = local.process.pid, local.server_pid, local.port
+        os.kill(watchdog, signal.SIGKILL)  # nobody supervises the server now ...
+        assert wait_for(lambda: local.process is not None and local.process.pid != watchdog
+                        and records.said("is watched again"), 10)  # ... until a new watchdog took it over
+        assert local.server_pid == server and answers_ping(port) and not local.given_up  # the same server, not down
+        assert json.loads(local.pidfile.read_text())["supervisor"] == local.process.pid
+        assert await play(core, 1) == 1 and await stored_version(core, game) > version
+        version = await stored_version(core, game)
+        os.kill(server, signal.SIGKILL)  # the next death: restarted by the new watchdog
+        assert wait_for(lambda: local.server_pid not in (None, server) and answers_ping(port), 10)
+        assert local.port == port and local.restarts == 1 and not local.given_up and not core.store_given_up
+        assert servers_on(local.data_dir) == [local.server_pid]
+        assert await stored_version(core, game) == version  # the AOF reloaded: the game is back, and plays on
+        assert await play(core, 1) == 1 and await stored_version(core, game) > version
+        assert len(records.said("watchdog (pid")) == 1 and not records.said("not supervised")
+    finally:
+        await core.close()
+    assert servers_on(tmp_path / "redis") == [] and not (tmp_path / "redis" / "redis.pid").exists()
+
+
+async def test_a_killed_watchdog_that_cannot_be_replaced_is_given_up_on(tmp_path: Path, records: LogRecords) -> None:
+    core = await BotCore.create(data_dir=tmp_path, draw=False)
+    local = core.local
+    try:
+        assert local is not None and local.process is not None and local.server_pid is not None
+        watchdog, server = local.process.pid, local.server_pid
+        os.kill(watchdog, signal.SIGSTOP)  # it cannot restart the server killed now ...
+        os.kill(server, signal.SIGKILL)
+        assert wait_for(lambda: not pid_alive(server), 5)
+        local.executable = str(tmp_path / "no-redis-server")  # ... and no new watchdog can start one
+        os.kill(watchdog, signal.SIGKILL)
+        assert wait_for(lambda: local.given_up, 15)
+        assert core.store_given_up and local.server_pid is None
+        assert wait_for(lambda: records.said("not supervised any more"), 5)
+        assert servers_on(local.data_dir) == []
+    finally:
+        await core.close()
