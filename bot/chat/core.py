@@ -36,6 +36,7 @@ from bot.service.migrate import migrate_to_homes
 from bot.service.models import Msg, Result
 from bot.service.settings import PING_AFTER
 from bot.storage import ClusterStore, Commit, DamagedKey, LocalRedis, RedisStore, Store, open_store
+from bot.storage.outage import OutageLog, briefly, is_outage
 from fevga import DEFAULT_RULES, Rules, format_play, legal_plays
 from fevga.variants import any_position_from_id
 
@@ -66,6 +67,7 @@ class BotCore:
         self.you: PlayerRef | None = None  # the terminal's own player, addressed as "you" ("You start")
         self.text_boards = True  # boards also as text (the terminal); the chats' frontends turn it off
         self.ping_after = PING_AFTER  # seconds a player is idle before his turn ping, where no place says
+        self._tick_outage = OutageLog(log, "timers")  # a store outage said once by the tick loop
 
     # --- construction ------------------------------------------------------------------------
     @classmethod
@@ -152,8 +154,11 @@ class BotCore:
         """(personal, shared) languages; the default language when the settings cannot be read."""
         try:
             return await self.service.languages(actor, place, language_of(locale), self.default_lang)
-        except Exception:  # a broken setting must not stop a reply
-            log.exception("reading the language failed")
+        except Exception as exc:  # a broken setting (or a store that is down) must not stop a reply
+            if is_outage(exc):  # the command itself says the store is down, once (see _run)
+                log.warning("reading the language failed: %s", briefly(exc))
+            else:
+                log.exception("reading the language failed")
             return self.default_lang, self.default_lang
 
     # --- commands ----------------------------------------------------------------------------
@@ -209,8 +214,11 @@ class BotCore:
             if isinstance(intent, intents.Replay):
                 return await replay_reply(self.service, actor, place, lang)
             result = await execute(self.service, actor, place, intent, idem=idem, mentions=mentions, is_admin=is_admin)
-            if result.error_key == "store_unavailable" and self.local is not None and self.store_given_up:
-                result = Result.error("store_gave_up", log=str(self.local.data_dir / "redis.log"))  # waiting is vain
+            if result.error_key == "store_unavailable":  # the one ERROR line of this command (the layers warn)
+                log.error("command %s failed: the store is unavailable", type(intent).__name__,
+                          extra={"source": source})
+                if self.local is not None and self.store_given_up:  # waiting is vain
+                    result = Result.error("store_gave_up", log=str(self.local.data_dir / "redis.log"))
         except Exception:  # the service never raises; a failure here is before or around it: nothing known
             log.exception("command failed", extra={"source": source})
             return [Reply(self.t("internal_error", lang), private=True, error=True)]
@@ -359,7 +367,15 @@ class BotCore:
         happened where. ``notices=False`` for frontends with an outbox consumer: the notices were written
         to the outbox by the timers' own commits and are delivered from there (exactly once)."""
         out: list[Notice] = []
-        for result in await self.service.tick(platform):
+        try:
+            results = await self.service.tick(platform)
+        except Exception as exc:
+            if not is_outage(exc):
+                raise
+            self._tick_outage.failed(exc)  # said once per outage, not every tick
+            return out
+        self._tick_outage.worked()
+        for result in results:
             self._after_game(result)  # a game a timer ended (the AI's absent opponent) is analysed too
             if notices:
                 out.extend(await self.notices_of(result))

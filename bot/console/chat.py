@@ -125,11 +125,13 @@ class ConsoleChat:
         handled = await self.core.handle_text(actor, self.place, line, idem=None, mentions=mentions, is_admin=True)
         for reply in handled.replies:
             self.show(reply)
-        if isinstance(handled.intent, Challenge) and mentions.get((handled.intent.target or "").lower()) == self.friend:
+        refused = all(reply.error for reply in handled.replies)  # (or the store is down): nothing to accept
+        if not refused and isinstance(handled.intent, Challenge) \
+                and mentions.get((handled.intent.target or "").lower()) == self.friend:
             # Hot-seat: the friend sits at the same keyboard and accepts at once.
             for reply in (await self.core.handle_text(self.friend, self.place, "accept", idem=None)).replies:
                 self.show(reply)
-        elif isinstance(handled.intent, Rematch):  # a rematch of a hot-seat match challenges the friend again
+        elif not refused and isinstance(handled.intent, Rematch):  # a hot-seat match's rematch: the friend again
             accepted = (await self.core.handle_text(self.friend, self.place, "accept", idem=None)).replies
             if not all(reply.error for reply in accepted):  # nothing to accept: a rematch against the AI
                 for reply in accepted:

@@ -7,9 +7,8 @@ import logging
 from collections.abc import Awaitable, Callable
 from typing import ParamSpec
 
-from redis.exceptions import RedisError
-
 from bot.storage.base import CommitOutcomeUnknown, DamagedKey, DamagedValue
+from bot.storage.outage import STORE_DOWN, briefly
 
 from .models import Result
 from .once import OutcomeUnknown
@@ -31,8 +30,9 @@ def command(method: Callable[P, Awaitable[Result]]) -> Callable[P, Awaitable[Res
         except (OutcomeUnknown, CommitOutcomeUnknown):  # sent, and the answer never came: say so, never guess
             log.exception("commit outcome unknown in %s", method.__name__)
             return Result.error("outcome_unknown")
-        except (RedisError, OSError):
-            log.exception("store unavailable in %s", method.__name__)
+        except STORE_DOWN as exc:  # one line, no traceback: the command's own ERROR line is BotCore's
+            log.warning("store unavailable in %s: %s", method.__name__, briefly(exc))
+            log.debug("store unavailable in %s", method.__name__, exc_info=True)
             return Result.error("store_unavailable")
         except Exception:  # a bug: log it, and still never send a traceback to a chat
             log.exception("unexpected error in %s", method.__name__)

@@ -16,6 +16,7 @@ import logging
 import secrets
 
 from bot.storage.base import Commit, Store
+from bot.storage.outage import is_outage
 
 from . import keys
 from .challenges import Challenges
@@ -55,8 +56,9 @@ class Timers:
             if now >= self._next_sweep:  # commits split across Cluster slots whose writer died (rare: SCAN)
                 self._next_sweep = now + SPILL_SWEEP_SECONDS
                 await self.store.sweep()
-        except Exception:  # never blocks the timers
-            log.exception("sweeping pending writes failed")
+        except Exception as exc:  # never blocks the timers
+            if not is_outage(exc):
+                log.exception("sweeping pending writes failed")  # (a store that is down: the tick says it, once)
         start = self._turn = (self._turn + 1) % keys.TIMER_BUCKETS  # instances start at different buckets
         zsets = [keys.timers_bucket((start + bucket) % keys.TIMER_BUCKETS) for bucket in range(keys.TIMER_BUCKETS)]
         for zset, due in zip(zsets, await self.store.due_many(zsets, now, BATCH), strict=True):
