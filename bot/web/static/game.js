@@ -221,6 +221,7 @@
     var n = (app.state.moves || []).length;
     i = Math.max(0, Math.min(n, i));
     app.index = i === n ? null : i;
+    if (app.index === null) app.movesFollow = true;  // back to the live board: the move list shows its end again
     app.render();
   };
 

@@ -29,8 +29,19 @@
 
   function diceText(d) { return d && d.length === 2 ? d[0] + "-" + d[1] : ""; }
 
+  /* Whether the move list shows its end: it follows the latest move then, and stays where its reader
+     scrolled to while he reads earlier moves (until he scrolls back to the end). */
+  function atEnd(list) { return list.scrollHeight - list.scrollTop - list.clientHeight <= 2; }
+  function followMoves(app, list) {
+    if (app.movesFollow !== undefined) return;
+    app.movesFollow = true;
+    list.addEventListener("scroll", function () { app.movesFollow = atEnd(list); }, { passive: true });
+  }
+
   /* The move list (each entry jumps the replay there) and the slider's range and label. */
   function moves(app) {
+    var kept = $("movelist").scrollTop;
+    followMoves(app, $("movelist"));
     var st = app.state, S = app.S, list = clear($("movelist")), all = st.moves || [];
     var an = st.analysis, marks = an && typeof an.m === "string" ? an.m : "", losses = (an && an.l) || [];
     var at = app.index === null ? all.length : app.index;
@@ -61,6 +72,7 @@
     $("tolive").hidden = at === all.length;
     var cur = list.querySelector("li.current");
     if (cur && app.index !== null && cur.scrollIntoView) cur.scrollIntoView({ block: "nearest" });
+    else if (app.index === null) list.scrollTop = app.movesFollow ? list.scrollHeight : kept;
   }
 
   /* The fair dice: the commitment from the start, the seed once the game is over, and a check of every roll. */
