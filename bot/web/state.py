@@ -13,7 +13,7 @@ import json
 from functools import cache
 from typing import Any
 
-from bot.i18n import catalogue, display_name
+from bot.i18n import LANGUAGES, catalogue, display_name
 from bot.service.session import Session
 from fevga import Position
 from fevga.dice import FairDice
@@ -84,6 +84,13 @@ def _moves(s: Session) -> tuple[list[dict[str, Any]], Position]:
     return out, pos0
 
 
+def _named_you(name: str) -> bool:
+    """Is the name itself the word "you" (the terminal names its player "You", "Εσύ": console_you, in any
+    language, any case)? The page then marks the viewer's own seat with no "(you)" after it."""
+    words = {catalogue(lang).get("console_you", "").strip().casefold() for lang in LANGUAGES} - {""}
+    return name.strip().casefold() in words
+
+
 def _match_kind(s: Session) -> str:
     """The match's kind: "tavli" (Portes, Plakoto, Fevga in turn) or the one game it plays (absent = the
     game's own kind, as for sessions stored before tavli)."""
@@ -130,7 +137,7 @@ def base_state(s: Session, version: int, analysis: dict[str, Any] | None = None)
         "kind": game.game,
         "seats": [
             {"name": s.players[i].name, "side": i, "ai": s.is_ai(i), "off": (pos0.me_off, pos0.opp_off)[i],
-             "pips": pips[i]} for i in (0, 1)
+             "pips": pips[i], "named_you": _named_you(s.players[i].name)} for i in (0, 1)
         ],
         "points": board["points"],
         "bar": board["bar"],

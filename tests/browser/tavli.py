@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import Any
 
 from bot.service import keys
-from bot.service.session import decode, encode
+from bot.service.session import Session, decode, encode
 from bot.storage.base import Commit, split_versioned
 from fevga import Game
 from fevga.dice import FairDice
@@ -44,6 +44,17 @@ async def store_game(core: Any, game_id: str, game: Game) -> int:
     assert await core.store.commit(Commit().expect(key, version).put_versioned(key, version + 1, encode(session),
                                                                                 keys.LIVE_TTL))
     assert decode(encode(session)).game.position == game.position  # the store keeps the game as it is
+    return version + 1
+
+
+async def change_session(core: Any, game_id: str, change: Callable[[Session], None]) -> int:
+    """Store the session ``game_id`` as ``change`` leaves it (a new version, as a play would); the new version."""
+    key = keys.game(game_id)
+    version, blob = split_versioned((await core.store.read([("get", key)]))[0])
+    session = decode(blob)
+    change(session)
+    assert await core.store.commit(Commit().expect(key, version).put_versioned(key, version + 1, encode(session),
+                                                                                keys.LIVE_TTL))
     return version + 1
 
 

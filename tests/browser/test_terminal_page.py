@@ -45,6 +45,7 @@ async def test_the_terminal_page_plays_for_the_terminal_player(core: CoreSpy, br
         assert await page.evaluate("() => FV.app.authed && FV.app.state.viewer.to_move") is True
         assert await page.is_visible("#playbar")
         assert (await page.inner_text("#mode")).strip() != translate("webpage_read_only", "en")
+        assert await page.inner_text("#seat-bottom .name") == chat.you.name == "You"  # not "You (you)"
         text = await play_by_hand(page, drag_first=False)
         await page.click("#confirm")
         await page.wait_for_function(f"() => FV.app.state.version > {view.version}")

@@ -20,7 +20,9 @@
     clear(box);
     box.classList.toggle("turn", st.turn === seat && !st.over);
     node("span", "swatch ck" + colourOf(seat), "", box);
-    node("span", "name", (info.name || "?") + (app.seat === seat ? " " + S("webpage_you") : ""), box);
+    // "Alice (you)"; a name that already says it ("You", "Εσύ": the terminal's player) stands alone
+    var mark = app.seat === seat && !info.named_you ? " " + S("webpage_you") : "";
+    node("span", "name", (info.name || "?") + mark, box);
     node("span", "pips", S("webpage_pips", { pips: info.pips }), box);
     node("span", "off", S("webpage_off", { count: info.off || 0 }), box);
     var bar = (st.bar || [])[seat] || 0;  // Portes: checkers waiting to enter
