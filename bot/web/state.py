@@ -25,6 +25,7 @@ from fevga.variants.tavli import replay
 
 STATE_FORMAT = 1
 STRING_PREFIXES = ("web_", "webpage_")  # the page's strings: area "web" (server) and "webpage" (the page)
+BOARD_STRINGS = ("board_tavli_game", "board_match_game")  # the board's match line, which the page says too
 
 
 def _steps(steps: tuple[tuple[int, int], ...]) -> list[list[int]]:
@@ -174,9 +175,10 @@ def _pending_steps(s: Session) -> list[tuple[int, int]]:
 
 @cache
 def strings(lang: str) -> dict[str, str]:
-    """The page's UI strings in ``lang`` (English for a key the language lacks)."""
-    english = {k: v for k, v in catalogue("en").items() if k.startswith(STRING_PREFIXES)}
-    own = {k: v for k, v in catalogue(lang).items() if k.startswith(STRING_PREFIXES)}
+    """The page's UI strings in ``lang`` (English for a key the language lacks), with the board's match-line
+    words (the page's match line reads as the board's and the terminal's)."""
+    english = {k: v for k, v in catalogue("en").items() if k.startswith(STRING_PREFIXES) or k in BOARD_STRINGS}
+    own = {k: v for k, v in catalogue(lang).items() if k.startswith(STRING_PREFIXES) or k in BOARD_STRINGS}
     return {**english, **own}
 
 

@@ -1,7 +1,8 @@
 """Portes and Plakoto on the page in Chromium: each viewer sees the engine's position from his side (his
 numbering, the opponent moving the other way), Portes's bar checkers in the middle, Plakoto's pinned checkers
-under their pinners with a mark, the last play's arrows with hits and pins marked, the game's name on the
-match line; and in the Mini App a Portes play built by dragging a checker in from the bar."""
+under their pinners with a mark, the last play's arrows with hits and pins marked, the game's name in the
+heading (once: not again on the match line); and in the Mini App a Portes play built by dragging a checker in
+from the bar."""
 
 from __future__ import annotations
 
@@ -91,7 +92,8 @@ async def test_a_portes_position_with_hits_is_drawn_as_the_engine_says_from_each
         assert sorted(drawn["raw"]["arrows"]) == sorted(last_play_arrows(game, seat))
         assert any(hit for _a, _b, hit in drawn["raw"]["arrows"])  # the last play hit: its arrow is marked
         assert await page.locator("#board path.hitmark").count() == sum(game.last_play.hits)  # type: ignore[union-attr]
-        assert "Portes" in (await page.text_content("#match") or "")
+        assert await page.text_content("#title") == "Portes"
+        assert "Portes" not in (await page.text_content("#match") or "")  # the game's name once
         ARTIFACTS.mkdir(exist_ok=True)
         await page.locator("#board").screenshot(path=str(ARTIFACTS / f"portes-seat{seat}.png"))
         if seat == 0:  # the replay slider: the position after each turn, bars included, as the engine replays it
@@ -128,7 +130,8 @@ async def test_a_plakoto_position_with_pins_is_drawn_as_the_engine_says_from_eac
         assert sorted(drawn["raw"]["arrows"]) == sorted(last_play_arrows(game, seat))
         label = await page.get_attribute(f'#board [data-point="{want["pins"].index(-1) + 1}"]', "aria-label")
         assert label is not None and "pinning" in label
-        assert "Plakoto" in (await page.text_content("#match") or "")
+        assert await page.text_content("#title") == "Plakoto"
+        assert "Plakoto" not in (await page.text_content("#match") or "")  # the game's name once
         ARTIFACTS.mkdir(exist_ok=True)
         await page.locator("#board").screenshot(path=str(ARTIFACTS / f"plakoto-seat{seat}.png"))
         await page.close()
@@ -145,7 +148,8 @@ async def test_a_pinned_mother_is_marked(fake: FakeTelegram, core: CoreSpy, chat
     # the match line of a tavli match (the chats store the match's kind): which game of the rotation, the score
     await page.evaluate("""() => { const st = FV.app.state;
         st.match = {...st.match, kind: 'tavli', length: 5, game_no: 2, score: [1, 0]}; FV.app.render(); }""")
-    assert await page.text_content("#match") == "Tavli to 5, game 2: Plakoto · 1-0"
+    assert await page.text_content("#match") == "game 2 of tavli to 5 · 1–0"  # the board's words, no game name
+    assert await page.text_content("#title") == "Plakoto"
     await page.close()
 
 

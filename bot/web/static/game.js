@@ -119,21 +119,21 @@
     return text;
   }
 
-  /* The match line: the game's name (Portes, Plakoto), which game of a tavli match, and the score. */
+  /* The match line in the board's words (as the terminal prints it after the game's name, which the heading
+     shows): which game of a tavli match or of a longer match, and the score, the viewer's first. */
   function matchText() {
-    var st = app.state, m = st.match, S = app.S, kind = st.kind || "fevga";
+    var st = app.state, m = st.match, S = app.S, parts = [], v = side();
     if (!m) return "";
-    var args = { length: m.length, a: m.score[0], b: m.score[1], n: m.game_no, game: S("webpage_game_" + kind) };
-    if (m.kind === "tavli") return S("webpage_match_tavli", args);
-    if (kind === "fevga") return m.length > 1 ? S("webpage_match", args) : "";
-    return m.length > 1 ? S("webpage_match_game", args) : args.game;
+    var args = { n: m.game_no || "?", length: m.length };
+    if (m.kind === "tavli") parts.push(S("board_tavli_game", args));
+    else if (m.length > 1) parts.push(S("board_match_game", args));
+    if (m.length > 1 && m.score) parts.push(m.score[v] + "–" + m.score[1 - v]);
+    return parts.join(" · ");
   }
 
-  /* The heading and tab title: the game shown (Portes, Plakoto, Fevga), a tavli match's current game after
-     "Tavli". */
+  /* The heading and tab title: the name of the game shown (Portes, Plakoto, Fevga), said once. */
   function titleText() {
-    var st = app.state, S = app.S, game = S("webpage_game_" + (st.kind || "fevga"));
-    return st.match && st.match.kind === "tavli" ? S("webpage_title_tavli", { game: game }) : game;
+    return app.S("webpage_game_" + (app.state.kind || "fevga"));
   }
 
   /* Why the board cannot be played here (empty when it can, or when the game is over). */
