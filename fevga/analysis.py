@@ -14,6 +14,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from .ai.stakes import MONEY, MatchScore, Stakes
 from .analysis_judge import Judge, luck_of_roll
 from .analysis_record import GameRecord, Record, read_record
 from .errors import FevgaError, SerializationError
@@ -190,13 +191,15 @@ class PlayerReport:
 class Report:
     """The analysis of one game: the judge's name, player 0's result in points (None while the
     game runs), one mark per history turn, the two players' reports and each turn's equity loss in
-    thousandths of a point (0 for passes and forced turns; empty in reports stored before it was kept)."""
+    thousandths of a point (0 for passes and forced turns; empty in reports stored before it was kept).
+    ``match``: judged at a match's score (equities on its stakes' scale, not expected points)."""
 
     judge: str
     result: int | None
     marks: str
     players: tuple[PlayerReport, PlayerReport]
     losses: tuple[int, ...] = ()
+    match: bool = False
 
     def loss(self, index: int) -> float | None:
         """Equity lost on history turn ``index`` (None for a pass, a forced turn, or when not kept)."""
@@ -216,7 +219,7 @@ class Report:
 
     def to_dict(self) -> dict[str, Any]:
         """Compact, JSON-serialisable form."""
-        return {
+        out = {
             "v": VERSION,
             "j": self.judge,
             "res": self.result,
@@ -224,6 +227,9 @@ class Report:
             "p": [p.to_dict() for p in self.players],
             "l": list(self.losses),
         }
+        if self.match:  # absent in money play, as in every report stored before it was kept
+            out["s"] = 1
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Report:
@@ -236,7 +242,8 @@ class Report:
             losses = tuple(int(x) for x in data.get("l", ()))
             if len(losses) > len(str(data["m"])) or any(not 0 <= x <= 4000 for x in losses):
                 raise SerializationError("stored analysis has impossible losses")
-            return cls(str(data["j"]), None if res is None else int(res), str(data["m"]), (p0, p1), losses)
+            match = bool(data.get("s", 0))
+            return cls(str(data["j"]), None if res is None else int(res), str(data["m"]), (p0, p1), losses, match)
         except SerializationError:
             raise
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
@@ -264,16 +271,29 @@ def _milli(value: float) -> int:
     return round(value * 1000)
 
 
-def judge_game(record: GameRecord | Record, ply: int | None = None, *, luck: bool = True) -> list[Decision]:
+def seat_score(score: MatchScore | None, seat: int) -> MatchScore | None:
+    """The match's score seen by ``seat`` (``score`` is player 0's; None: money play)."""
+    if score is None or seat == 0:
+        return score
+    return MatchScore(score.length, score.theirs, score.mine, score.kind, score.number)
+
+
+def judge_game(
+    record: GameRecord | Record, ply: int | None = None, *, luck: bool = True, score: MatchScore | None = None
+) -> list[Decision]:
     """Every turn of the game's history judged: at ``ply`` (0, 1 or 2), or by the hard level's
-    search when None. Luck (0-ply, see docs/analysis.md) is skipped with ``luck=False``."""
+    search when None. Luck (0-ply, see docs/analysis.md) is skipped with ``luck=False``. ``score``:
+    player 0's score when the game began, in a match (each mover judged at his stakes, as ``hint``
+    does); None: money play."""
     game = record if isinstance(record, Record) else read_record(record)
-    judge = Judge(ply, game.game)
+    base = Judge(ply, game.game)
+    judges = (base.at_score(seat_score(score, 0)), base.at_score(seat_score(score, 1)))
     # Portes/Plakoto options only score games; their legal plays (all the judge needs) ignore them
     rules = game.rules if isinstance(game.rules, Rules) else DEFAULT_RULES
     position = start_position(game.game)
     out: list[Decision] = []
     for index, turn in enumerate(game.turns):
+        judge = judges[turn.player]
         plays = judge.legal(position, turn.dice, rules)
         played = _find(plays, position, turn.dice, turn.steps, rules)
         roll_luck = luck_of_roll(judge, position, turn.dice, rules) if luck else None
@@ -305,21 +325,27 @@ def _find(plays: list[Play], position: Position, dice: tuple[int, int], steps: A
     raise SerializationError("the game record holds a play that is not legal")
 
 
-def analyse(record: GameRecord, ply: int | None = None, *, luck: bool = True) -> Report:
-    """The compact report of a finished or running game (see :class:`Report`)."""
+def analyse(
+    record: GameRecord, ply: int | None = None, *, luck: bool = True, score: MatchScore | None = None
+) -> Report:
+    """The compact report of a finished or running game (see :class:`Report`); ``score``: player 0's
+    score before the game when it was part of a match (judged at its stakes), None for money play."""
     game = read_record(record)
-    decisions = judge_game(game, ply, luck=luck)
+    decisions = judge_game(game, ply, luck=luck, score=score)
     outcome = game.outcome
     result = None if outcome is None else (outcome.points if outcome.winner == 0 else -outcome.points)
     lucks = [sum(d.luck or 0.0 for d in decisions if d.player == s) for s in (0, 1)]
-    players = tuple(_player_report(decisions, s, lucks, result) for s in (0, 1))
+    stakes = [MONEY if (sc := seat_score(score, s)) is None else sc.stakes() for s in (0, 1)]
+    players = tuple(_player_report(decisions, s, lucks, result, stakes[s]) for s in (0, 1))
     marks = "".join(d.mark for d in decisions)
     losses = tuple(_kept_loss(d) for d in decisions)
-    return Report(Judge.name_for(ply), result, marks, (players[0], players[1]), losses)
+    return Report(Judge.name_for(ply), result, marks, (players[0], players[1]), losses, score is not None)
 
 
-def _player_report(decisions: list[Decision], seat: int, lucks: list[float], result: int | None) -> PlayerReport:
-    """Summarise one seat's decisions."""
+def _player_report(
+    decisions: list[Decision], seat: int, lucks: list[float], result: int | None, stakes: Stakes = MONEY
+) -> PlayerReport:
+    """Summarise one seat's decisions; his result counts at his ``stakes`` (points in money play)."""
     mine = [d for d in decisions if d.player == seat]
     unforced = [d for d in mine if not d.forced]
     losses = [d.loss for d in unforced]
@@ -328,7 +354,7 @@ def _player_report(decisions: list[Decision], seat: int, lucks: list[float], res
     moves = tuple(_move(d) for d in sorted(worst, key=lambda d: d.index))
     net_luck = lucks[seat] - lucks[seat ^ 1]
     mine_result = None if result is None else (result if seat == 0 else -result)
-    adjusted = None if mine_result is None else mine_result - net_luck
+    adjusted = None if mine_result is None else stakes.point(mine_result) - net_luck
     return PlayerReport(
         decisions=len(unforced),
         forced=len(mine) - len(unforced),
@@ -374,4 +400,5 @@ __all__ = [
     "band",
     "judge_game",
     "read_record",
+    "seat_score",
 ]

@@ -6,15 +6,17 @@ exports), so the analysis follows whatever the hard level becomes.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from .ai import Player, get_player, has_weights
+from .ai import Player, get_player, has_weights, playing_score
 from .ai.evaluate import result_equities
 from .ai.games import has_game_weights
 from .ai.network import Network, default_network
 from .ai.search import ROLLS, one_ply, two_ply
+from .ai.stakes import MONEY, MatchScore, Stakes
 from .movegen import legal_plays
 from .play import Play
 from .position import Position
@@ -38,6 +40,15 @@ class Judge:
         self.net: Network | None = net if isinstance(net, Network) else None
         self.ply: int = int(getattr(self.player, "ply", 0)) if self.net is not None else 0
         self.neural = self.net is not None and (has_weights() if game == "fevga" else has_game_weights(game))
+        self.stakes: Stakes = MONEY
+
+    def at_score(self, score: MatchScore | None) -> Judge:
+        """The same judge playing a match's ``score`` (None: money play), as the AI and ``hint`` do, so
+        the analysis ranks a match's plays as the hint did."""
+        judge = copy.copy(self)
+        judge.player = playing_score(self.player, score)
+        judge.stakes = MONEY if score is None else score.stakes()
+        return judge
 
     @staticmethod
     def name_for(ply: int | None) -> str:
@@ -75,19 +86,19 @@ class Judge:
         if self.net is None or not self.neural or self.ply == 0:
             return next(eq for p, eq in ranked if p == play)
         if self.ply == 1:
-            return float(one_ply(self.net, [play], rules)[0])
-        return float(two_ply(self.net, [play], rules)[0])
+            return float(one_ply(self.net, [play], rules, stakes=self.stakes)[0])
+        return float(two_ply(self.net, [play], rules, stakes=self.stakes)[0])
 
 
-def roll_bests(net: Network, position: Position, rules: Rules) -> np.ndarray:
-    """The mover's best 0-ply equity for each of the 21 rolls (ROLLS order)."""
+def roll_bests(net: Network, position: Position, rules: Rules, stakes: Stakes = MONEY) -> np.ndarray:
+    """The mover's best 0-ply equity (by ``stakes``) for each of the 21 rolls (ROLLS order)."""
     results: list[Position] = []
     owners: list[int] = []
     for r, (dice, _) in enumerate(ROLLS):
         found = [p.result for p in legal_plays(position, dice, rules)]
         results.extend(found)
         owners.extend([r] * len(found))
-    eq = result_equities(net, results)
+    eq = result_equities(net, results, stakes)
     best = np.full(len(ROLLS), -9.0)
     np.maximum.at(best, np.asarray(owners, dtype=np.intp), eq)
     return best
@@ -101,10 +112,10 @@ def roll_index(dice: tuple[int, int]) -> int:
 
 def luck_of_roll(judge: Judge, position: Position, dice: tuple[int, int], rules: Rules) -> float | None:
     """Equity after the roll (best 0-ply play) minus the equity before it (the 21 rolls' weighted
-    average of the same); None without the network."""
+    average of the same), at the judge's stakes; None without the network."""
     if not judge.neural:
         return None
-    bests = roll_bests(judge.net or default_network(), position, rules)
+    bests = roll_bests(judge.net or default_network(), position, rules, judge.stakes)
     return float(bests[roll_index(dice)] - bests @ _ROLL_WEIGHTS)
 
 

@@ -17,7 +17,8 @@ WORDS: dict[str, str] = {
     "no_blunders": "no blunders",
     "luck": "luck {name} {luck}",
     "separator": "; ",  # between the summary's parts (Greek writes "· ": its ";" is a question mark)
-    "title": "Analysis by {judge}",
+    "title": "Analysis by {judge}, in points",
+    "title_match": "Analysis by {judge}, at the match score (+1 a single win, -1 a single loss)",
     "player": (
         "{name}: {n} decisions ({forced} forced), error rate {rate} ({band}), {errors} errors, {blunders} blunders"
     ),
@@ -89,7 +90,7 @@ def _move_line(move: Move, words: Mapping[str, str]) -> str:
 
 def report_text(report: Report, names: Sequence[str], words: Mapping[str, str] = WORDS) -> str:
     """A few lines per player: figures, luck and the worst moves; then the result."""
-    lines = [_w(words, "title", judge=report.judge)]
+    lines = [_w(words, "title_match" if report.match else "title", judge=report.judge)]
     for seat, player in enumerate(report.players):
         lines.append(
             _w(

@@ -10,12 +10,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import multiprocessing
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from concurrent.futures import BrokenExecutor, Executor, ProcessPoolExecutor
 from typing import Any
 
 from bot.storage.base import Commit, Store
 from fevga import SerializationError
+from fevga.ai.stakes import MatchScore
 from fevga.analysis import Report, analyse
 
 from . import keys, rates
@@ -28,9 +29,18 @@ log = logging.getLogger(__name__)
 RATE_TRIES = 20  # compare-and-set attempts for one rolling-list update (each loser reads again)
 
 
-def analyse_blob(game: dict[str, Any], ply: int | None) -> bytes:
-    """Worker-process entry point: the stored form of one game's analysis."""
-    return analyse(game, ply).encode()
+def analyse_blob(game: dict[str, Any], ply: int | None, score: MatchScore | None = None) -> bytes:
+    """Worker-process entry point: the stored form of one game's analysis (at player 0's match ``score``)."""
+    return analyse(game, ply, score=score).encode()
+
+
+def match_score(record: dict[str, Any], records: Sequence[dict[str, Any]] = ()) -> MatchScore:
+    """Player 0's score before the game of ``record``, as the AI and ``hint`` played it. A record does not
+    keep the match's kind: a match whose ``records`` hold two games is a tavli one, else of its one game."""
+    games = {str(r["game"].get("game", "fevga")) for r in (*records, record)}
+    kind = "tavli" if len(games) > 1 else games.pop()
+    before = record.get("score_before") or (0, 0)
+    return MatchScore(int(record.get("length", 1)), int(before[0]), int(before[1]), kind, int(record["game_no"]))
 
 
 JUST_POSTED = 120.0  # seconds after an automatic post was claimed during which ``analyze`` may point to it
@@ -108,7 +118,7 @@ class Analyses:
         here = [str(part) for part in record.get("place", ())] == [place.platform, place.scope_id, place.channel_id]
         if here and not await self._claim_post(gid, int(record["game_no"])):  # the automatic post is being made
             return Result(ok=True, messages=[Msg("analysis_just_posted", {"game_id": gid})], place=place)
-        report = await self.report_of(gid, record)
+        report = await self.report_of(gid, record, records)
         if report is None:
             return Result.error("corrupt_game", game_id=gid)
         names = [str(p[2]) for p in record["players"]]
@@ -135,7 +145,7 @@ class Analyses:
         if not await self._claim(game_id, game_no, "auto"):  # posted once: by whoever claims it first, or not at
             return Result(ok=True, place=place)  # all when a player's ``analyze`` here had it first
         try:
-            report = await self.report_of(game_id, record)
+            report = await self.report_of(game_id, record, records)
         except Exception:  # not posted after all: the claim goes, so that ``analyze`` is not told to wait for it
             await self.store.commit(Commit().delete(self._posted(game_id, game_no)))
             raise
@@ -167,8 +177,10 @@ class Analyses:
                                                 ("get", keys.game_analysis(game_id, game_no))])
         return stored is not None or not _posting(posted, self.info.clock(), JUST_POSTED)
 
-    async def report_of(self, gid: str, record: dict[str, Any]) -> Report | None:
-        """The stored report of a kept record, analysing (and storing) it first when there is none."""
+    async def report_of(self, gid: str, record: dict[str, Any],
+                        records: Sequence[dict[str, Any]] = ()) -> Report | None:
+        """The stored report of a kept record, analysing (and storing) it first when there is none, at the
+        match's score (``records``: the match's games, for its kind)."""
         key = keys.game_analysis(gid, int(record["game_no"]))
         raw = (await self.store.read([("get", key)]))[0]
         if raw is not None:
@@ -178,7 +190,7 @@ class Analyses:
                 log.warning("stored analysis %s is corrupt; analysing again", key)
         running = self._running.get(key)  # the same game asked for twice at once: analysed once
         if running is None:
-            running = asyncio.ensure_future(self._analyse(key, gid, record))
+            running = asyncio.ensure_future(self._analyse(key, gid, record, match_score(record, records)))
             self._running[key] = running
             running.add_done_callback(lambda done: self._finished(key, done))
         return await asyncio.shield(running)
@@ -189,12 +201,14 @@ class Analyses:
         if not done.cancelled() and (exc := done.exception()) is not None:
             log.warning("analysis %s failed: %r", key, exc)
 
-    async def _analyse(self, key: str, gid: str, record: dict[str, Any]) -> Report | None:
-        """Analyse in a worker process, then store the report and note the players' error rates."""
+    async def _analyse(self, key: str, gid: str, record: dict[str, Any], score: MatchScore) -> Report | None:
+        """Analyse in a worker process at the match's ``score``, then store the report and note the players'
+        error rates."""
         loop = asyncio.get_running_loop()
         self.runs += 1
         try:
-            blob = await loop.run_in_executor(self._executor(), analyse_blob, record["game"], self.ply)
+            blob = await loop.run_in_executor(self._executor(), analyse_blob, record["game"], self.ply,
+                                              score)
             report = Report.decode(blob)
         except SerializationError:
             return None

@@ -219,9 +219,9 @@ async def test_analyze_while_the_automatic_post_is_being_made_points_to_it(analy
     gate = asyncio.Event()
     real = analysing.analyses._analyse
 
-    async def slow(key: str, game_id: str, record: dict[str, Any]) -> Report | None:
+    async def slow(*args: Any) -> Report | None:
         await gate.wait()  # the automatic post's analysis is still running
-        return await real(key, game_id, record)
+        return await real(*args)
 
     analysing.analyses._analyse = slow  # type: ignore[method-assign]
     posting = asyncio.ensure_future(analysing.analyses.after_game(gid, 1))
@@ -252,3 +252,38 @@ async def test_analyze_before_the_automatic_post_takes_its_place(analysing: Game
     skipped = await analysing.analyses.after_game(gid, 1)
     assert skipped.ok and skipped.messages == []
     assert (await analysing.analyze(ALICE, HERE)).messages[0].key == "analysis"  # asked again: shown again
+
+
+async def test_a_match_game_is_judged_at_the_score_the_players_faced(analysing: GameService) -> None:
+    """The analysis of a match's game (a 3-point tavli match here) judges every play at the score before the
+    game, as the AI and ``hint`` played it: the stored report is the engine's at that score, not money play's."""
+    from fevga.ai.stakes import MatchScore
+    from fevga.analysis import analyse
+
+    started = await analysing.challenge(ALICE, HERE, BOB, length=3, kind="tavli")
+    assert started.ok, started.messages
+    started = await analysing.accept(BOB, HERE)
+    rng = random.Random(4)
+    while True:  # random plays until game 2 has ended: it is played at the score game 1 left
+        view = started.view
+        assert view is not None and view.status == "play"
+        started = await analysing.move(view.players[view.turn], HERE, format_play(random_play(view, rng)),
+                                       game_id=view.game_id)
+        assert started.ok, started.messages
+        records, _ = await analysing.analyses.info.records(view.game_id)
+        if sum(r.get("outcome") is not None for r in records) >= 2 or started.view is None \
+                or started.view.status != "play":
+            break
+    gid = view.game_id
+    records, _ = await analysing.analyses.info.records(gid)
+    record = next(r for r in records if r["game_no"] == 2)
+    assert record["outcome"] is not None and sum(record["score_before"]) > 0
+    result = await analysing.analyze(ALICE, HERE, game_id=gid)
+    assert result.ok, result.messages
+    report = Report.from_dict(result.messages[0].args["report"])
+    assert result.messages[0].args["game_no"] == 2 and report.match
+    score = MatchScore(3, record["score_before"][0], record["score_before"][1], "tavli", 2)
+    assert report == analyse(record["game"], 0, score=score)
+    assert report.to_dict()["l"] != analyse(record["game"], 0).to_dict()["l"]  # money play judges otherwise
+    text = translate("analysis", "en", **result.messages[0].args)
+    assert text.startswith("Analysis of game 2 (Plakoto)")
