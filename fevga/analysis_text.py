@@ -15,7 +15,8 @@ WORDS: dict[str, str] = {
     "blunders_one": "{n} blunder",
     "blunders_many": "{n} blunders",
     "no_blunders": "no blunders",
-    "luck": "luck {name} {luck}",
+    "luck": "luckier: {name}, by {luck}",  # the difference of the two players' luck
+    "luck_even": "luck even",
     "separator": "; ",  # between the summary's parts (Greek writes "· ": its ";" is a question mark)
     "title": "Analysis by {judge}, in points",
     "title_match": "Analysis by {judge}, at the match score (+1 a single win, -1 a single loss)",
@@ -57,18 +58,21 @@ def _blunders(n: int, words: Mapping[str, str]) -> str:
 
 
 def summary(report: Report, names: Sequence[str], words: Mapping[str, str] = WORDS) -> str:
-    """One line: both error rates with their bands and blunders, and who had the luck.
+    """One line: both error rates with their bands and blunders, and who had more luck than the other,
+    by how much.
 
-    ``Alice: error rate 6.2 (expert), 1 blunder; Bob: 11.8 (advanced), 3 blunders; luck Alice +0.4``
+    ``Alice: error rate 6.2 (expert), 1 blunder; Bob: 11.8 (advanced), 3 blunders; luckier: Alice, by 0.4``
     """
     parts = []
     for seat, player in enumerate(report.players):
         phrase = "first_player" if seat == 0 else "other_player"
         head = _w(words, phrase, name=names[seat], rate=f"{player.error_rate:.1f}", band=band_name(player, words))
         parts.append(f"{head}, {_blunders(player.blunders, words)}")
-    net = report.players[0].luck - report.players[1].luck
-    lucky = 0 if net >= 0 else 1
-    parts.append(_w(words, "luck", name=names[lucky], luck=signed(abs(net), 1)))
+    net = round(report.players[0].luck - report.players[1].luck, 1)
+    if net == 0:
+        parts.append(_w(words, "luck_even"))
+    else:
+        parts.append(_w(words, "luck", name=names[0 if net > 0 else 1], luck=f"{abs(net):.1f}"))
     return _w(words, "separator").join(parts)
 
 

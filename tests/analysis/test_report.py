@@ -96,7 +96,8 @@ def test_text_forms(game) -> None:
     p0, p1 = report.players
     assert line.startswith(f"Alice: error rate {p0.error_rate:.1f} ({WORDS['band_' + p0.band]})")
     assert f"Bob: {p1.error_rate:.1f} ({WORDS['band_' + p1.band]}), {p1.blunders} blunders" in line
-    assert "; luck " in line
+    net = round(p0.luck - p1.luck, 1)
+    assert line.endswith(f"; luckier: {'Alice' if net > 0 else 'Bob'}, by {abs(net):.1f}" if net else "; luck even")
     text = report_text(report, ("Alice", "Bob"))
     assert text.count("\n") >= 4
     for move in p1.worst:

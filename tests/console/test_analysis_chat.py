@@ -64,7 +64,7 @@ async def test_the_analysis_follows_a_game_against_the_ai_by_itself(analysing_co
     await play_until_over(chat, analysing_core, random.Random(5))
     await asyncio.wait_for(asyncio.gather(*analysing_core._follow_ups), 30)
     text = out.getvalue()
-    summary = next(line for line in text.splitlines() if "; luck " in line)
+    summary = next(line for line in text.splitlines() if "; luckier: " in line or "; luck even" in line)
     assert summary.startswith("You: error rate ") and "AI (medium): " in summary  # the one-line summary
     assert "Analysis by neural0" in text.split(summary, 1)[1]
     assert analysing_core.service.analyses.runs == 1
