@@ -12,6 +12,7 @@ from .analysis import Move, PlayerReport, Report
 WORDS: dict[str, str] = {
     "first_player": "{name}: error rate {rate} ({band})",
     "other_player": "{name}: {rate} ({band})",
+    "no_decisions": "{name}: no decisions to judge",  # only forced turns: no error rate, no band
     "blunders_one": "{n} blunder",
     "blunders_many": "{n} blunders",
     "no_blunders": "no blunders",
@@ -23,6 +24,7 @@ WORDS: dict[str, str] = {
     "player": (
         "{name}: {n} decisions ({forced} forced), error rate {rate} ({band}), {errors} errors, {blunders} blunders"
     ),
+    "player_none": "{name}: no decisions to judge ({forced} forced)",
     "player_luck": "  luck {luck}, luck-adjusted result {adjusted}",
     "player_luck_running": "  luck {luck}",
     "worst": "  turn {turn}, {dice}: played {played} ({played_eq}), best {best} ({best_eq}), loss {loss} {mark}",
@@ -58,13 +60,16 @@ def _blunders(n: int, words: Mapping[str, str]) -> str:
 
 
 def summary(report: Report, names: Sequence[str], words: Mapping[str, str] = WORDS) -> str:
-    """One line: both error rates with their bands and blunders, and who had more luck than the other,
-    by how much.
+    """One line: both error rates with their bands and blunders (a player without decisions has
+    neither), and who had more luck than the other, by how much.
 
     ``Alice: error rate 6.2 (expert), 1 blunder; Bob: 11.8 (advanced), 3 blunders; luckier: Alice, by 0.4``
     """
     parts = []
     for seat, player in enumerate(report.players):
+        if player.decisions == 0:
+            parts.append(_w(words, "no_decisions", name=names[seat]))
+            continue
         phrase = "first_player" if seat == 0 else "other_player"
         head = _w(words, phrase, name=names[seat], rate=f"{player.error_rate:.1f}", band=band_name(player, words))
         parts.append(f"{head}, {_blunders(player.blunders, words)}")
@@ -92,23 +97,28 @@ def _move_line(move: Move, words: Mapping[str, str]) -> str:
     ).rstrip()
 
 
+def _player_line(player: PlayerReport, name: str, words: Mapping[str, str]) -> str:
+    """A player's figures; with only forced turns, no error rate or band (there was nothing to judge)."""
+    if player.decisions == 0:
+        return _w(words, "player_none", name=name, forced=player.forced)
+    return _w(
+        words,
+        "player",
+        name=name,
+        n=player.decisions,
+        forced=player.forced,
+        rate=f"{player.error_rate:.1f}",
+        band=band_name(player, words),
+        errors=player.errors,
+        blunders=player.blunders,
+    )
+
+
 def report_text(report: Report, names: Sequence[str], words: Mapping[str, str] = WORDS) -> str:
     """A few lines per player: figures, luck and the worst moves; then the result."""
     lines = [_w(words, "title_match" if report.match else "title", judge=report.judge)]
     for seat, player in enumerate(report.players):
-        lines.append(
-            _w(
-                words,
-                "player",
-                name=names[seat],
-                n=player.decisions,
-                forced=player.forced,
-                rate=f"{player.error_rate:.1f}",
-                band=band_name(player, words),
-                errors=player.errors,
-                blunders=player.blunders,
-            )
-        )
+        lines.append(_player_line(player, names[seat], words))
         if player.luck_adjusted is None:
             lines.append(_w(words, "player_luck_running", luck=signed(player.luck)))
         else:

@@ -1,10 +1,10 @@
-"""The analysis's words: the luck summary names the luckier player."""
+"""The analysis's words: the luck summary names the luckier player, and only forced turns earn no rating."""
 
 from __future__ import annotations
 
 from bot.chat.analysis_reply import words
 from fevga.analysis import PlayerReport, Report
-from fevga.analysis_text import summary
+from fevga.analysis_text import report_text, summary
 
 NAMES = ("You", "AI (medium)")
 
@@ -30,3 +30,20 @@ def test_the_luck_summary_names_the_luckier_player_and_by_how_much() -> None:
     assert greek.endswith("· περισσότερη τύχη: Εσύ, κατά 0.7")
     assert summary(report(player(0.1), player(0.1)), NAMES, words("el")).endswith("· ίδια τύχη")
 
+
+def test_a_player_with_only_forced_turns_gets_no_error_rate_or_band() -> None:
+    """It said "You: 0 decisions (1 forced), error rate 0.0 (world class)": nothing was judged."""
+    idle = player(0.0, decisions=0, forced=1, rate=0.0)
+    busy = player(0.0, decisions=12, forced=2, rate=5.0)
+    text = report_text(report(idle, busy), NAMES)
+    lines = text.splitlines()
+    assert lines[1] == "You: no decisions to judge (1 forced)"
+    assert lines[3].startswith("AI (medium): 12 decisions (2 forced), error rate 5.0 (expert)")
+    assert "world class" not in text
+    line = summary(report(idle, busy), NAMES)
+    assert line.startswith("You: no decisions to judge; AI (medium): 5.0 (expert), no blunders")
+    greek = report_text(report(idle, busy), ("Εσύ", "Υπολογιστής"), words("el"))
+    assert greek.splitlines()[1] == "Εσύ: καμία απόφαση για κρίση (1 αναγκαστική)"
+    assert "παγκόσμιας κλάσης" not in greek and "ποσοστό λάθους 0.0" not in greek
+    assert summary(report(idle, busy), ("Εσύ", "Υπολογιστής"), words("el")).startswith(
+        "Εσύ: καμία απόφαση για κρίση· ")
