@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.metadata
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -15,6 +16,7 @@ from .movegen import legal_plays
 __all__ = ["COMMANDS", "main", "play_entry", "plays_line", "read_request", "serve"]
 
 USAGE = """usage: python -m fevga plays|bestplay < positions.jsonl
+       python -m fevga --help | --version
 
 Each input line: {"me": [24 ints], "opp": [24 ints], "me_off": n, "opp_off": n, "dice": [a, b],
                   "unlock_point": 13, "strict_start_quarter": false}   (bestplay also takes "level")
@@ -43,9 +45,25 @@ def bestplay_line(obj: Any) -> dict[str, Any]:
 COMMANDS: dict[str, Callable[[Any], dict[str, Any]]] = {"plays": plays_line, "bestplay": bestplay_line}
 
 
+def version() -> str:
+    """The installed package's version (the fevga-bot distribution that ships ``fevga``), or 'unknown'
+    when run from an uninstalled tree."""
+    try:
+        return importlib.metadata.version("fevga-bot")
+    except importlib.metadata.PackageNotFoundError:
+        return "unknown"
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run one command over stdin/stdout; 2 with the usage for a wrong command line."""
+    """Run one command over stdin/stdout; ``--help`` (the usage) and ``--version`` print to stdout, 0; a
+    wrong command line is the usage on stderr, 2."""
     args = sys.argv[1:] if argv is None else argv
+    if args in (["--help"], ["-h"]):
+        print(USAGE)
+        return 0
+    if args == ["--version"]:
+        print(f"fevga {version()}")
+        return 0
     if len(args) != 1 or args[0] not in COMMANDS:
         print(USAGE, file=sys.stderr)
         return 2
