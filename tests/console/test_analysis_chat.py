@@ -80,4 +80,4 @@ async def test_the_place_setting_turns_the_analysis_after_a_game_off(analysing_c
     await chat.start()
     await play_until_over(chat, analysing_core, random.Random(5))
     await asyncio.gather(*analysing_core._follow_ups)
-    assert "; luck " not in out.getvalue() and analysing_core.service.analyses.runs == 0
+    assert "; luck" not in out.getvalue() and analysing_core.service.analyses.runs == 0

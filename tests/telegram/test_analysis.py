@@ -54,7 +54,7 @@ async def test_analyze_sends_the_report_and_an_album_of_blunders(fake: FakeTeleg
 
     await asyncio.gather(*core.real._follow_ups)  # posted by itself after a game against the AI
     followed = fake.bot_messages(home)
-    assert any("; luck " in m.content for m in followed[-12:])  # the summary line came with it
+    assert any("; luck" in m.content for m in followed[-12:])  # the summary line came with it
     before = len(fake.bot_messages(home))
     await chat.say(carol, home, "/analyze")
     sent = fake.bot_messages(home)[before:]
@@ -96,7 +96,7 @@ async def test_a_game_ended_by_the_deadline_gets_its_analysis(fake: FakeTelegram
             await chat.say(carol, home, a_legal_play_text(view, random.Random(3)))
             clock.now += 30 * 86400  # Carol never comes back: the timer ends the match
             summary = await fake.wait_for(
-                lambda: [m for m in fake.bot_messages(home) if "; luck " in m.content] or None, 45, "the analysis")
+                lambda: [m for m in fake.bot_messages(home) if "; luck" in m.content] or None, 45, "the analysis")
             assert len(summary) == 1 and "Carol" in summary[0].content
             view = (await real.service.board(actor_ref(carol), private_place(home))).view
             assert view.status == "done"
