@@ -240,9 +240,10 @@ class Report:
             p0, p1 = (PlayerReport.from_dict(p, k) for k, p in enumerate(data["p"]))
             res = data["res"]
             losses = tuple(int(x) for x in data.get("l", ()))
-            if len(losses) > len(str(data["m"])) or any(not 0 <= x <= 4000 for x in losses):
-                raise SerializationError("stored analysis has impossible losses")
             match = bool(data.get("s", 0))
+            most = MATCH_LOSS_MAX if match else MONEY_LOSS_MAX
+            if len(losses) > len(str(data["m"])) or any(not 0 <= x <= most for x in losses):
+                raise SerializationError("stored analysis has impossible losses")
             return cls(str(data["j"]), None if res is None else int(res), str(data["m"]), (p0, p1), losses, match)
         except SerializationError:
             raise
@@ -264,6 +265,12 @@ class Report:
         if not isinstance(data, dict):
             raise SerializationError("stored analysis is corrupt")
         return cls.from_dict(data)
+
+
+MONEY_LOSS_MAX = 4000  # thousandths: no play loses more than 4 points (a 2-point win for a 2-point loss)
+# At a match's score the worth of a game's ends is its stakes (a 2-point end may be worth 4 single games: a
+# 2-point Plakoto match at 0-0: +4 and -4), so a play can lose up to their widest spread, 8 (16: room to spare).
+MATCH_LOSS_MAX = 16000
 
 
 def _milli(value: float) -> int:

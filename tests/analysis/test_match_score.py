@@ -88,3 +88,24 @@ def test_the_header_says_which_scale_the_numbers_are_on() -> None:
     assert report_text(match, ("a", "b"), words("el")).startswith("Ανάλυση από hard, στο σκορ του αγώνα")
     assert report_text(money, ("a", "b"), words("el")).startswith("Ανάλυση από hard, σε πόντους\n")
     assert Report.decode(match.encode()) == match
+
+
+def test_a_match_s_report_keeps_losses_its_stakes_allow() -> None:
+    """At a 2-point Plakoto match's 0-0 a 2-point end is worth 4 single games, so a random play can lose more
+    than 4 points: the stored report must read back (it was refused as impossible, and the bot then said
+    the game was corrupt); a money report's 4-point bound stands."""
+    import random
+
+    from fevga import RandomDice
+    from fevga.errors import SerializationError
+
+    rng = random.Random(2)
+    game = Game.new(dice=RandomDice(2), game="plakoto")
+    while not game.is_over():
+        game.play(rng.choice(game.legal_plays()))
+    report = analyse(game, ply=0, luck=False, score=MatchScore(2, 0, 0, "plakoto", 1))
+    assert max(report.losses) > 4000
+    assert Report.from_dict(report.to_dict()) == report
+    money = {**report.to_dict(), "s": 0}
+    with pytest.raises(SerializationError, match="impossible losses"):
+        Report.from_dict(money)
