@@ -51,6 +51,9 @@ def _analysed(report: Report | None, names: list[str]) -> list[str]:
         return []
     lines = [f'; [Analysis "{report.judge}": ? error, ?? blunder, [-loss] on every move judged]']
     for seat, player in enumerate(report.players):
+        if not player.decisions:  # only forced turns: no rate to give (0.0 would read as flawless play)
+            lines.append(f"; [Error rate {names[seat]} -, no decisions ({player.forced} forced)]")
+            continue
         lines.append(f'; [Error rate {names[seat]} {player.error_rate:.1f}, {player.errors} errors, '
                      f'{player.blunders} blunders]')
     return lines

@@ -22,7 +22,7 @@ def bestplay_line(obj: dict[str, Any]) -> dict[str, Any]:
     position, dice, rules = read_request(obj)
     level = obj.get("level", DEFAULT_LEVEL)
     if not isinstance(level, str):
-        raise FevgaError("'level' must be one of easy, medium, hard", key="bad_level")
+        raise FevgaError("'level' must be a level's name: easy, medium, hard or expert", key="bad_level")
     try:
         player = get_player(level, game_of(position))
     except ValueError as exc:

@@ -145,7 +145,8 @@ EASY = {"portes": "noisy", "plakoto": "greedy"}
 
 def tavli_player(game: str, level: str) -> Player:
     """A Portes/Plakoto player for a level or name (random, greedy, heuristic); ValueError otherwise.
-    The hard levels are the heuristic until networks for these games exist."""
+    Here hard and expert are the heuristic: fevga.ai gives them each game's network, falling back to this
+    player only when the game's weights file is missing."""
     key = level.strip().lower() if isinstance(level, str) else ""
     name = EASY.get(game, "greedy") if key == "easy" else TAVLI_LEVELS.get(key, key)
     if name == "random":

@@ -287,3 +287,15 @@ async def test_a_match_game_is_judged_at_the_score_the_players_faced(analysing: 
     assert report.to_dict()["l"] != analyse(record["game"], 0).to_dict()["l"]  # money play judges otherwise
     text = translate("analysis", "en", **result.messages[0].args)
     assert text.startswith("Analysis of game 2 (Plakoto)")
+
+
+def test_export_gives_no_error_rate_to_a_player_without_decisions() -> None:
+    """A player whose turns were all forced has no error rate in the export (0.0 read as flawless play)."""
+    from bot.service.records import _analysed
+    from fevga.analysis import PlayerReport
+
+    idle = PlayerReport(0, 2, 0.0, 0, 0, 0.0, None, ())
+    busy = PlayerReport(9, 1, 4.2, 1, 0, 0.0, None, ())
+    lines = _analysed(Report("hard", None, "", (idle, busy)), ["Ann", "Bob"])
+    assert "; [Error rate Ann -, no decisions (2 forced)]" in lines
+    assert "; [Error rate Bob 4.2, 1 errors, 0 blunders]" in lines
