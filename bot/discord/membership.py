@@ -3,6 +3,7 @@ accepted, so his ``PlayerRef`` is marked ``away`` and the service refuses it (no
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import Sequence
 from dataclasses import replace
@@ -14,6 +15,7 @@ from bot.service.models import PlayerRef
 from .identity import mention_map
 
 log = logging.getLogger(__name__)
+LOOKUP_WAIT = 2.0  # seconds a typed command waits to learn whether a named user is still a member
 
 
 async def is_member(guild: discord.Guild, user: discord.abc.User, resolved: bool) -> bool:
@@ -22,11 +24,13 @@ async def is_member(guild: discord.Guild, user: discord.abc.User, resolved: bool
     if resolved:
         return isinstance(user, discord.Member)
     try:
-        await guild.fetch_member(user.id)
+        await asyncio.wait_for(guild.fetch_member(user.id), LOOKUP_WAIT)
     except discord.NotFound:
         return False
     except discord.HTTPException as exc:  # not known now: let the command through, as before
         log.info("membership of user %s in guild %s unknown (HTTP %s)", user.id, guild.id, exc.status)
+    except TimeoutError:  # Discord slow or failing (discord.py retries a 5xx for long): not worth the wait
+        log.info("membership of user %s in guild %s unknown (no answer in %.0f s)", user.id, guild.id, LOOKUP_WAIT)
     return True
 
 

@@ -38,3 +38,15 @@ async def test_a_challenge_to_a_user_who_left_is_refused(fake: FakeDiscord, bot:
     assert [c.split(":")[1] for c in asked.custom_ids()] == ["accept", "decline", "cancel"]  # members as before
     failed = fake.failed_calls()  # only the typed one's member lookup, answered "Unknown Member"
     assert [(c.status, c.path.endswith(f"/members/{dave.id}")) for c in failed] == [(404, True)]
+
+
+async def test_a_failing_member_lookup_lets_the_challenge_through_promptly(fake: FakeDiscord, bot: Any,
+                                                                           world: World) -> None:
+    """Discord answering 500 to the member lookup (discord.py retries a 5xx for many seconds): the typed
+    challenge goes through as before, in a couple of seconds, not after the retries (it took 25 s)."""
+    w = world
+    fake.faults.add("GET", r"/members/\d+$", times=50, status=500)
+    typed = await fake.send_message(w.alice, w.general, f"!fevga challenge <@{w.carol.id}>")
+    answer = await fake.wait_for_message(w.general, lambda m: m.author.bot, after=typed.id, timeout=8)
+    assert "challenges carol" in answer.content
+    assert [c.split(":")[1] for c in answer.custom_ids()] == ["accept", "decline", "cancel"]

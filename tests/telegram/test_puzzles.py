@@ -230,3 +230,15 @@ async def test_puzzle_step_pressed_twice_or_after_answering_posts_nothing(fake: 
     late = await chat.press(alice, post, step_data(post, right[:1]))  # a press after answering
     assert late.show_alert and "already, and rightly" in late.text and puzzle.answer in late.text
     assert len(fake.bot_messages(room)) == before
+
+
+def test_a_step_alert_fits_whole_in_every_language() -> None:
+    """The alert answering a step pressed in a group (his steps so far, then where to go on) fits Telegram's
+    alert whole with four of the widest steps: the Greek how-to was cut off before '/puzzle'."""
+    from bot.i18n import LANGUAGES, translate
+    from bot.telegram.texts import MAX_ALERT
+
+    for lang in LANGUAGES:
+        steps = translate("puzzle_steps", lang, steps="bar/22* 19/off 18/off 17/off")
+        for note in ("puzzle_steps_sent", "puzzle_steps_start"):
+            assert len(f"{steps}\n{translate(note, lang)}") <= MAX_ALERT, (lang, note)
