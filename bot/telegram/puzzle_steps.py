@@ -32,6 +32,9 @@ async def steps_privately(core: BotCore, delivery: Delivery, bot: Any, user: Use
     lang = await core.language(actor, place, user.language_code)
     out: list[Reply] = []
     for reply in replies:
+        if reply.code == "puzzle_steps_shown":  # shown already, and in his private chat, not under the post
+            out.append(replace(reply, text=core.t("puzzle_steps_shown_private", lang)))
+            continue
         if not reply.private or reply.error or not reply.buttons:
             out.append(reply)
             continue

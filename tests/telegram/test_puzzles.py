@@ -156,7 +156,7 @@ async def test_daily_puzzle_answered_with_step_buttons(fake: FakeTelegram, core:
     steps = fake.last_bot_message(alice_dm)
     assert "Your play so far" in steps.content and steps.callback_datas  # her next steps, for her alone
     told = await chat.press(bob, post, step_data(post, wrong[:1]))  # Bob never started the bot: an alert only
-    assert told.show_alert and "Your play so far" in told.text and "start a private chat" in told.text
+    assert told.show_alert and "Your play so far" in told.text and "start a chat with me" in told.text
     assert len(fake.bot_messages(room)) == in_group and len(post.history) == shown  # the group sees nothing
     assert not any("Your play so far" in m.content for m in fake.bot_messages(room)) and post.callback_datas
 
@@ -222,7 +222,7 @@ async def test_puzzle_step_pressed_twice_or_after_answering_posts_nothing(fake: 
     assert len(fake.bot_messages(room)) == before  # his steps are for him alone
     assert sum("Your play so far" in m.content for m in fake.bot_messages(bob_dm)) == 1  # shown once
     answers = sorted((fake.callback_answer(first).text, fake.callback_answer(second).text), key=len)
-    assert "shown already" in answers[0] and "Your play so far" in answers[1]
+    assert "in our private chat already" in answers[0] and "Your play so far" in answers[1]  # where they are
 
     await chat.say(alice, room, f"/puzzle {puzzle.answer}")  # Alice answers (no private chat: "recorded")
     assert fake.last_bot_message(room).content.startswith("Your answer is recorded")
