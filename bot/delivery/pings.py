@@ -168,10 +168,10 @@ class Pinger:
         try:
             if state.ended < 0:  # first look: games already over were told by the board itself
                 sent = replace(sent, ended=plan.finished if plan.turn is not None else plan.finished - 1)
-            if plan.finished > sent.ended:
+            if plan.finished > sent.ended:  # a game ended: its last turn ping goes, told or not (a leaver's
+                self._still_held(lease)  # match is told by its notice, with no end line here)
+                await self._retire(sent.ref)
                 if plan.end is not None:
-                    self._still_held(lease)
-                    await self._retire(sent.ref)
                     await self.surface.post_ping(plan.place, plan.end, board)
                     self.sent += 1
                 sent = await self._save(lease, game_id, state, replace(sent, ended=plan.finished, ref=None))

@@ -44,12 +44,26 @@ async def test_member_who_leaves_forfeits(fake: FakeDiscord, core: Any, world: W
         await running.commands_synced.wait()
         assert running.intents.members
         await fake.wait_for_message(w.general, lambda m: "Round 1:" in m.content, timeout=20)  # the pairings
+        pairing = [m for m in members if str(m.id) in (pair.a, pair.b)]
+        for _ in range(3):  # a move each: his match's board is in the channel, with its buttons
+            for member in pairing:
+                await take_turn_by_slash(core, fake, w.general, member)
         before = max(fake.stored_messages)
         await fake.remove_member(w.guild, dave.user)
         told = await fake.wait_for_message(w.general, lambda m: "left this server" in m.content, timeout=20)
         assert t.name_of(winner) in told.content
         gid = (await core.service.store.read([("hget", model.round_games(t.id), model.slot(1, pair.a, pair.b))]))[0]
+        boards = [m for m in list(fake.stored_messages.values()) if m.embeds and m.id < before
+                  and await core.game_for_board_message(f"{m.channel_id}:{m.id}") == gid]
+        assert len(boards) == 1  # his match's board: it shows the result (it kept the position, buttons and all)
+        await fake.wait_for(lambda: ("wins" in str(boards[0].embeds[0]) and not boards[0].custom_ids()) or None,
+                            10.0, "the final board")
+        assert t.name_of(winner) in str(boards[0].embeds[0])
         await _pings_done(core, gid)
+        turn_pings = [m for m in list(fake.stored_messages.values()) if "it is your turn" in (m.content or "")
+                      and str(boards[0].id) in m.content]
+        assert turn_pings  # (they were made: his opponent was told to move)
+        await fake.wait_for(lambda: all(m.deleted for m in turn_pings) or None, 5.0, "the stale turn pings gone")
         await asyncio.sleep(0.5)  # a second message would be on its way by now
     ends = [m.content for m in fake.stored_messages.values() if m.id > before and m.guild_id == w.guild.id
             and m.author.bot and "dave" in m.content and "your turn" not in m.content]
