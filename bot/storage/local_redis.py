@@ -312,23 +312,24 @@ class LocalRedis:
         with self._guard:
             self._stopping = True  # a watchdog being replaced (see _lost) is not replaced now ...
         with self._takeover:  # ... or, being replaced already, the new one is stopped
-            with self._guard:
-                self._stopping = True
+            process, follower = self.process, self._follower
             if self._pipe is not None:
                 os.close(self._pipe)
                 self._pipe = None
-            if self.process is not None:
+            if process is not None:
                 try:
-                    self.process.wait(timeout)
+                    process.wait(timeout)
                 except subprocess.TimeoutExpired:
-                    self.process.terminate()
-                    self.process.wait()
-                if self._follower is not None and self._follower is not threading.current_thread():
-                    self._follower.join(timeout)
-                self._follower = None
-                if self.process.stdout is not None:
-                    self.process.stdout.close()
-                self.process = None
+                    process.terminate()
+                    process.wait()
+        # Joined outside the takeover lock: the follower, seeing its watchdog end, takes that lock to learn that
+        # we are stopping (joined while holding it, every stop waited the whole timeout).
+        if follower is not None and follower is not threading.current_thread():
+            follower.join(timeout)
+        self._follower = None
+        if process is not None and process.stdout is not None:
+            process.stdout.close()
+        self.process = None
 
     def _release(self) -> None:
         """Forget the pidfile and drop the folder lock (another process may now own the folder)."""

@@ -108,3 +108,17 @@ def test_the_watchdog_stops_the_server_when_the_owner_exits_without_stopping(tmp
     pid = int(out.stdout.split()[0])
     assert _wait_for(lambda: not pid_alive(pid), 5)
     assert os.path.exists(data / "appendonlydir")
+
+
+def test_a_stop_does_not_wait_out_its_follower(tmp_path: Path) -> None:
+    """A clean stop ends the watchdog and its follower thread at once: the follower, seeing its watchdog end,
+    learns that the bot is stopping (it waited for a lock the stop held while joining it, so every stop took
+    the whole join timeout, and the suite doubled in length)."""
+    local = LocalRedis(tmp_path / "data")
+    local.start()
+    follower = local._follower
+    assert follower is not None and follower.is_alive()
+    began = time.monotonic()
+    local.stop(timeout=30.0)
+    assert time.monotonic() - began < 15.0  # (a wait of the timeout would be 30 s)
+    assert not follower.is_alive() and not local.given_up
