@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from .screen import read_until
+
 pytestmark = pytest.mark.timeout(120)
 
 
@@ -21,19 +23,6 @@ def _free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
-
-
-def _wait_for(proc: subprocess.Popen[str], text: str, seen: list[str], timeout: float = 60) -> None:
-    assert proc.stdout is not None
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        seen.append(line)
-        if text in line:
-            return
-    raise AssertionError(f"{text!r} not seen in {''.join(seen)[-2000:]}")
 
 
 def test_a_store_killed_mid_session_is_said_in_the_chat_and_logged_to_the_file(tmp_path: Path) -> None:
@@ -52,15 +41,15 @@ def test_a_store_killed_mid_session_is_said_in_the_chat_and_logged_to_the_file(t
                 if probe.connect_ex(("127.0.0.1", port)) == 0:
                     break
             time.sleep(0.1)
-        _wait_for(bot, "The bot's log:", seen)
+        read_until(bot, "The bot's log:", seen)
         assert str(tmp_path / "fevga.log") in seen[-1]
-        _wait_for(bot, "[Resign]", seen)  # the first board's buttons: the chat waits for a line
+        read_until(bot, "[Resign]", seen)  # the first board's buttons: the chat waits for a line
         redis.kill()
         redis.wait()
         assert bot.stdin is not None
         bot.stdin.write("board\n")
         bot.stdin.flush()
-        _wait_for(bot, "cannot be reached", seen)
+        read_until(bot, "cannot be reached", seen)
         bot.stdin.write("quit\n")
         bot.stdin.flush()
         _out, err = bot.communicate(timeout=60)

@@ -9,7 +9,6 @@ import re
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import aiohttp
@@ -22,24 +21,11 @@ from bot.config import Settings
 from bot.console import run_console
 from bot.storage import LocalRedis
 
+from .screen import read_until
+
 pytestmark = pytest.mark.timeout(120)
 REPO = Path(__file__).resolve().parents[2]
 LINK = re.compile(r"\[Open board: (http://127\.0\.0\.1:(\d+))/g/([^/\]]+)\]")
-
-
-def _read_until(proc: subprocess.Popen[str], pattern: re.Pattern[str], seen: list[str],
-                timeout: float = 60) -> re.Match[str]:
-    """Read the chat's screen until a line matches ``pattern``."""
-    assert proc.stdout is not None
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        line = proc.stdout.readline()
-        if not line:
-            break
-        seen.append(line)
-        if found := pattern.search(line):
-            return found
-    raise AssertionError(f"{pattern.pattern!r} not seen in {''.join(seen)[-2000:]}")
 
 
 async def test_a_terminal_chat_whose_page_port_is_taken_serves_its_page_on_another(tmp_path: Path,
@@ -55,7 +41,7 @@ async def test_a_terminal_chat_whose_page_port_is_taken_serves_its_page_on_anoth
                                 stderr=subprocess.PIPE, text=True, env=env, cwd=tmp_path)
         seen: list[str] = []
         try:
-            _read_until(chat, re.compile(r"\[Resign\]"), seen)  # the first board's buttons: after its link
+            read_until(chat, re.compile(r"\[Resign\]"), seen)  # the first board's buttons: after its link
             link = LINK.search("".join(seen))
             assert link is not None, "".join(seen)[-2000:]
             base, port, token = link.group(1), int(link.group(2)), link.group(3)

@@ -91,14 +91,7 @@ async def test_member_who_leaves_ends_his_games_and_challenges(fake: FakeDiscord
     bot.frontend.boards.budgets = PlaceBudgets(*FAST)
     async with running_bot(bot, fake.token) as running:
         await running.commands_synced.wait()
-        board = await (await fake.slash_command(dave, w.general, "fevga challenge", {"user": w.bob})).original()
-        accept = next(c for c in board.custom_ids() if c.startswith("fv:accept:"))
-        await (await fake.press_button(w.bob, board, accept)).response()
-        movers: set[int] = set()
-        for _ in range(6):
-            for member in (dave, w.bob):
-                if len(movers) < 2 and await take_turn_by_slash(core, fake, w.general, member):
-                    movers.add(member.id)
+        board = await _both_moved(fake, core, w, dave)
         ai_board = await (await fake.slash_command(dave, second, "fevga play", {"level": "easy"})).original()
         asked = await (await fake.slash_command(dave, third, "fevga challenge", {"user": w.carol})).original()
         assert step_ids(board) and step_ids(ai_board) and asked.custom_ids()
@@ -118,6 +111,20 @@ async def test_member_who_leaves_ends_his_games_and_challenges(fake: FakeDiscord
     s = (await core.service.sessions.load(gid, take=False)).session
     assert s is not None and s.status == "done" and s.end == "left" and s.players[s.winner].name == "bob"
     assert not fake.failed_calls()
+
+
+async def _both_moved(fake: FakeDiscord, core: Any, w: World, dave: Any) -> StoredMessage:
+    """A match of dave against bob in the general channel (slash challenge, accepted), both having moved (so
+    his leaving is his resignation, not a called-off game): its board message."""
+    board = await (await fake.slash_command(dave, w.general, "fevga challenge", {"user": w.bob})).original()
+    accept = next(c for c in board.custom_ids() if c.startswith("fv:accept:"))
+    await (await fake.press_button(w.bob, board, accept)).response()
+    movers: set[int] = set()
+    for _ in range(6):
+        for member in (dave, w.bob):
+            if len(movers) < 2 and await take_turn_by_slash(core, fake, w.general, member):
+                movers.add(member.id)
+    return board
 
 
 async def _pings_done(core: Any, gid: str, timeout: float = 10.0) -> None:
@@ -140,14 +147,7 @@ async def test_a_match_ended_by_a_leaver_is_told_once(fake: FakeDiscord, core: A
     bot.frontend.boards.budgets = PlaceBudgets(*FAST)
     async with running_bot(bot, fake.token) as running:
         await running.commands_synced.wait()
-        board = await (await fake.slash_command(dave, w.general, "fevga challenge", {"user": w.bob})).original()
-        accept = next(c for c in board.custom_ids() if c.startswith("fv:accept:"))
-        await (await fake.press_button(w.bob, board, accept)).response()
-        movers: set[int] = set()
-        for _ in range(6):
-            for member in (dave, w.bob):
-                if len(movers) < 2 and await take_turn_by_slash(core, fake, w.general, member):
-                    movers.add(member.id)
+        board = await _both_moved(fake, core, w, dave)
         gid = await core.game_for_board_message(f"{board.channel_id}:{board.id}")
         before = max(fake.stored_messages)
         await fake.remove_member(w.guild, dave.user)
