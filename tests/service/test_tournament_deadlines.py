@@ -2,9 +2,13 @@
 
 import random
 
+import pytest
+
+from bot.chat.presenter import scene_for
 from bot.service import GameService
 from bot.service.tournaments import model
 from bot.service.tournaments.adjudication import adjudicate
+from bot.service.tournaments.standings import standings
 from fevga import format_play
 from tests.service.conftest import HERE
 from tests.service.helpers import random_play
@@ -128,3 +132,38 @@ async def test_removed_player_is_not_paired_again(service, clock):
     assert all(field[3].user_id not in (p.a, p.b) for p in t.pairs)
     assert len(await round_games(service, tid)) == 2 + 1  # round 2: one match (and a bye)
     assert model.slot(2, t.pairs[0].a, str(t.pairs[0].b)) in await round_games(service, tid)
+
+
+@pytest.mark.parametrize("points", [1, 3])
+async def test_an_adjudicated_match_shows_its_winner(service, clock, points):
+    """A match judged at the deadline ends its game as the loser's resignation (as a leaver's does): the board
+    redrawn from that commit shows the winner, not a game in progress. In a longer match the game in play is
+    the one resigned; the match score and the standings are the verdict's alone."""
+    tid = await open_event(service, players(2), rounds=1, deadline_secs=DAYS3, points=points)
+    assert (await service.tournaments.start(ADMIN, HERE, is_admin=True)).ok
+    (gid,) = (await round_games(service, tid)).values()
+    await both_move(service, gid, HERE, random.Random(3))
+    clock.advance(DAYS3 - 3600)
+    mover = await play_once(service, gid, random.Random(3))
+    assert await close(service, clock, tid) == (mover, "tournament_adjudicated_idle")
+    s = (await service.sessions.load(gid, take=False)).session
+    assert s is not None and s.status == "done" and s.game_no == 1 and s.score == [0, 0]
+    seat = next(n for n, p in enumerate(s.players) if p.user_id == mover)
+    other = s.players[seat ^ 1].user_id
+    assert s.winner == seat and s.game.outcome is not None
+    assert (s.game.outcome.winner, s.game.outcome.resigned) == (seat, True)
+    view = (await service.view_of(gid)).view
+    assert view is not None
+    scene = scene_for(view)
+    assert scene.winner == seat and scene.turn is None and scene.dice is None
+    _v, t = await service.tournaments.load(tid)
+    assert t is not None
+    assert [(row.player, row.score) for row in standings(t.players, t.results)] == [(mover, 1), (other, 0)]
+
+
+async def test_a_called_off_match_keeps_its_board(service, clock):
+    tid, gid = await one_match(service)
+    await both_move(service, gid, HERE, random.Random(2))
+    assert await close(service, clock, tid) == (None, "tournament_adjudicated_both_idle")
+    s = (await service.sessions.load(gid, take=False)).session
+    assert s is not None and s.status == "aborted" and s.winner is None and not s.game.is_over()

@@ -57,6 +57,15 @@ def adjudicate(s: Session, closes_at: float) -> Verdict:
     return Verdict(0 if pips[0] <= pips[1] else 1, "pips")
 
 
+def concede(s: Session, winner: int) -> None:
+    """End the current game of ``s`` (unless it is over) as the resignation of ``winner``'s opponent, for a match
+    judged to ``winner`` (at its round's deadline, or because the loser left): the board redrawn from the commit
+    that ends the match shows its winner ("wins · resignation"), not a game in progress. The match score stays
+    as it was (the verdict, not the game, decides the match); a match called off (no winner) is left as it is."""
+    if not s.game.is_over():
+        s.game.resign(winner ^ 1)
+
+
 def pips_at(s: Session, late: int) -> tuple[int, int]:
     """Each seat's pips to go with the last ``late`` plays of the current game taken back (the board is
     restored before returning: the session is saved afterwards)."""

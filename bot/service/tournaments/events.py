@@ -29,7 +29,7 @@ from bot.storage.base import Commit, DamagedValue, Store, split_versioned
 from fevga.match import MAX_LENGTH
 
 from . import model, notices, waits
-from .adjudication import adjudicate, forfeit
+from .adjudication import adjudicate, concede, forfeit
 from .knockout import bracket_pairs, first_bracket, next_bracket
 from .model import Pair, Tournament, due_key, due_member
 from .standings import Entrant, standings
@@ -458,10 +458,9 @@ class Tournaments:
     def _end_match(self, s: Session, version: int, winner: int | None, end: str = "claimed") -> Commit:
         """The commit that ends an adjudicated match: won by ``winner`` (as by a deadline claim; ``end`` "left":
         his opponent left), or called off when both lose; unrated. Its channel slot is freed for the next round."""
-        if winner is None:
-            s.status, s.end = "aborted", "aborted"
-        else:
-            s.status, s.winner, s.end = "done", winner, end
+        if winner is not None:  # the loser's game ends as his resignation: the board redrawn from this commit shows it
+            concede(s, winner)
+        s.status, s.winner, s.end = ("aborted", None, "aborted") if winner is None else ("done", winner, end)
         change = Change(kind="match_over", finished=True)
         return session_commit(s, version, change, self.sessions.options.reminder_fractions)
 

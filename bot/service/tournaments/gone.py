@@ -81,9 +81,8 @@ async def end_match_of(events: Tournaments, tid: str, user_id: str) -> bool:
         decided = forfeit(t, pair, s)
         if loaded is None or s is None or s.status != "play" or decided is None:
             return False
-        if decided[1] is not None and not s.game.is_over():  # his game ends as his resignation: the match's
-            s.game.resign(decided[1] ^ 1)  # board (redrawn from the same commit) shows its winner
-        commit = events._end_match(s, loaded.version, decided[1], end="left")  # the notice says how: told once
+        # his game ends as his resignation (adjudication.concede); the notice says how: told once
+        commit = events._end_match(s, loaded.version, decided[1], end="left")
         told = Result(ok=True, place=t.place, to_notify=[t.ref(decided[0])], messages=[Msg(
             "tournament_adjudicated_gone", {"player0": t.name_of(pair.a), "player1": t.name_of(pair.b),
                                             "winner": t.name_of(decided[0])})])  # fmt: skip
