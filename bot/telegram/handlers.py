@@ -273,6 +273,7 @@ class Handlers:
                 return
             actor, place = player_of(query.from_user), place_of(message.chat)
             await self.directory.remember(query.from_user)
+            await self.directory.remember_chat(message.chat)  # a group's title names its puzzle in private chats
             owner, token = unbind(query.data)
             if owner is not None and owner != actor.user_id:
                 await query.answer(clip(await self._foreign_button(actor, place, message, owner), MAX_ALERT), True)
@@ -287,7 +288,7 @@ class Handlers:
             replies = await telegram_replies(self.core, actor, message.chat, None, replies)
             if isinstance(handled.intent, PuzzleStep) and message.chat.type != Chat.PRIVATE:  # his steps: his alone
                 replies = await steps_privately(self.core, self.delivery, context.bot, query.from_user, place,
-                                                handled.intent, replies)
+                                                handled.intent, replies, message.chat.title)
             # An alert can carry no buttons: a private reply with buttons (the resign confirmation) is posted
             # in the chat instead, naming the player it is for, its buttons bound to him.
             private = [r for r in replies if r.private and not r.buttons]

@@ -24,10 +24,11 @@ log = get_logger(__name__)
 
 
 async def steps_privately(core: BotCore, delivery: Delivery, bot: Any, user: User, place: Place, step: PuzzleStep,
-                          replies: list[Reply]) -> list[Reply]:
+                          replies: list[Reply], title: str | None = None) -> list[Reply]:
     """The replies to ``step`` pressed in a group with his steps (a private reply with buttons) taken out of the
-    group: sent to his private chat and turned into an alert showing them, or, when the bot may not write to him
-    there, an alert showing them and how to go on (pressing them again, once he has started the chat)."""
+    group: sent to his private chat, under a line naming the group (``title``; he may be in several), and turned
+    into an alert showing them, or, when the bot may not write to him there, an alert showing them and how to go
+    on (pressing them again, once he has started the chat)."""
     actor = player_of(user)
     lang = await core.language(actor, place, user.language_code)
     out: list[Reply] = []
@@ -39,7 +40,9 @@ async def steps_privately(core: BotCore, delivery: Delivery, bot: Any, user: Use
             out.append(reply)
             continue
         try:
-            await delivery.post(bot, user.id, replace(reply, private=False, mention=()))
+            key, args = ("puzzle_steps_in_group", {"group": title}) if title else ("puzzle_steps_in_a_group", {})
+            head = core.t(key, lang, **args)  # which group's puzzle: he may be in several
+            await delivery.post(bot, user.id, replace(reply, text=f"{head}\n{reply.text}", private=False, mention=()))
             note = "puzzle_steps_sent"
         except TelegramError as error:  # he never started a private chat with the bot
             log.info("telegram_puzzle_steps_not_sent", user_id=user.id, error=error.message)

@@ -7,13 +7,15 @@ from __future__ import annotations
 import pytest
 
 from bot.chat.buttons import decode, encode_puzzle
-from bot.chat.presenter import button
+from bot.chat.presenter import button, texts
 from bot.commands.puzzle_intents import PuzzleStep
 from bot.service import GameService, PlayerRef
 from bot.service.button_kinds import ButtonKind
+from bot.service.keys import chat_titles
 from bot.service.models import Action, Place, Result
 from bot.service.puzzles.steps import builder
 from bot.storage import RedisStore
+from bot.storage.base import Commit
 from fevga.puzzles import Puzzle, ordered_plays
 from fevga.rules import OFF
 
@@ -184,3 +186,37 @@ async def test_steps_begun_in_a_group_go_on_in_his_private_chat(redis_store: Red
     assert (await service.puzzle_step(BOB, HERE, pid, "", wrong[:1])).error_key == "puzzle_steps_shown"
     await service.puzzles.unshown(BOB, HERE, pid)  # they never reached him (no private chat)
     assert msg(await service.puzzle_step(BOB, HERE, pid, "", wrong[:1]), "puzzle_steps")
+
+
+async def test_steps_in_his_private_chat_name_the_group_and_none_is_not_pass(redis_store: RedisStore,
+                                                                             clock: FakeClock) -> None:
+    """His steps of a group's daily puzzle shown in his private chat say whose puzzle they answer (he may be in
+    several groups): the group's title when a frontend noted it, else "the group's daily puzzle"; in the group
+    itself no such line. Undone back to no steps they say so ("no steps yet"), not "pass"."""
+    service = make_service(redis_store, clock)
+    await at_hour(service, clock)
+    clock.advance(61)
+    (posted,) = [r for r in await service.tick() if r.place == HERE]
+    pid = msg(posted, "puzzle_daily")["id"]
+    found = await service.puzzles.bank.get(pid)
+    assert found is not None
+    right = answer_path(found[0])
+    assert len(right) > 1
+    first = await service.puzzle_step(ALICE, HERE, pid, "", right[:1])  # pressed on the group's post
+    assert [m.key for m in first.messages] == ["puzzle_steps"]
+    undone = await service.puzzle_step(ALICE, DM, pid, ALICE.user_id, ())  # undone in her private chat: none left
+    assert undone.ok and [m.key for m in undone.messages] == ["puzzle_steps_in_a_group", "puzzle_steps_none"]
+    assert present_text(undone) == "The group's daily puzzle:\nYour play so far: no steps yet. Choose a step."
+    assert "κανένα βήμα ακόμη" in present_text(undone, "el") and offered(undone)
+    await service.store.commit(Commit().hset(chat_titles(HERE.platform), HERE.channel_id, "Tavli Club"))
+    again = await service.puzzle_step(ALICE, DM, pid, ALICE.user_id, right[:1])
+    assert (again.messages[0].key, again.messages[0].args) == ("puzzle_steps_in_group", {"group": "Tavli Club"})
+    assert present_text(again).startswith("Today's puzzle in Tavli Club:\nYour play so far: ")
+    assert present_text(again, "el").startswith("Ο γρίφος της ημέρας στην ομάδα Tavli Club:\n")
+    bob = await service.puzzle_step(BOB, HERE, pid, "", ())  # none in the group: said the same way
+    assert [m.key for m in bob.messages] == ["puzzle_steps_none"]
+
+
+def present_text(result: Result, lang: str = "en") -> str:
+    """A result's words as the chats show them."""
+    return texts(result, lang)

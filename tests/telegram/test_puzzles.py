@@ -182,6 +182,28 @@ async def test_daily_puzzle_answered_with_step_buttons(fake: FakeTelegram, core:
     assert doc["who"] == {"111": 1, "112": 0}
 
 
+async def test_private_steps_name_the_group(fake: FakeTelegram, core: CoreSpy, chat: Chat) -> None:
+    """His steps in his private chat say which group's puzzle they answer (he may be in several), by its title;
+    undone back to none they say "no steps yet", not "pass"."""
+    alice = fake.user(141, "Alice", "alice_named")
+    room = fake.group(-1005, "Tavli Club")
+    fake.make_owner(room, alice)
+    alice_dm = fake.private_chat(alice)
+    post, puzzle = await daily_post(fake, core, chat, alice, room)
+    right = answer_path(puzzle)
+    pressed = await chat.press(alice, post, step_data(post, right[:1]))
+    assert pressed.text.startswith("Your play so far: ")  # the alert, in the group itself: no group line
+    steps = fake.last_bot_message(alice_dm)
+    assert steps.content.startswith("Today's puzzle in Tavli Club:\nYour play so far: ") and steps.callback_datas
+    await chat.press(alice, steps, step_data(steps, ()))  # undo: no steps left
+    undone = fake.last_bot_message(alice_dm)
+    assert undone is not steps and undone.callback_datas
+    assert "Today's puzzle in Tavli Club:\nYour play so far: no steps yet. Choose a step." in undone.content
+    await chat.press(alice, undone, step_data(undone, right[:1]))
+    again = fake.last_bot_message(alice_dm)
+    assert "Today's puzzle in Tavli Club:\nYour play so far: " in again.content
+
+
 async def test_daily_puzzle_answered_by_a_bare_play_replying_to_the_post(fake: FakeTelegram, core: CoreSpy,
                                                                        chat: Chat) -> None:
     fake.privacy_mode = True  # the bot sees only /commands and replies to its messages

@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 
 from bot.service.config import Clock
+from bot.service.keys import chat_titles
 from bot.service.models import Msg, Place, PlayerRef, Result
 from bot.service.play_codes import steps_code
 from bot.service.reads import read_one
@@ -59,11 +60,12 @@ class Puzzles:
         if owner and owner != actor.user_id:
             return Result.error("puzzle_button_not_yours")
         daily = owner_of(place) is None
+        elsewhere = False  # the steps of a group's daily puzzle, built in his private chat
         if not daily and pid != await self.trainer.asked(actor, pid):
             group = await self._building(actor, pid)  # his steps of a group's daily puzzle, sent to him privately
             if group is None:
                 return Result.error("puzzle_button_stale")
-            place, daily = group, True
+            place, daily, elsewhere = group, True, True
         if daily and pid != await self.daily.today(place):
             return Result.error("puzzle_button_stale")
         refused = await self.daily.answered(actor, place) if daily else None
@@ -84,9 +86,11 @@ class Puzzles:
             return await self.trainer.answer(actor, place, text, pid)
         if not await self._first_showing(actor, place, pid, path):
             return Result.error("puzzle_steps_shown")
-        steps = format_steps(state.steps, state.hits)
-        return Result(ok=True, messages=[Msg("puzzle_steps", {"id": pid, "steps": steps})],
-                      actions=step_actions(puzzle, pid, actor.user_id, path), place=place)
+        steps = format_steps(state.steps, state.hits) if state.steps else ""  # none yet (undone): not "pass"
+        said = [Msg("puzzle_steps" if steps else "puzzle_steps_none", {"id": pid, "steps": steps})]
+        if elsewhere:  # which puzzle they answer (he may be in several groups)
+            said.insert(0, await self._group_line(place))
+        return Result(ok=True, messages=said, actions=step_actions(puzzle, pid, actor.user_id, path), place=place)
 
     async def _first_showing(self, actor: PlayerRef, place: Place, pid: str, path: Path) -> bool:
         """Record ``path`` as the steps shown to the actor for puzzle ``pid`` here; False when they are the ones
@@ -112,6 +116,14 @@ class Puzzles:
         raw = await read_one(self.store, lambda r: r.get(keys.building(actor.platform, actor.user_id, pid)))
         found = keys.member_place(raw.decode(errors="replace")) if raw is not None else None
         return found if found is not None and found.platform == actor.platform else None
+
+    async def _group_line(self, place: Place) -> Msg:
+        """The line naming the group whose daily puzzle steps shown in a private chat answer: by its title when
+        the frontend has noted it (:func:`bot.service.keys.chat_titles`), else "the group's daily puzzle"."""
+        title = await read_one(self.store, lambda r: r.hget(chat_titles(place.platform), place.channel_id))
+        if not title:
+            return Msg("puzzle_steps_in_a_group")
+        return Msg("puzzle_steps_in_group", {"group": str(title)})
 
     async def top(self, place: Place, n: int = 10) -> Result:
         """The platform's best puzzle solvers."""
