@@ -282,8 +282,8 @@ class Handlers:
             idem = update_key(context.bot.token.partition(":")[0], "q", query.id)
             handled = await self.core.press(actor, place, token, idem=idem, locale=query.from_user.language_code)
             replies = await self._privately(context.bot, message.chat, query.from_user, handled.replies)
-            if message.chat.type == Chat.PRIVATE:  # a puzzle's verdict in his own chat: a message, not an alert
-                replies = [replace(r, private=False) if r.private and not (r.error or r.buttons) else r
+            if message.chat.type == Chat.PRIVATE:  # a puzzle's verdict (or his next steps) in his own chat: a
+                replies = [replace(r, private=False) if r.private and not r.error else r  # message naming no one
                            for r in replies]
             replies = await telegram_replies(self.core, actor, message.chat, None, replies)
             if isinstance(handled.intent, PuzzleStep) and message.chat.type != Chat.PRIVATE:  # his steps: his alone

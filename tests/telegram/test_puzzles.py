@@ -182,9 +182,9 @@ async def test_daily_puzzle_answered_with_step_buttons(fake: FakeTelegram, core:
     assert doc["who"] == {"111": 1, "112": 0}
 
 
-async def test_private_steps_name_the_group(fake: FakeTelegram, core: CoreSpy, chat: Chat) -> None:
-    """His steps in his private chat say which group's puzzle they answer (he may be in several), by its title;
-    undone back to none they say "no steps yet", not "pass"."""
+async def test_private_steps_name_the_group_not_the_player(fake: FakeTelegram, core: CoreSpy, chat: Chat) -> None:
+    """His steps in his private chat say which group's puzzle they answer (he may be in several), by its title,
+    and do not open with his own name there; undone back to none they say "no steps yet", not "pass"."""
     alice = fake.user(141, "Alice", "alice_named")
     room = fake.group(-1005, "Tavli Club")
     fake.make_owner(room, alice)
@@ -198,10 +198,10 @@ async def test_private_steps_name_the_group(fake: FakeTelegram, core: CoreSpy, c
     await chat.press(alice, steps, step_data(steps, ()))  # undo: no steps left
     undone = fake.last_bot_message(alice_dm)
     assert undone is not steps and undone.callback_datas
-    assert "Today's puzzle in Tavli Club:\nYour play so far: no steps yet. Choose a step." in undone.content
+    assert undone.content == "Today's puzzle in Tavli Club:\nYour play so far: no steps yet. Choose a step."
     await chat.press(alice, undone, step_data(undone, right[:1]))
     again = fake.last_bot_message(alice_dm)
-    assert "Today's puzzle in Tavli Club:\nYour play so far: " in again.content
+    assert again.content.startswith("Today's puzzle in Tavli Club:\nYour play so far: ")
 
 
 async def test_daily_puzzle_answered_by_a_bare_play_replying_to_the_post(fake: FakeTelegram, core: CoreSpy,
