@@ -158,18 +158,23 @@ def test_a_puzzle_token_fits_telegram_and_round_trips() -> None:
         encode_puzzle("a1b2c3d4e5", owner, "017")
 
 
-async def test_steps_begun_in_a_group_go_on_in_his_private_chat(redis_store: RedisStore, clock: FakeClock) -> None:
-    """A member's step buttons sent to his private chat (his steps are for him alone) answer the group's daily
-    puzzle there, counted in the group's tally; nobody else's private chat can press them, and steps that never
-    reached him (forgotten: ``unshown``) may be pressed again."""
-    service = make_service(redis_store, clock)
+async def group_daily(service: GameService, clock: FakeClock) -> tuple[str, Puzzle]:
+    """The group's daily puzzle, posted at its hour: its id and the puzzle."""
     await at_hour(service, clock)
     clock.advance(61)
     (posted,) = [r for r in await service.tick() if r.place == HERE]
     pid = msg(posted, "puzzle_daily")["id"]
     found = await service.puzzles.bank.get(pid)
     assert found is not None
-    puzzle = found[0]
+    return pid, found[0]
+
+
+async def test_steps_begun_in_a_group_go_on_in_his_private_chat(redis_store: RedisStore, clock: FakeClock) -> None:
+    """A member's step buttons sent to his private chat (his steps are for him alone) answer the group's daily
+    puzzle there, counted in the group's tally; nobody else's private chat can press them, and steps that never
+    reached him (forgotten: ``unshown``) may be pressed again."""
+    service = make_service(redis_store, clock)
+    pid, puzzle = await group_daily(service, clock)
     right, wrong = answer_path(puzzle), wrong_path(puzzle)
     assert len(right) > 1
     first = await service.puzzle_step(ALICE, HERE, pid, "", right[:1])  # pressed on the group's post
@@ -194,13 +199,8 @@ async def test_steps_in_his_private_chat_name_the_group_and_none_is_not_pass(red
     several groups): the group's title when a frontend noted it, else "the group's daily puzzle"; in the group
     itself no such line. Undone back to no steps they say so ("no steps yet"), not "pass"."""
     service = make_service(redis_store, clock)
-    await at_hour(service, clock)
-    clock.advance(61)
-    (posted,) = [r for r in await service.tick() if r.place == HERE]
-    pid = msg(posted, "puzzle_daily")["id"]
-    found = await service.puzzles.bank.get(pid)
-    assert found is not None
-    right = answer_path(found[0])
+    pid, puzzle = await group_daily(service, clock)
+    right = answer_path(puzzle)
     assert len(right) > 1
     first = await service.puzzle_step(ALICE, HERE, pid, "", right[:1])  # pressed on the group's post
     assert [m.key for m in first.messages] == ["puzzle_steps"]
