@@ -74,3 +74,19 @@ async def test_lang_el_names_the_next_game_in_greek_and_the_running_one_keeps_it
         assert view is not None and "Εσύ" in view.names and "You" not in view.names
     finally:
         await core.close()
+
+
+async def test_resigning_at_once_in_greek_is_said_to_the_player(redis_server: LocalRedis, tmp_path: Path) -> None:
+    """Resigning before both have moved calls the game off: said in the second person ("Παραιτήθηκες"), never
+    "Ο/Η Εσύ παραιτήθηκε"."""
+    core = await greek_core(redis_server, "el")
+    try:
+        out = io.StringIO()
+        chat = ConsoleChat(core, board_dir=tmp_path, out=out)
+        await chat.start()
+        await chat.command("resign yes")
+        text = out.getvalue()
+        assert "Παραιτήθηκες πριν κινήσουν και οι δύο παίκτες" in text, text[-800:]
+        assert "ο/η εσύ" not in text.lower()
+    finally:
+        await core.close()
