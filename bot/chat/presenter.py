@@ -13,7 +13,16 @@ from bot.chat.draw_pool import draw_board
 from bot.chat.puzzle_reply import PUZZLE_KEYS, puzzle_reply
 from bot.chat.standings_reply import standings_picture
 from bot.delivery.replies import Button, Reply
-from bot.i18n import COMMAND_FORMS, PLATFORM_WORDS, catalogue, display_name, generation, has, translate
+from bot.i18n import (
+    COMMAND_FORMS,
+    PLATFORM_WORDS,
+    catalogue,
+    display_name,
+    generation,
+    greek_masculine,
+    has,
+    translate,
+)
 from bot.service.button_kinds import ButtonKind
 from bot.service.models import Action, GameView, Msg, PlayerRef, Result
 from fevga.rules import OFF
@@ -92,6 +101,17 @@ WON_LABELS = tuple(key for key in DEFAULT_LABELS if key.split("_")[0] in ("banne
 YOU_ROLES = {"won": WON_LABELS, "turn": ("to_play", "turn_dice"), "last": ("last",)}  # winner, mover, last mover
 
 
+def agreed_labels(labels: tuple[tuple[str, str], ...], names: dict[str, str | None]) -> tuple[tuple[str, str], ...]:
+    """Greek board words about one of the bot's own masculine names (``names``: the winner's, the mover's, the
+    last mover's, by role) with "ο", not "ο/η" ("Παίζει ο Υπολογιστής (μέτριο)")."""
+    roles = [role for role, name in names.items() if name and greek_masculine(name)]
+    if not roles:
+        return labels
+    keys = {key for role in roles for key in YOU_ROLES[role]}
+    return tuple((key, text.replace("ο/η {name}", "ο {name}").replace("Ο/Η {name}", "Ο {name}") if key in keys
+                  else text) for key, text in labels)
+
+
 def board_labels(lang: str, you_won: bool = False, you_turn: bool = False, you_last: bool = False,
                  ) -> tuple[tuple[str, str], ...]:
     """The words drawn on the board, from the catalogue of ``lang``; ``you_won`` (``you_turn``, ``you_last``):
@@ -141,11 +161,12 @@ def scene_for(view: GameView, lang: str = "en", you: str | None = None) -> Board
     you_won = you is not None and view.winner is not None and view.names[view.winner] == you
     you_turn = you is not None and not over and view.names[view.turn] == you
     you_last = you is not None and view.last_mover is not None and view.names[view.last_mover] == you
+    shown = (display_name(view.names[0], lang), display_name(view.names[1], lang))
     return BoardScene(
         position=any_position_from_id(view.position_id),
         turn=None if over else view.turn,
         dice=None if over else view.dice,
-        names=(display_name(view.names[0], lang), display_name(view.names[1], lang)),
+        names=shown,
         last_play_steps=view.last_steps,
         last_play_hits=view.last_hits if len(view.last_hits) == len(view.last_steps) else (),
         last_mover=view.last_mover,
@@ -156,7 +177,10 @@ def scene_for(view: GameView, lang: str = "en", you: str | None = None) -> Board
         mother=view.mother,
         resigned=view.resigned and view.winner is not None,
         points=min(view.points, 3) if view.winner is not None else 0,
-        labels=board_labels(lang, you_won, you_turn, you_last),
+        labels=agreed_labels(board_labels(lang, you_won, you_turn, you_last), {
+            "won": None if view.winner is None else shown[view.winner], "turn": None if over else shown[view.turn],
+            "last": None if view.last_mover is None else shown[view.last_mover]}) if lang == "el" else
+        board_labels(lang, you_won, you_turn, you_last),
         pending_steps=() if over else view.pending,
         dice_used=() if over else dice_used(view),
         match_kind=view.kind,

@@ -30,6 +30,8 @@ from typing import Any
 
 from babel import Locale
 
+from .greek_names import agree, cases
+
 LANGUAGES = ("en", "el")
 DEFAULT = "en"
 PLURAL_FORMS = ("zero", "one", "two", "few", "many", "other")
@@ -218,12 +220,31 @@ def display_name(name: str, lang: str = DEFAULT) -> str:
     return render(words.get("ai_name") or "AI ({level})", lang, level=level)
 
 
+@lru_cache(maxsize=4)
+def _masculine_for(_generation: int) -> tuple[str, ...]:
+    """The Greek nouns heading the bot's own names: the AI's ("Υπολογιστής") and the hot-seat friend's ("Φίλος")."""
+    words = catalogue("el")
+    ai = (words.get("ai_name") or "").split(" ")[0]
+    return tuple(w for w in (ai, words.get("console_friend", "")) if w and "{" not in w)
+
+
+def _masculine() -> tuple[str, ...]:
+    return _masculine_for(generation())
+
+
+def greek_masculine(name: str) -> bool:
+    """Whether ``name`` (as shown in Greek) is one of the bot's own masculine names: the AI's, the friend's."""
+    return cases(name, _masculine()) is not None
+
+
 def render(template: str, lang: str = DEFAULT, /, **args: Any) -> str:
     """A catalogue template (with ``@`` plural and ``?`` mark specs) filled in, in ``lang``; never raises. A
     name among the arguments is shown in the language (:func:`display_name`)."""
     try:
         if lang != DEFAULT and any(isinstance(v, str) and v.startswith("AI (") for v in args.values()):
             args = {k: display_name(v, lang) if isinstance(v, str) else v for k, v in args.items()}
+        if lang == "el":  # "ο Υπολογιστής", "τον Φίλο": the bot's own names are known masculine nouns
+            template, args = agree(template, args, _masculine())
         values = _Args(args, lang if lang in LANGUAGES else DEFAULT)
         if _plain(template):
             return template.format_map(values)

@@ -43,9 +43,10 @@ async def test_a_greek_terminal_names_its_players_in_greek(redis_server: LocalRe
         await play_some(chat, 3, seed=4)
         text = out.getvalue()
         assert (chat.you.name, chat.friend.name) == ("Εσύ", "Φίλος")
-        assert "Εσύ εναντίον Υπολογιστής" in text and "Εσύ εναντίον Φίλος" in text, text[:800]
+        assert "Εσύ εναντίον του Υπολογιστή" in text and "Εσύ εναντίον του Φίλου" in text, text[:800]
         assert "Έφερες" in text and "Παίζεις εσύ" in text and "· παίζεις" in text  # the second person, boards too
-        assert "Ο/Η Φίλος έφερε" in text and "Τελευταία: Φίλος έπαιξε" in text
+        assert "Ο Φίλος έφερε" in text and "Τελευταία: Φίλος έπαιξε" in text  # the bot's own names: "ο", not "ο/η"
+        assert "Προκαλείς τον Φίλο" in text and "/η Φίλος" not in text and "/η Υπολογιστής" not in text
         assert not re.search(r"\b(You|Friend)\b", text), text[-1500:]
         assert "ο/η Εσύ" not in text.lower() and "Εσύ έπαιξε" not in text  # never "Εσύ" in the third person
     finally:
@@ -69,7 +70,7 @@ async def test_lang_el_names_the_next_game_in_greek_and_the_running_one_keeps_it
         await chat.command("resign yes")
         mark = len(out.getvalue())
         await chat.command("play ai easy")
-        assert "Εσύ εναντίον Υπολογιστής" in out.getvalue()[mark:] and chat.you.name == "Εσύ"
+        assert "Εσύ εναντίον του Υπολογιστή" in out.getvalue()[mark:] and chat.you.name == "Εσύ"
         view = (await core.service.board(chat.you, chat.place)).view
         assert view is not None and "Εσύ" in view.names and "You" not in view.names
     finally:

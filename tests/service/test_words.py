@@ -280,13 +280,13 @@ def test_a_word_field_after_a_plural_reads_the_message_s_arguments() -> None:
 
 
 async def test_the_analysis_is_signed_by_the_ai_in_the_reader_s_language() -> None:
-    """ "Analysis by AI (hard)" / "Ανάλυση από Υπολογιστής (δύσκολο)": the judging level as the AI is named
+    """ "Analysis by AI (hard)" / "Ανάλυση από τον Υπολογιστή (δύσκολο)": the judging level as the AI is named
     elsewhere (it said "Ανάλυση από hard"); another judge (``neural1``) keeps its name."""
     from bot.chat.analysis_reply import analysis_reply
     from fevga.analysis import PlayerReport, Report
 
     quiet = PlayerReport(10, 0, 0.0, 0, 0, 0.0, None, ())
-    for judge, lang, title in (("hard", "el", "Ανάλυση από Υπολογιστής (δύσκολο)"),
+    for judge, lang, title in (("hard", "el", "Ανάλυση από τον Υπολογιστή (δύσκολο)"),
                                ("hard", "en", "Analysis by AI (hard)"), ("neural1", "el", "Ανάλυση από neural1")):
         report = Report(judge, None, "..", (quiet, quiet), (0, 0))
         reply = await analysis_reply({"report": report.to_dict(), "names": ["ann", "bob"], "game_id": "g1"}, lang,
