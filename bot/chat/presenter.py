@@ -19,7 +19,7 @@ from bot.i18n import (
     catalogue,
     display_name,
     generation,
-    greek_masculine,
+    greek_agreeing,
     has,
     translate,
 )
@@ -104,12 +104,8 @@ YOU_ROLES = {"won": WON_LABELS, "turn": ("to_play", "turn_dice"), "last": ("last
 def agreed_labels(labels: tuple[tuple[str, str], ...], names: dict[str, str | None]) -> tuple[tuple[str, str], ...]:
     """Greek board words about one of the bot's own masculine names (``names``: the winner's, the mover's, the
     last mover's, by role) with "ο", not "ο/η" ("Παίζει ο Υπολογιστής (μέτριο)")."""
-    roles = [role for role, name in names.items() if name and greek_masculine(name)]
-    if not roles:
-        return labels
-    keys = {key for role in roles for key in YOU_ROLES[role]}
-    return tuple((key, text.replace("ο/η {name}", "ο {name}").replace("Ο/Η {name}", "Ο {name}") if key in keys
-                  else text) for key, text in labels)
+    who = {key: name for role, name in names.items() if name for key in YOU_ROLES[role]}
+    return tuple((key, greek_agreeing(text, name=who[key]) if key in who else text) for key, text in labels)
 
 
 def board_labels(lang: str, you_won: bool = False, you_turn: bool = False, you_last: bool = False,

@@ -366,6 +366,28 @@ PARSERS: dict[str, Callable[[list[str]], i.Intent | i.CommandError]] = {
 }
 
 
+def _head(line: str) -> tuple[str, list[str]]:
+    """A tidied line's command word, lower case, and its words from that word on (a leading ``fevga`` word
+    dropped; Telegram's ``/move@fevga_bot`` read as ``move``)."""
+    words = line.split(" ")
+    head = words[0].split("@", 1)[0].lower()
+    if head in ("fevga", "tavli", "φεύγα") and len(words) > 1:
+        words = words[1:]
+        head = words[0].lower()
+    return head, words
+
+
+def command_of(text: str, prefixes: tuple[str, ...] = ("/", "!")) -> str | None:
+    """The command a line asks for, in its canonical word ("challenge" for ``πρόκληση @bob``), without reading
+    the rest of it; None for a play or an unknown word. Lets a frontend do a command's own lookups only for it."""
+    line = _normalize(text) if isinstance(text, str) else ""
+    for prefix in prefixes:
+        if line.startswith(prefix):
+            line = line[len(prefix) :].lstrip()
+            break
+    return ALIASES.get(_head(line)[0]) if line else None
+
+
 def parse_command(text: str, *, prefixes: tuple[str, ...] = ("/", "!")) -> i.Intent | i.CommandError:
     """Read one chat line. A leading ``/`` or ``!`` and a ``fevga`` word are optional; a bare play
     (``1/7 7/12``) is a move. Never raises."""
@@ -380,11 +402,7 @@ def parse_command(text: str, *, prefixes: tuple[str, ...] = ("/", "!")) -> i.Int
             break
     if not line:
         return i.CommandError("cmd_empty")
-    words = line.split(" ")
-    head = words[0].split("@", 1)[0].lower()  # Telegram's /move@fevga_bot
-    if head in ("fevga", "tavli", "φεύγα") and len(words) > 1:
-        words = words[1:]
-        head = words[0].lower()
+    head, words = _head(line)
     if looks_like_play(line) and head not in ALIASES:
         return i.Move(line)
     command = ALIASES.get(head)

@@ -15,6 +15,7 @@ from collections.abc import Awaitable, Iterable, Iterator
 import discord
 
 from bot.chat.core import BotCore
+from bot.commands.grammar import command_of
 from bot.delivery import Outcome, RetryLater
 from bot.delivery.challenges import ChallengeEnds
 from bot.delivery.replies import Handled, Notice, Reply
@@ -24,7 +25,7 @@ from bot.service.models import Place, PlayerRef
 from .answers import HANDLER_WAIT, InteractionAnswer
 from .boards import Boards, platform_error
 from .command_text import text
-from .identity import PLATFORM, discord_ids, interaction_place, is_admin, place_of, player_of
+from .identity import PLATFORM, discord_ids, interaction_place, is_admin, mention_map, place_of, player_of
 from .membership import named_here
 from .rendering import Outgoing, direct_message, outgoing, ping_message, plain
 
@@ -166,7 +167,8 @@ class DiscordFrontend:
                     place,
                     line,
                     idem=update_key(self.client.user.id if self.client.user else 0, "m", message.id),
-                    mentions=await named_here(message.mentions, message.guild, resolved=False),
+                    mentions=await named_here(message.mentions, message.guild, resolved=False)
+                    if command_of(line) == "challenge" else mention_map(message.mentions),  # asked of a challenge only
                     is_admin=is_admin(message.author, message.channel),
                 )
             command = handled.word

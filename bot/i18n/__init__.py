@@ -30,7 +30,7 @@ from typing import Any
 
 from babel import Locale
 
-from .greek_names import agree, cases
+from .greek_names import agree
 
 LANGUAGES = ("en", "el")
 DEFAULT = "en"
@@ -232,9 +232,10 @@ def _masculine() -> tuple[str, ...]:
     return _masculine_for(generation())
 
 
-def greek_masculine(name: str) -> bool:
-    """Whether ``name`` (as shown in Greek) is one of the bot's own masculine names: the AI's, the friend's."""
-    return cases(name, _masculine()) is not None
+def greek_agreeing(template: str, **args: Any) -> str:
+    """A Greek ``template`` whose articles agree with the bot's own masculine names among ``args`` (for
+    templates another formatter fills in: the board's words); only the articles change."""
+    return agree(template, args, _masculine())[0]
 
 
 def render(template: str, lang: str = DEFAULT, /, **args: Any) -> str:

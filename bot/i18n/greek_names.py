@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from typing import Any
 
-# (before the field, after the rewrite, the case the name takes there); {f} is the field's name
+# (before the field, after the rewrite: the name declined where the article asks it); {f} is the field's name
 FORMS = (
-    ("Ο/Η {{{f}}}", "Ο {{{f}}}", ""),
-    ("ο/η {{{f}}}", "ο {{{f}}}", ""),
-    ("τον/την {{{f}}}", "τον {{{f}__acc}}", "acc"),
-    ("του/της {{{f}}}", "του {{{f}__gen}}", "gen"),
-    ("εναντίον {{{f}}}", "εναντίον του {{{f}__gen}}", "gen"),
-    ("από {{{f}}}", "από τον {{{f}__acc}}", "acc"),
+    ("Ο/Η {{{f}}}", "Ο {{{f}}}"),
+    ("ο/η {{{f}}}", "ο {{{f}}}"),
+    ("τον/την {{{f}}}", "τον {{{f}__acc}}"),
+    ("του/της {{{f}}}", "του {{{f}__gen}}"),
+    ("εναντίον {{{f}}}", "εναντίον του {{{f}__gen}}"),
+    ("από {{{f}}}", "από τον {{{f}__acc}}"),
 )
 
 
@@ -43,6 +43,6 @@ def agree(template: str, args: dict[str, Any], masculine: tuple[str, ...]) -> tu
         if found is None:
             continue
         out[f"{field}__acc"], out[f"{field}__gen"] = found
-        for before, after, _case in FORMS:
+        for before, after in FORMS:
             template = template.replace(before.format(f=field), after.format(f=field))
     return template, out

@@ -161,7 +161,8 @@ class Handlers:
                     and not await self.core.has_game(place, actor):
                 return  # chatter that looks like a move ("12/5 meeting at 7pm?") from someone not playing here
             mentions = await self._mentions(line, actor, message.from_user.username, bot.bot)
-            mentions = await mark_departed(bot, message.chat, actor, mentions)  # no challenge to one who left
+            if line.command == "challenge":  # no challenge to one who left (asked of Telegram for a challenge only)
+                mentions = await mark_departed(bot, message.chat, actor, mentions)
             is_admin = line.command in ADMIN_COMMANDS and await self._is_admin(message, message.from_user.id)
             handled = await self.core.handle_text(
                 actor, place, line.text, idem=idem, mentions=mentions, is_admin=is_admin, reply_to_game=game,
